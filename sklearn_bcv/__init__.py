@@ -1,0 +1,15 @@
+"""sklearn_bcv: block-regularized m×2 cross-validation and sound tests for
+comparing two learning algorithms, in the scikit-learn way."""
+
+__version__ = "0.1.0.dev0"
+
+from . import stats  # noqa: F401  (importing registers the built-in tests)
+from ._registry import available_tests, get_test, register_test
+
+__all__ = [
+    "available_tests",
+    "get_test",
+    "register_test",
+    "stats",
+    "__version__",
+]

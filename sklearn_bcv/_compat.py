@@ -1,0 +1,13 @@
+"""The one place where private scikit-learn names are imported.
+
+scikit-learn's parameter validation helpers are not public API; keeping the
+import here means a rename upstream is mended in one line.
+"""
+
+from sklearn.utils._param_validation import (  # noqa: F401
+    HasMethods,
+    Interval,
+    InvalidParameterError,
+    StrOptions,
+    validate_params,
+)

@@ -1,0 +1,168 @@
+"""Registry of the statistical tests that compare two learning algorithms.
+
+A registered test is a plain function called with keyword arguments named
+after what it needs (``tables``, ``differences``, ``n_train``, ``n_test``,
+``loss_differences``) plus ``alpha``, ``alternative`` and its own
+parameters. It returns a :class:`~sklearn.utils.Bunch`.
+"""
+
+from dataclasses import dataclass
+
+__all__ = ["available_tests", "get_test", "register_test", "NEEDS", "DESIGNS"]
+
+#: What a test may ask for; the comparison engine computes each once.
+NEEDS = ("tables", "differences", "n_train", "n_test", "loss_differences")
+
+#: The designs a test may be derived for.
+#:
+#: ``"holdout"``  one train/test split;
+#: ``"kfold"``    k >= 2 splits whose test sets partition the records;
+#: ``"mx2"``      m repetitions of 2-fold CV (split 2r tests on T_r, 2r+1 on S_r);
+#: ``"bcv"``      an m×2 design whose training sets are block-regularized;
+#: ``"5x2bcv"``   the 5×2 block-regularized design itself;
+#: ``"any"``      any design with at least two splits.
+DESIGNS = ("holdout", "kfold", "mx2", "bcv", "5x2bcv", "any")
+
+
+@dataclass(frozen=True)
+class _RegisteredTest:
+    name: str
+    func: object
+    needs: tuple
+    design: str
+
+
+_REGISTRY = {}
+
+
+def register_test(name, *, needs, design=None, overwrite=False):
+    """Register a statistical test under ``name`` (decorator).
+
+    Parameters
+    ----------
+    name : str
+        The name users pass to :func:`get_test` and to ``tests=`` of
+        :func:`~sklearn_bcv.compare_estimators`.
+    needs : str or sequence of str
+        The inputs the test is called with, among ``"tables"``,
+        ``"differences"``, ``"n_train"``, ``"n_test"`` and
+        ``"loss_differences"``.
+    design : {"holdout", "kfold", "mx2", "bcv", "5x2bcv", "any"}, default=None
+        The design of splits the test is derived for; None means ``"any"``.
+    overwrite : bool, default=False
+        Whether to replace a test already registered under ``name``.
+
+    Returns
+    -------
+    decorator : callable
+        Registers the decorated function and returns it unchanged.
+
+    Examples
+    --------
+    A third-party test runs through ``compare_estimators`` like the built-in
+    ones once registered:
+
+    >>> import numpy as np
+    >>> from sklearn.utils import Bunch
+    >>> from sklearn_bcv import register_test, get_test
+    >>> @register_test("sign_count", needs="differences", overwrite=True)
+    ... def sign_count(*, differences, alpha=0.05, alternative="two-sided"):
+    ...     wins = int(np.sum(np.asarray(differences) > 0))
+    ...     return Bunch(statistic=wins, pvalue=None, df=None, reject=False,
+    ...                  alternative=alternative, test="sign_count")
+    >>> get_test("sign_count")(differences=[0.1, -0.2, 0.3]).statistic
+    2
+    """
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"name must be a non-empty string; got {name!r}.")
+    needs = (needs,) if isinstance(needs, str) else tuple(needs)
+    unknown = sorted(set(needs) - set(NEEDS))
+    if not needs or unknown:
+        raise ValueError(
+            f"needs must name one or more of {list(NEEDS)}; got {list(needs)!r}."
+        )
+    design = "any" if design is None else design
+    if design not in DESIGNS:
+        raise ValueError(f"design must be one of {list(DESIGNS)}; got {design!r}.")
+    if name in _REGISTRY and not overwrite:
+        raise ValueError(
+            f"A test named {name!r} is already registered; pass overwrite=True "
+            "to replace it."
+        )
+
+    def decorator(func):
+        _REGISTRY[name] = _RegisteredTest(name, func, needs, design)
+        return func
+
+    return decorator
+
+
+def _get_entry(name):
+    try:
+        return _REGISTRY[name]
+    except (KeyError, TypeError):
+        raise ValueError(
+            f"{name!r} is not a registered test. Valid names: "
+            f"{sorted(_REGISTRY)}."
+        ) from None
+
+
+def get_test(name):
+    """Return the registered test function called ``name``.
+
+    Parameters
+    ----------
+    name : str
+        A name from :func:`available_tests`.
+
+    Returns
+    -------
+    test : callable
+        Called with keyword arguments (what it needs, ``alpha``,
+        ``alternative`` and its own parameters); returns a Bunch.
+
+    Examples
+    --------
+    >>> from sklearn_bcv import get_test
+    >>> result = get_test("mcnemar")(tables=[[30, 1], [11, 58]], correction=False)
+    >>> round(result.statistic, 3)
+    8.333
+    """
+    return _get_entry(name).func
+
+
+def get_test_info(name):
+    """Return ``(needs, design)`` of the registered test ``name``."""
+    entry = _get_entry(name)
+    return entry.needs, entry.design
+
+
+def available_tests(design=None):
+    """List the names of the registered tests.
+
+    Parameters
+    ----------
+    design : str, default=None
+        If given, only the tests registered for that design (see
+        :data:`DESIGNS`); None lists them all.
+
+    Returns
+    -------
+    names : list of str
+        Sorted test names.
+
+    Examples
+    --------
+    >>> from sklearn_bcv import available_tests
+    >>> "bcv_mcnemar" in available_tests()
+    True
+    >>> available_tests(design="holdout")
+    ['mcnemar', 'proportion_z']
+    """
+    if design is not None and design not in DESIGNS:
+        raise ValueError(f"design must be one of {list(DESIGNS)}; got {design!r}.")
+    return sorted(
+        name
+        for name, entry in _REGISTRY.items()
+        if design is None or entry.design == design
+    )

@@ -1,0 +1,180 @@
+"""Validation and small numerical helpers shared by every registered test.
+
+Every test accepts optional leading batch dimensions (e.g. ``tables`` of shape
+``(n_batches, n_splits, 2, 2)``) so a simulation can evaluate thousands of
+comparisons in one numpy call; the helpers below are written elementwise for
+that reason. Without batch dimensions the result fields are Python scalars.
+"""
+
+from numbers import Real
+
+import numpy as np
+from scipy import stats
+from sklearn.utils import Bunch
+
+ALTERNATIVES = ("two-sided", "greater", "less")
+
+
+def check_alpha(alpha):
+    """Validate the significance level; return it as a float."""
+    if (
+        isinstance(alpha, bool)
+        or not isinstance(alpha, Real)
+        or not np.isfinite(alpha)
+        or not 0 < alpha < 1
+    ):
+        raise ValueError(f"alpha must be a number in (0, 1); got {alpha!r}.")
+    return float(alpha)
+
+
+def check_alternative(alternative, *, test, allowed=ALTERNATIVES):
+    """Validate ``alternative`` against what ``test`` can honour."""
+    if alternative not in ALTERNATIVES:
+        raise ValueError(
+            f"alternative must be one of {list(ALTERNATIVES)}; got {alternative!r}."
+        )
+    if alternative not in allowed:
+        raise ValueError(
+            f"{test} supports alternative in {list(allowed)} only; got "
+            f"{alternative!r} (its statistic does not carry the direction of "
+            "the difference)."
+        )
+    return alternative
+
+
+def check_tables(tables, *, name="tables"):
+    """Return ``tables`` as an int array of shape (..., n_splits, 2, 2).
+
+    A single (2, 2) table is read as one split.
+    """
+    arr = np.asarray(tables)
+    if arr.dtype == object or not (
+        np.issubdtype(arr.dtype, np.number) or arr.dtype == bool
+    ):
+        raise ValueError(f"{name} must be an array of counts; got dtype {arr.dtype}.")
+    if arr.ndim < 2 or arr.shape[-2:] != (2, 2):
+        raise ValueError(
+            f"{name} must have shape (n_splits, 2, 2) (or (2, 2) for one split); "
+            f"got shape {arr.shape}."
+        )
+    if arr.ndim == 2:
+        arr = arr[np.newaxis]
+    if arr.shape[-3] == 0:
+        raise ValueError(f"{name} must hold at least one table; got shape {arr.shape}.")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite counts; got NaN or inf.")
+    if np.any(arr < 0):
+        raise ValueError(f"{name} must be non-negative counts; got a negative entry.")
+    if np.any(arr != np.round(arr)):
+        raise ValueError(f"{name} must be whole-number counts; got a fraction.")
+    return arr.astype(np.int64)
+
+
+def check_differences(differences, *, min_splits=1, test=None, name="differences"):
+    """Return ``differences`` as a float array of shape (..., n_splits)."""
+    arr = np.asarray(differences)
+    if arr.dtype == object or not (
+        np.issubdtype(arr.dtype, np.number) or arr.dtype == bool
+    ):
+        raise ValueError(f"{name} must be numeric; got dtype {arr.dtype}.")
+    arr = arr.astype(np.float64)
+    if arr.ndim == 0:
+        arr = arr[np.newaxis]
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite; got NaN or inf.")
+    if arr.shape[-1] < min_splits:
+        who = f"{test} needs" if test else "Need"
+        raise ValueError(
+            f"{who} at least {min_splits} splits; got {name} with "
+            f"{arr.shape[-1]}."
+        )
+    return arr
+
+
+def check_mx2_differences(differences, *, test, min_repeats=1):
+    """Return m×2 differences reshaped to (..., m, 2) (split 2r + k -> [r, k])."""
+    arr = check_differences(differences, test=test)
+    n_splits = arr.shape[-1]
+    if n_splits % 2 or n_splits < 2 * min_repeats:
+        raise ValueError(
+            f"{test} needs the differences of an m×2 design (2m splits, "
+            f"m >= {min_repeats}, in the order fold 0, fold 1 of each "
+            f"repetition); got {n_splits} splits."
+        )
+    return arr.reshape(*arr.shape[:-1], n_splits // 2, 2)
+
+
+def check_size(value, *, name):
+    """Validate a training or test set size (a positive finite number)."""
+    if isinstance(value, bool) or not isinstance(value, Real | np.number):
+        raise ValueError(f"{name} must be a positive number; got {value!r}.")
+    if not np.isfinite(value) or value <= 0:
+        raise ValueError(f"{name} must be a positive number; got {value!r}.")
+    return float(value)
+
+
+def safe_divide(numerator, denominator):
+    """Elementwise ``numerator / denominator`` with the documented degenerate rule.
+
+    A zero denominator gives 0 when the numerator is 0 too, else ``±inf`` with
+    the numerator's sign. Never NaN, never a division warning.
+    """
+    num = np.asarray(numerator, dtype=np.float64)
+    den = np.asarray(denominator, dtype=np.float64)
+    num, den = np.broadcast_arrays(num, den)
+    out = np.where(num == 0, 0.0, np.copysign(np.inf, num))
+    nonzero = den != 0
+    np.divide(num, den, out=out, where=nonzero)
+    return out
+
+
+def pvalue_from_distribution(statistic, dist, alternative):
+    """P-value of ``statistic`` under the symmetric ``dist`` (t or normal)."""
+    statistic = np.asarray(statistic, dtype=np.float64)
+    if alternative == "greater":
+        return dist.sf(statistic)
+    if alternative == "less":
+        return dist.cdf(statistic)
+    return np.minimum(1.0, 2.0 * dist.sf(np.abs(statistic)))
+
+
+def t_pvalue(statistic, df, alternative):
+    """P-value of a t statistic with ``df`` degrees of freedom."""
+    return pvalue_from_distribution(statistic, stats.t(df), alternative)
+
+
+def normal_pvalue(statistic, alternative):
+    """P-value of a standard normal statistic."""
+    return pvalue_from_distribution(statistic, stats.norm, alternative)
+
+
+def _scalar(value):
+    arr = np.asarray(value)
+    if arr.ndim:
+        return arr
+    item = arr.item()
+    return float(item) if isinstance(item, float | int) and arr.dtype.kind == "f" else item
+
+
+def make_result(*, test, statistic, pvalue, df, alpha, alternative, reject=None, **extra):
+    """Build the Bunch every registered test returns.
+
+    ``reject`` defaults to ``pvalue < alpha``. 0-d arrays become Python scalars
+    so a single comparison prints plainly; batched input keeps arrays.
+    """
+    if reject is None:
+        reject = np.asarray(pvalue) < alpha
+    result = Bunch(
+        statistic=_scalar(statistic),
+        pvalue=None if pvalue is None else _scalar(pvalue),
+        df=df,
+        reject=_scalar(reject),
+        alternative=alternative,
+        alpha=alpha,
+        test=test,
+    )
+    for key, value in extra.items():
+        result[key] = _scalar(value) if isinstance(value, np.ndarray | np.generic) else value
+    if isinstance(result.reject, np.bool_):
+        result.reject = bool(result.reject)
+    return result
