@@ -18,10 +18,10 @@ NEEDS = ("tables", "differences", "n_train", "n_test", "loss_differences")
 #: ``"holdout"``  one train/test split;
 #: ``"kfold"``    k >= 2 splits whose test sets partition the records;
 #: ``"mx2"``      m repetitions of 2-fold CV (split 2r tests on T_r, 2r+1 on S_r);
-#: ``"bcv"``      an m×2 design whose training sets are block-regularized;
-#: ``"5x2bcv"``   the 5×2 block-regularized design itself;
+#: ``"bcv"``      an m×2 design whose training sets are block-regularized
+#:                (the test warns, through the engine, on a plain m×2 design);
 #: ``"any"``      any design with at least two splits.
-DESIGNS = ("holdout", "kfold", "mx2", "bcv", "5x2bcv", "any")
+DESIGNS = ("holdout", "kfold", "mx2", "bcv", "any")
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ def register_test(name, *, needs, design=None, overwrite=False):
         The inputs the test is called with, among ``"tables"``,
         ``"differences"``, ``"n_train"``, ``"n_test"`` and
         ``"loss_differences"``.
-    design : {"holdout", "kfold", "mx2", "bcv", "5x2bcv", "any"}, default=None
+    design : {"holdout", "kfold", "mx2", "bcv", "any"}, default=None
         The design of splits the test is derived for; None means ``"any"``.
     overwrite : bool, default=False
         Whether to replace a test already registered under ``name``.
