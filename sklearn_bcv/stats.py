@@ -5,4 +5,24 @@ sizes) and returns a :class:`~sklearn.utils.Bunch`; no fitting is involved.
 The same functions are what :func:`sklearn_bcv.compare_estimators` runs.
 """
 
+from ._ttests import (
+    blocked_t_3x2cv,
+    calibrated_f_5x2bcv,
+    combined_f_5x2cv,
+    combined_t_5x2cv,
+    corrected_t,
+    paired_t,
+    paired_t_5x2cv,
+)
+
 __all__ = []
+
+__all__ += [
+    "paired_t_5x2cv",
+    "combined_f_5x2cv",
+    "calibrated_f_5x2bcv",
+    "combined_t_5x2cv",
+    "blocked_t_3x2cv",
+    "paired_t",
+    "corrected_t",
+]

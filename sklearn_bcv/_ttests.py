@@ -1,0 +1,693 @@
+"""Tests on the per-split score differences: t tests and F tests.
+
+Every function takes ``differences = score_a - score_b`` (one per split,
+"higher is better" scores), so a signed statistic is positive when estimator
+A is better and ``alternative="greater"`` means "A is better than B".
+Optional leading batch dimensions are supported: ``differences`` of shape
+``(n_batches, n_splits)`` gives array-valued fields, so thousands of simulated
+comparisons run as one numpy call.
+
+Degenerate input follows one documented rule (see ``safe_divide``): when the
+variance estimate is zero the statistic is 0 with p-value 1 if its numerator
+is 0 too, otherwise ``±inf`` with p-value 0. No NaN, no warning.
+"""
+
+from numbers import Real
+
+import numpy as np
+from scipy import stats
+
+from ._registry import register_test
+from ._stats_utils import (
+    check_alpha,
+    check_alternative,
+    check_differences,
+    check_mx2_differences,
+    check_size,
+    make_result,
+    safe_divide,
+    t_pvalue,
+)
+
+__all__ = [
+    "paired_t_5x2cv",
+    "combined_f_5x2cv",
+    "calibrated_f_5x2bcv",
+    "combined_t_5x2cv",
+    "blocked_t_3x2cv",
+    "paired_t",
+    "corrected_t",
+]
+
+
+# --------------------------------------------------------------------------
+# Shared pieces
+# --------------------------------------------------------------------------
+
+
+def _mx2_variances(p):
+    """Per-repetition ``s2_r`` of m×2 differences ``p`` of shape (..., m, 2)."""
+    pbar = p.mean(axis=-1, keepdims=True)
+    return np.sum((p - pbar) ** 2, axis=-1)
+
+
+def _combined_f_statistic(p):
+    """Alpaydin's ``sum_r sum_k p[r,k]**2 / (2 sum_r s2_r)``."""
+    numerator = np.sum(p**2, axis=(-2, -1))
+    denominator = 2.0 * np.sum(_mx2_variances(p), axis=-1)
+    return safe_divide(numerator, denominator)
+
+
+def _f_pvalue(statistic, df1, df2):
+    return stats.f.sf(statistic, df1, df2)
+
+
+def _t_interval(center, std_error, df, alpha, alternative):
+    """(1 - alpha) t confidence interval, one-sided as ``alternative`` says.
+
+    As :func:`scipy.stats.ttest_1samp` does, ``"greater"`` gives
+    ``(low, inf)`` and ``"less"`` gives ``(-inf, high)``. A zero standard
+    error gives the point ``center`` on its finite side(s).
+    """
+    center = np.asarray(center, dtype=np.float64)
+    std_error = np.asarray(std_error, dtype=np.float64)
+    if alternative == "two-sided":
+        half_width = stats.t.ppf(1.0 - alpha / 2.0, df) * std_error
+        low, high = center - half_width, center + half_width
+    else:
+        half_width = stats.t.ppf(1.0 - alpha, df) * std_error
+        infinite = np.full_like(center, np.inf)
+        if alternative == "greater":
+            low, high = center - half_width, infinite
+        else:
+            low, high = -infinite, center + half_width
+    if low.ndim == 0:
+        return float(low), float(high)
+    return low, high
+
+
+def _validate_common(alpha, alternative, test, allowed=None):
+    alpha = check_alpha(alpha)
+    if allowed is None:
+        alternative = check_alternative(alternative, test=test)
+    else:
+        alternative = check_alternative(alternative, test=test, allowed=allowed)
+    return alpha, alternative
+
+
+# --------------------------------------------------------------------------
+# m×2 designs
+# --------------------------------------------------------------------------
+
+
+@register_test("paired_t_5x2cv", needs="differences", design="mx2")
+def paired_t_5x2cv(differences, *, alpha=0.05, alternative="two-sided"):
+    """Dietterich's 5×2 CV paired t test, for any m×2 design.
+
+    Parameters
+    ----------
+    differences : array-like of shape (..., 2 * m)
+        Score differences ``score_a - score_b`` of an m×2 design in split
+        order: split ``2r`` is fold 0 of repetition ``r`` and split ``2r + 1``
+        its fold 1. Leading dimensions are independent comparisons.
+    alpha : float, default=0.05
+        Significance level, in (0, 1).
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        ``"greater"``: A is better than B; ``"less"``: B is better.
+
+    Returns
+    -------
+    result : :class:`~sklearn.utils.Bunch`
+        - ``statistic`` -- the t statistic (positive when A is better);
+        - ``pvalue`` -- from Student's t with ``df`` degrees of freedom;
+        - ``df`` -- ``m`` (5 for 5×2 CV);
+        - ``reject`` -- ``pvalue < alpha``;
+        - ``alternative``, ``alpha``, ``test`` -- as given / the test name.
+
+    See Also
+    --------
+    combined_f_5x2cv : Alpaydin's F test, which uses all 2m differences.
+
+    Notes
+    -----
+    With ``p[r, k] = differences[2r + k]``, ``pbar_r = (p[r,0] + p[r,1]) / 2``
+    and ``s2_r = (p[r,0] - pbar_r)**2 + (p[r,1] - pbar_r)**2``,
+
+    .. math:: t = p_{0,0} \\,/\\, \\sqrt{\\textstyle\\sum_{r} s^2_r / m},
+              \\qquad t \\sim t(m).
+
+    Only the first difference enters the numerator (Dietterich's choice), so
+    the statistic depends on the order of the repetitions; the variance uses
+    all of them. A zero variance estimate gives ``statistic=0`` and
+    ``pvalue=1`` when ``p[0, 0] == 0``, otherwise ``±inf`` and ``pvalue=0``.
+
+    References
+    ----------
+    .. [1] T. G. Dietterich, "Approximate statistical tests for comparing
+       supervised classification learning algorithms", Neural Computation
+       10(7):1895-1923, 1998.
+
+    Examples
+    --------
+    >>> from sklearn_bcv.stats import paired_t_5x2cv
+    >>> d = [0.04, 0.02, 0.03, 0.01, 0.05, 0.03, 0.02, 0.04, 0.03, 0.03]
+    >>> result = paired_t_5x2cv(d)
+    >>> round(result.statistic, 4), round(result.pvalue, 4), result.df
+    (3.1623, 0.025, 5)
+    """
+    test = "paired_t_5x2cv"
+    alpha, alternative = _validate_common(alpha, alternative, test)
+    p = check_mx2_differences(differences, test=test)
+    m = p.shape[-2]
+    variance = np.sum(_mx2_variances(p), axis=-1) / m
+    statistic = safe_divide(p[..., 0, 0], np.sqrt(variance))
+    pvalue = t_pvalue(statistic, m, alternative)
+    return make_result(
+        test=test,
+        statistic=statistic,
+        pvalue=pvalue,
+        df=m,
+        alpha=alpha,
+        alternative=alternative,
+    )
+
+
+@register_test("combined_f_5x2cv", needs="differences", design="mx2")
+def combined_f_5x2cv(differences, *, alpha=0.05, alternative="two-sided"):
+    """Alpaydin's combined 5×2 CV F test, for any m×2 design.
+
+    Parameters
+    ----------
+    differences : array-like of shape (..., 2 * m)
+        Score differences ``score_a - score_b`` of an m×2 design in split
+        order (split ``2r + k`` is fold ``k`` of repetition ``r``).
+    alpha : float, default=0.05
+        Significance level, in (0, 1).
+    alternative : {"two-sided"}, default="two-sided"
+        The F statistic squares the differences and so cannot tell which
+        estimator is better: one-sided alternatives raise ``ValueError``.
+
+    Returns
+    -------
+    result : :class:`~sklearn.utils.Bunch`
+        - ``statistic`` -- the F statistic (>= 0);
+        - ``pvalue`` -- upper tail of F(2m, m);
+        - ``df`` -- the tuple ``(2m, m)``, ``(10, 5)`` for 5×2 CV;
+        - ``reject``, ``alternative``, ``alpha``, ``test``.
+
+    See Also
+    --------
+    calibrated_f_5x2bcv : the same statistic on a block-regularized design,
+        with calibrated degrees of freedom.
+    paired_t_5x2cv : Dietterich's t test on the same design.
+
+    Notes
+    -----
+    With ``p[r, k] = differences[2r + k]`` and ``s2_r`` the within-repetition
+    variance (see :func:`paired_t_5x2cv`),
+
+    .. math:: f = \\frac{\\sum_r \\sum_k p_{r,k}^2}{2 \\sum_r s^2_r},
+              \\qquad f \\sim F(2m, m).
+
+    The statistic is invariant to the order of the repetitions and of the
+    two folds, and to the sign of the differences. A zero denominator gives
+    ``statistic=0``, ``pvalue=1`` when every difference is 0, otherwise
+    ``inf`` and ``pvalue=0``.
+
+    References
+    ----------
+    .. [1] E. Alpaydin, "Combined 5×2 cv F test for comparing supervised
+       classification learning algorithms", Neural Computation
+       11(8):1885-1892, 1999.
+
+    Examples
+    --------
+    >>> from sklearn_bcv.stats import combined_f_5x2cv
+    >>> d = [0.04, 0.02, 0.03, 0.01, 0.05, 0.03, 0.02, 0.04, 0.03, 0.03]
+    >>> result = combined_f_5x2cv(d)
+    >>> round(result.statistic, 3), round(result.pvalue, 4), result.df
+    (6.375, 0.0271, (10, 5))
+    """
+    test = "combined_f_5x2cv"
+    alpha, alternative = _validate_common(
+        alpha, alternative, test, allowed=("two-sided",)
+    )
+    p = check_mx2_differences(differences, test=test)
+    m = p.shape[-2]
+    statistic = _combined_f_statistic(p)
+    return make_result(
+        test=test,
+        statistic=statistic,
+        pvalue=_f_pvalue(statistic, 2 * m, m),
+        df=(2 * m, m),
+        alpha=alpha,
+        alternative=alternative,
+    )
+
+
+def averaged_bcv_df1(n_repeats):
+    """Numerator degrees of freedom of the calibrated F test, averaged over rho2.
+
+    Seed 001 (eq. 5-7) shows that, with group-in correlation ``rho1 = 0`` and
+    group-out correlation ``rho2``, the statistic is F(f, m) with
+    ``f = 2m / (1 + 2(m - 1) rho2**2)`` (``10 / (1 + 8 rho2**2)`` for m = 5),
+    and averages ``f`` over ``rho2`` uniform on (0, 1/2):
+
+    .. math:: \\bar f = 2 \\int_0^{1/2} \\frac{2m}{1 + 2(m-1)\\rho^2} d\\rho
+              = \\frac{4m \\arctan(\\sqrt{2(m-1)}/2)}{\\sqrt{2(m-1)}},
+
+    which is ``5 sqrt(2) arctan(sqrt(2)) = 6.755`` for m = 5 (the paper
+    rounds it to 7). For m = 1 there is no pair of repetitions and the limit
+    ``2m = 2`` is returned.
+    """
+    if n_repeats == 1:
+        return 2.0
+    root = np.sqrt(2.0 * (n_repeats - 1))
+    return float(4.0 * n_repeats * np.arctan(root / 2.0) / root)
+
+
+def _check_df1(df1, m):
+    if df1 is None:
+        # The paper's rounded value for 5×2 BCV; the unrounded average else.
+        return 7 if m == 5 else averaged_bcv_df1(m)
+    if isinstance(df1, bool) or not isinstance(df1, Real | np.number):
+        raise ValueError(f"df1 must be None or a positive number; got {df1!r}.")
+    df1 = check_size(df1, name="df1")
+    return int(df1) if df1.is_integer() else df1
+
+
+@register_test("calibrated_f_5x2bcv", needs="differences", design="bcv")
+def calibrated_f_5x2bcv(differences, *, alpha=0.05, alternative="two-sided", df1=None):
+    """Calibrated F test of a (5×2) block-regularized cross-validation.
+
+    Parameters
+    ----------
+    differences : array-like of shape (..., 2 * m)
+        Score differences ``score_a - score_b`` of a block-regularized m×2
+        design (e.g. :class:`~sklearn_bcv.BlockRegularized5x2CV`) in split
+        order (split ``2r + k`` is fold ``k`` of repetition ``r``).
+    alpha : float, default=0.05
+        Significance level, in (0, 1).
+    alternative : {"two-sided"}, default="two-sided"
+        One-sided alternatives raise ``ValueError`` (F is direction-free).
+    df1 : float, default=None
+        Numerator degrees of freedom. None means 7 for m = 5 (seed 001,
+        eq. 7) and, for other m, the same average computed for m
+        (:func:`averaged_bcv_df1`, an extension of the paper; 2 for m = 1).
+
+    Returns
+    -------
+    result : :class:`~sklearn.utils.Bunch`
+        - ``statistic`` -- the F statistic (>= 0), the same number as
+          :func:`combined_f_5x2cv` gives;
+        - ``pvalue`` -- upper tail of F(df1, m);
+        - ``df`` -- the tuple ``(df1, m)``, ``(7, 5)`` for 5×2 BCV;
+        - ``reject``, ``alternative``, ``alpha``, ``test``.
+
+    See Also
+    --------
+    combined_f_5x2cv : the uncalibrated F(2m, m) test.
+
+    Notes
+    -----
+    The statistic is Alpaydin's (seed 001 eq. 4 and 6),
+
+    .. math:: f = \\frac{\\sum_r \\sum_k p_{r,k}^2 / (2m)}{\\sum_r s^2_r / m}
+              = \\frac{\\sum_r \\sum_k p_{r,k}^2}{2 \\sum_r s^2_r},
+
+    referred to F(7, 5) instead of F(10, 5): on a block-regularized design
+    any two training sets of different repetitions share n/4 records, the
+    group-out correlation ``rho2`` of the differences is the same for every
+    pair, and the statistic is F(f, 5) with ``f = 10 / (1 + 8 rho2**2)``
+    when ``rho1 = 0`` (eq. 5-6). Averaging f over ``rho2`` in (0, 1/2)
+    gives ``5 sqrt(2) arctan(sqrt(2)) ≈ 6.755``, rounded to 7 (eq. 7).
+
+    The derivation relies on block-regularized splits (equal overlaps); on
+    random m×2 splits the correlations differ between pairs of repetitions,
+    and the comparison engine warns. For m ≠ 5 the default ``df1`` is the
+    same average for m repetitions, not rounded; this extension is ours, not
+    the paper's. Degenerate input as in :func:`combined_f_5x2cv`.
+
+    References
+    ----------
+    .. [1] Y. Wang, J. Li, Y. Li, "Choosing between two classification
+       learning algorithms based on calibrated balanced 5×2 cross-validated
+       F-test", Neural Processing Letters 46:1-13, 2017.
+    .. [2] E. Alpaydin, "Combined 5×2 cv F test for comparing supervised
+       classification learning algorithms", Neural Computation
+       11(8):1885-1892, 1999.
+
+    Examples
+    --------
+    >>> from sklearn_bcv.stats import calibrated_f_5x2bcv
+    >>> d = [0.04, 0.02, 0.03, 0.01, 0.05, 0.03, 0.02, 0.04, 0.03, 0.03]
+    >>> result = calibrated_f_5x2bcv(d)
+    >>> round(result.statistic, 3), round(result.pvalue, 4), result.df
+    (6.375, 0.0291, (7, 5))
+    """
+    test = "calibrated_f_5x2bcv"
+    alpha, alternative = _validate_common(
+        alpha, alternative, test, allowed=("two-sided",)
+    )
+    p = check_mx2_differences(differences, test=test)
+    m = p.shape[-2]
+    df1 = _check_df1(df1, m)
+    statistic = _combined_f_statistic(p)
+    return make_result(
+        test=test,
+        statistic=statistic,
+        pvalue=_f_pvalue(statistic, df1, m),
+        df=(df1, m),
+        alpha=alpha,
+        alternative=alternative,
+    )
+
+
+@register_test("combined_t_5x2cv", needs="differences", design="mx2")
+def combined_t_5x2cv(differences, *, alpha=0.05, alternative="two-sided"):
+    """Yildiz's combined 5×2 CV t test, for any m×2 design (not recommended).
+
+    Parameters
+    ----------
+    differences : array-like of shape (..., 2 * m)
+        Score differences ``score_a - score_b`` of an m×2 design in split
+        order (split ``2r + k`` is fold ``k`` of repetition ``r``).
+    alpha : float, default=0.05
+        Significance level, in (0, 1).
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        ``"greater"``: A is better than B; ``"less"``: B is better.
+
+    Returns
+    -------
+    result : :class:`~sklearn.utils.Bunch`
+        - ``statistic`` -- the t statistic (positive when A is better);
+        - ``pvalue`` -- from Student's t with ``m`` degrees of freedom;
+        - ``df`` -- ``m``;
+        - ``reject``, ``alternative``, ``alpha``, ``test``.
+
+    See Also
+    --------
+    paired_t_5x2cv, combined_f_5x2cv, calibrated_f_5x2bcv
+
+    Notes
+    -----
+    With ``pbar`` the mean of all 2m differences and ``s2_r`` as in
+    :func:`paired_t_5x2cv`,
+
+    .. math:: t = \\sqrt{2m}\\, \\bar p \\,/\\, \\sqrt{\\textstyle\\sum_r s^2_r / m},
+              \\qquad t \\sim t(m).
+
+    Not recommended: the factor ``sqrt(2m)`` treats the 2m differences as
+    independent although they share training and test records, so the
+    variance of ``pbar`` is underestimated and the type I error is inflated
+    (0.15-0.29 at a nominal 0.05 in Table V of Yu et al., seed 000). It is
+    provided for comparison studies. Degenerate input: zero variance gives 0
+    (p-value 1) when ``pbar == 0``, else ``±inf`` (p-value 0).
+
+    References
+    ----------
+    .. [1] O. T. Yildiz, "Omnivariate rule induction using a novel pairwise
+       statistical test", IEEE Transactions on Knowledge and Data
+       Engineering 25(9):2105-2118, 2013.
+    .. [2] Yu et al., "Block-regularized 5×2 cross-validated McNemar's test
+       for comparing two classification algorithms" (seed 000), Table V.
+
+    Examples
+    --------
+    >>> from sklearn_bcv.stats import combined_t_5x2cv
+    >>> d = [0.04, 0.02, 0.03, 0.01, 0.05, 0.03, 0.02, 0.04, 0.03, 0.03]
+    >>> result = combined_t_5x2cv(d)
+    >>> round(result.statistic, 4), round(result.pvalue, 6), result.df
+    (7.5, 0.000666, 5)
+    """
+    test = "combined_t_5x2cv"
+    alpha, alternative = _validate_common(alpha, alternative, test)
+    p = check_mx2_differences(differences, test=test)
+    m = p.shape[-2]
+    numerator = np.sqrt(2.0 * m) * p.mean(axis=(-2, -1))
+    variance = np.sum(_mx2_variances(p), axis=-1) / m
+    statistic = safe_divide(numerator, np.sqrt(variance))
+    return make_result(
+        test=test,
+        statistic=statistic,
+        pvalue=t_pvalue(statistic, m, alternative),
+        df=m,
+        alpha=alpha,
+        alternative=alternative,
+    )
+
+
+@register_test("blocked_t_3x2cv", needs="differences", design="bcv")
+def blocked_t_3x2cv(differences, *, alpha=0.05, alternative="two-sided"):
+    """Blocked 3×2 CV t test of Wang et al. (2014), for any m×2 BCV.
+
+    Parameters
+    ----------
+    differences : array-like of shape (..., 2 * m)
+        Score differences ``score_a - score_b`` of a block-regularized m×2
+        design (3×2 in the paper) in split order.
+    alpha : float, default=0.05
+        Significance level, in (0, 1).
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        ``"greater"``: A is better than B; ``"less"``: B is better.
+
+    Returns
+    -------
+    result : :class:`~sklearn.utils.Bunch`
+        - ``statistic`` -- the t statistic (positive when A is better);
+        - ``pvalue`` -- from Student's t with ``2m - 1`` degrees of freedom;
+        - ``df`` -- ``2m - 1`` (5 for 3×2);
+        - ``reject``, ``alternative``, ``alpha``, ``test``.
+
+    See Also
+    --------
+    calibrated_f_5x2bcv : the F test on a 5×2 block-regularized design.
+
+    Notes
+    -----
+    With ``dbar`` the mean of the 2m differences,
+
+    .. math:: \\hat\\sigma^2 = \\frac{1}{2m}\\sum_{i}(d_i - \\bar d)^2,
+              \\qquad t = \\bar d / \\hat\\sigma, \\qquad t \\sim t(2m - 1).
+
+    The divisor is 2m and there is no ``1/sqrt(2m)`` in the denominator, on
+    purpose: on a block-regularized design the correlation between the two
+    folds of a repetition is about 0 and between folds of different
+    repetitions about 1/2, so ``Var(dbar) ≈ sigma**2 (1 + (2m - 2)/2) / (2m)
+    ≈ sigma**2 / 2`` and ``E[sigma2_hat] ≈ sigma**2 (1 - 1/2) = sigma**2 / 2``
+    too: ``sigma2_hat`` itself estimates the variance of ``dbar``. Dividing
+    it by 2m again, as a naive paired t test does, would overstate the
+    evidence. The design must be block-regularized (the comparison engine
+    warns otherwise). Zero variance gives 0 (p-value 1) when ``dbar == 0``,
+    else ``±inf`` (p-value 0).
+
+    References
+    ----------
+    .. [1] Y. Wang, R. Wang, H. Jia, J. Li, "Blocked 3×2 cross-validated
+       t-test for comparing supervised classification learning algorithms",
+       Neural Computation 26(1):208-235, 2014.
+
+    Examples
+    --------
+    >>> from sklearn_bcv.stats import blocked_t_3x2cv
+    >>> d = [0.03, 0.01, 0.02, 0.04, 0.02, 0.02]
+    >>> result = blocked_t_3x2cv(d)
+    >>> round(result.statistic, 4), round(result.pvalue, 4), result.df
+    (2.4749, 0.0562, 5)
+    """
+    test = "blocked_t_3x2cv"
+    alpha, alternative = _validate_common(alpha, alternative, test)
+    p = check_mx2_differences(differences, test=test)
+    d = p.reshape(*p.shape[:-2], -1)
+    dbar = d.mean(axis=-1)
+    sigma2 = np.mean((d - dbar[..., np.newaxis]) ** 2, axis=-1)
+    statistic = safe_divide(dbar, np.sqrt(sigma2))
+    df = d.shape[-1] - 1
+    return make_result(
+        test=test,
+        statistic=statistic,
+        pvalue=t_pvalue(statistic, df, alternative),
+        df=df,
+        alpha=alpha,
+        alternative=alternative,
+    )
+
+
+# --------------------------------------------------------------------------
+# Any design
+# --------------------------------------------------------------------------
+
+
+def _mean_and_variance(differences, test):
+    d = check_differences(differences, min_splits=2, test=test)
+    dbar = d.mean(axis=-1)
+    s2 = np.sum((d - dbar[..., np.newaxis]) ** 2, axis=-1) / (d.shape[-1] - 1)
+    return dbar, s2, d.shape[-1]
+
+
+@register_test("paired_t", needs="differences", design="any")
+def paired_t(differences, *, alpha=0.05, alternative="two-sided"):
+    """Paired t test on the per-split differences (not recommended).
+
+    The K-fold cross-validated paired t test and the resampled paired t test
+    both compute this statistic; they differ only in how the splits were made.
+
+    Parameters
+    ----------
+    differences : array-like of shape (..., n_splits)
+        Score differences ``score_a - score_b``, ``n_splits >= 2``.
+    alpha : float, default=0.05
+        Significance level, in (0, 1).
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        ``"greater"``: A is better than B; ``"less"``: B is better.
+
+    Returns
+    -------
+    result : :class:`~sklearn.utils.Bunch`
+        - ``statistic`` -- the t statistic (positive when A is better);
+        - ``pvalue`` -- from Student's t with ``J - 1`` degrees of freedom;
+        - ``df`` -- ``J - 1``;
+        - ``confidence_interval`` -- ``(low, high)``, the (1 - alpha) t
+          interval of the mean difference (one-sided for a one-sided
+          ``alternative``, as in :func:`scipy.stats.ttest_1samp`);
+        - ``reject``, ``alternative``, ``alpha``, ``test``.
+
+    See Also
+    --------
+    corrected_t : the same test with a variance corrected for overlapping
+        training sets.
+
+    Notes
+    -----
+    With ``dbar`` the mean and ``s2`` the sample variance (ddof=1) of the J
+    differences,
+
+    .. math:: t = \\bar d \\,/\\, \\sqrt{s^2 / J}, \\qquad t \\sim t(J - 1),
+
+    i.e. :func:`scipy.stats.ttest_1samp` against 0. Not recommended: the
+    training sets of different splits overlap (K-fold CV: any two share
+    (K - 2)/(K - 1) of their records; resampling: test sets overlap too), so
+    the differences are positively correlated, ``s2 / J`` underestimates the
+    variance of ``dbar`` and the type I error exceeds alpha (Dietterich 1998;
+    seed 000 Table V). Use :func:`corrected_t` or a 5×2 test instead.
+    Zero variance gives 0 (p-value 1) when ``dbar == 0``, else ``±inf``
+    (p-value 0).
+
+    References
+    ----------
+    .. [1] T. G. Dietterich, "Approximate statistical tests for comparing
+       supervised classification learning algorithms", Neural Computation
+       10(7):1895-1923, 1998.
+
+    Examples
+    --------
+    >>> from sklearn_bcv.stats import paired_t
+    >>> result = paired_t([0.02, 0.01, 0.03, 0.02, 0.02])
+    >>> round(result.statistic, 4), round(result.pvalue, 4), result.df
+    (6.3246, 0.0032, 4)
+    """
+    test = "paired_t"
+    alpha, alternative = _validate_common(alpha, alternative, test)
+    dbar, s2, n_splits = _mean_and_variance(differences, test)
+    std_error = np.sqrt(s2 / n_splits)
+    statistic = safe_divide(dbar, std_error)
+    df = n_splits - 1
+    return make_result(
+        test=test,
+        statistic=statistic,
+        pvalue=t_pvalue(statistic, df, alternative),
+        df=df,
+        alpha=alpha,
+        alternative=alternative,
+        confidence_interval=_t_interval(dbar, std_error, df, alpha, alternative),
+    )
+
+
+@register_test("corrected_t", needs=("differences", "n_train", "n_test"), design="any")
+def corrected_t(differences, n_train, n_test, *, alpha=0.05, alternative="two-sided"):
+    """Corrected resampled / repeated CV t test (Nadeau & Bengio).
+
+    Parameters
+    ----------
+    differences : array-like of shape (..., n_splits)
+        Score differences ``score_a - score_b``, ``n_splits >= 2``, from
+        repeated hold-out splits or r×k cross-validation.
+    n_train : float
+        Number of training records per split (the mean when it varies).
+    n_test : float
+        Number of test records per split (the mean when it varies).
+    alpha : float, default=0.05
+        Significance level, in (0, 1).
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        ``"greater"``: A is better than B; ``"less"``: B is better.
+
+    Returns
+    -------
+    result : :class:`~sklearn.utils.Bunch`
+        - ``statistic`` -- the corrected t statistic (positive when A is
+          better);
+        - ``pvalue`` -- from Student's t with ``J - 1`` degrees of freedom;
+        - ``df`` -- ``J - 1``;
+        - ``confidence_interval`` -- ``(low, high)``, the (1 - alpha) t
+          interval of the mean difference with the corrected variance
+          (one-sided for a one-sided ``alternative``);
+        - ``reject``, ``alternative``, ``alpha``, ``test``.
+
+    See Also
+    --------
+    paired_t : the uncorrected test.
+    bayesian_correlated_t : its Bayesian counterpart (same posterior).
+
+    Notes
+    -----
+    With ``dbar`` the mean and ``s2`` the sample variance (ddof=1) of the J
+    differences,
+
+    .. math:: t = \\frac{\\bar d}{\\sqrt{(1/J + n_{test}/n_{train})\\, s^2}},
+              \\qquad t \\sim t(J - 1).
+
+    The term ``n_test / n_train`` is Nadeau and Bengio's heuristic for the
+    correlation ``rho = n_test / (n_train + n_test)`` between differences
+    of overlapping splits (``rho / (1 - rho) = n_test / n_train``); Bouckaert
+    and Frank apply it to r×k CV ("corrected repeated k-fold CV test").
+    With ``n_test / n_train -> 0`` it reduces to :func:`paired_t`. Zero
+    variance gives 0 (p-value 1) when ``dbar == 0``, else ``±inf``
+    (p-value 0).
+
+    References
+    ----------
+    .. [1] C. Nadeau, Y. Bengio, "Inference for the generalization error",
+       Machine Learning 52(3):239-281, 2003.
+    .. [2] R. R. Bouckaert, E. Frank, "Evaluating the replicability of
+       significance tests for comparing learning algorithms", PAKDD 2004,
+       LNCS 3056:3-12.
+
+    Examples
+    --------
+    Ten-fold CV of 100 records (90 train, 10 test per split):
+
+    >>> from sklearn_bcv.stats import corrected_t
+    >>> d = [0.02, 0.01, 0.03, 0.02, 0.02, 0.04, 0.0, 0.01, 0.03, 0.02]
+    >>> result = corrected_t(d, n_train=90, n_test=10)
+    >>> round(result.statistic, 4), round(result.pvalue, 4), result.df
+    (3.7697, 0.0044, 9)
+    >>> [round(bound, 4) for bound in result.confidence_interval]
+    [0.008, 0.032]
+    """
+    test = "corrected_t"
+    alpha, alternative = _validate_common(alpha, alternative, test)
+    n_train = check_size(n_train, name="n_train")
+    n_test = check_size(n_test, name="n_test")
+    dbar, s2, n_splits = _mean_and_variance(differences, test)
+    std_error = np.sqrt((1.0 / n_splits + n_test / n_train) * s2)
+    statistic = safe_divide(dbar, std_error)
+    df = n_splits - 1
+    return make_result(
+        test=test,
+        statistic=statistic,
+        pvalue=t_pvalue(statistic, df, alternative),
+        df=df,
+        alpha=alpha,
+        alternative=alternative,
+        confidence_interval=_t_interval(dbar, std_error, df, alpha, alternative),
+    )
