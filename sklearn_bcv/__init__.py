@@ -4,11 +4,13 @@ comparing two learning algorithms, in the scikit-learn way."""
 __version__ = "0.1.0.dev0"
 
 from . import stats  # noqa: F401  (importing registers the built-in tests)
+from ._mcnemar import mcnemar_table
 from ._registry import available_tests, get_test, register_test
 
 __all__ = [
     "available_tests",
     "get_test",
+    "mcnemar_table",
     "register_test",
     "stats",
     "__version__",
