@@ -5,6 +5,7 @@ sizes) and returns a :class:`~sklearn.utils.Bunch`; no fitting is involved.
 The same functions are what :func:`sklearn_bcv.compare_estimators` runs.
 """
 
+from ._mcnemar import bcv_mcnemar, kfold_mcnemar, mcnemar
 from ._ttests import (
     blocked_t_3x2cv,
     calibrated_f_5x2bcv,
@@ -26,3 +27,5 @@ __all__ += [
     "paired_t",
     "corrected_t",
 ]
+
+__all__ += ["mcnemar", "kfold_mcnemar", "bcv_mcnemar"]
