@@ -5,6 +5,7 @@ sizes) and returns a :class:`~sklearn.utils.Bunch`; no fitting is involved.
 The same functions are what :func:`sklearn_bcv.compare_estimators` runs.
 """
 
+from ._bayesian import bayesian_correlated_t
 from ._mcnemar import bcv_mcnemar, kfold_mcnemar, mcnemar
 from ._ttests import (
     blocked_t_3x2cv,
@@ -26,6 +27,7 @@ __all__ += [
     "blocked_t_3x2cv",
     "paired_t",
     "corrected_t",
+    "bayesian_correlated_t",
 ]
 
 __all__ += ["mcnemar", "kfold_mcnemar", "bcv_mcnemar"]
