@@ -5,9 +5,13 @@ __version__ = "0.1.0.dev0"
 
 from . import stats  # noqa: F401  (importing registers the built-in tests)
 from ._mcnemar import mcnemar_table
+from ._plot import ContingencyTableDisplay, PosteriorDisplay, ScoreDifferencesDisplay
 from ._registry import available_tests, get_test, register_test
 
 __all__ = [
+    "ContingencyTableDisplay",
+    "PosteriorDisplay",
+    "ScoreDifferencesDisplay",
     "available_tests",
     "get_test",
     "mcnemar_table",

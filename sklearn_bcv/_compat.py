@@ -4,6 +4,9 @@ scikit-learn's parameter validation helpers are not public API; keeping the
 import here means a rename upstream is mended in one line.
 """
 
+from sklearn.utils._optional_dependencies import (  # noqa: F401
+    check_matplotlib_support,
+)
 from sklearn.utils._param_validation import (  # noqa: F401
     HasMethods,
     Interval,
