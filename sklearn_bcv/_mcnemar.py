@@ -120,15 +120,20 @@ def _signed_root(chi2, n01, n10):
     return np.sign(n10 - n01) * np.sqrt(chi2)
 
 
-def check_one_split(tables, *, test):
+_MULTI_SPLIT_HINT = (
+    "Use kfold_mcnemar for the tables of k folds or bcv_mcnemar for those "
+    "of an m×2 BCV design."
+)
+
+
+def _check_one_split(tables, *, test, hint=_MULTI_SPLIT_HINT):
     """Validate the table(s) of one hold-out split; return shape (..., 2, 2)."""
     tables = check_tables(tables)
     n_splits = tables.shape[-3]
     if n_splits != 1:
         raise ValueError(
             f"{test} needs the table of one hold-out split; got {n_splits} "
-            "tables. Use kfold_mcnemar for the tables of k folds or "
-            "bcv_mcnemar for those of an m×2 BCV design."
+            f"tables. {hint}"
         )
     return tables[..., 0, :, :]
 
@@ -233,7 +238,7 @@ def mcnemar(
     alternative = check_alternative(alternative, test="mcnemar")
     correction = _check_bool(correction, name="correction")
     exact = _check_bool(exact, name="exact")
-    n01, n10 = _discordant(check_one_split(tables, test="mcnemar"))
+    n01, n10 = _discordant(_check_one_split(tables, test="mcnemar"))
     if exact:
         n = n01 + n10
         if alternative == "greater":

@@ -16,6 +16,7 @@ from ._ttests import (
     paired_t,
     paired_t_5x2cv,
 )
+from ._ztests import cv_ci_z, proportion_z
 
 __all__ = []
 
@@ -31,3 +32,4 @@ __all__ += [
 ]
 
 __all__ += ["mcnemar", "kfold_mcnemar", "bcv_mcnemar"]
+__all__ += ["proportion_z", "cv_ci_z"]
