@@ -41,17 +41,17 @@ def _result_names(result, estimator_names):
 
 
 def _n_repeats_of(result):
-    """The number of repetitions when ``result`` comes from an m×2 design."""
+    """The number of repetitions when ``result`` comes from an m×2 design.
+
+    ``result.design`` is the engine's design object (with ``n_repeats``) or,
+    in hand-built results, a design name such as ``"bcv"``.
+    """
     design = result.get("design", None)
     n_splits = len(np.asarray(result["differences"]))
-    if design is None:
-        return None
-    kind = design if isinstance(design, str) else getattr(design, "kind", None)
-    if kind is None and hasattr(design, "get"):
-        kind = design.get("kind", None)
-    if kind in ("mx2", "bcv") and n_splits % 2 == 0:
-        return n_splits // 2
-    return None
+    if isinstance(design, str):
+        return n_splits // 2 if design in ("mx2", "bcv") and n_splits % 2 == 0 else None
+    n_repeats = getattr(design, "n_repeats", None)
+    return n_repeats if n_repeats is not None and 2 * n_repeats == n_splits else None
 
 
 def _new_axes(n_panels, n_cols):

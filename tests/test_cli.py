@@ -1,0 +1,250 @@
+"""Tests of the command line interface, run in-process through ``main``."""
+
+import csv
+import io
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from sklearn_bcv._cli import main
+
+FAST_B = ["--estimator-b", "sklearn.naive_bayes.GaussianNB"]
+
+
+def run_cli(*argv):
+    """Run ``main`` on ``argv``; return (status, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    status = main(list(argv), stdout=out, stderr=err)
+    return status, out.getvalue(), err.getvalue()
+
+
+def assert_one_line_error(status, err, match, expected_status=1):
+    assert status == expected_status
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("error: ")
+    assert match in lines[0], lines[0]
+    assert "Traceback" not in err
+
+
+def write_csv(path, rows):
+    with open(path, "w", newline="") as handle:
+        csv.writer(handle).writerows(rows)
+    return str(path)
+
+
+@pytest.fixture
+def mixed_csv(tmp_path):
+    # 80 records: a numeric feature that separates the classes, a noise
+    # feature with a few empty cells and a categorical column.
+    rng = np.random.default_rng(0)
+    rows = [["x", "noise", "colour", "label"]]
+    for i in range(80):
+        label = "yes" if i % 2 else "no"
+        noise = "" if i % 17 == 0 else f"{rng.normal():.3f}"
+        rows.append([f"{(i % 2) * 2 + rng.normal():.3f}", noise,
+                     ["red", "green", "blue"][i % 3], label])
+    return write_csv(tmp_path / "mixed.csv", rows)
+
+
+def test_help_in_a_subprocess():
+    completed = subprocess.run(
+        [sys.executable, "-m", "sklearn_bcv", "--help"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert completed.returncode == 0
+    assert completed.stdout.startswith("usage: sklearn-bcv")
+    for option in ("--dataset", "--data", "--estimator-a", "--params-b", "--tests",
+                   "--cv", "--n-jobs", "--alpha", "--format", "--plot", "--quiet"):
+        assert option in completed.stdout
+
+
+def test_help_in_process_exits_zero():
+    status, out, _ = run_cli("--help")
+    assert status == 0
+    assert "--random-state" in out
+
+
+@pytest.mark.parametrize(
+    "argv, match",
+    [
+        (["--cv", "loo"], "argument --cv: invalid choice: 'loo'"),
+        (["--alpha", "high"], "argument --alpha: invalid float value: 'high'"),
+        (["--dataset", "iris", "--data", "x.csv"], "not allowed with argument"),
+        (["--no-such-option"], "unrecognized arguments: --no-such-option"),
+    ],
+)
+def test_usage_errors_are_one_line_with_status_2(argv, match):
+    status, _, err = run_cli(*argv)
+    assert_one_line_error(status, err, match, expected_status=2)
+    assert "see 'sklearn-bcv --help'" in err
+
+
+@pytest.mark.parametrize(
+    "argv, match",
+    [
+        (["--params-a", "{C: 1}"], "--params-a: not valid JSON"),
+        (["--params-b", "[1, 2]"], "--params-b: expected a JSON object"),
+        (["--params-b", '{"no_such_param": 1}'], "--params-b: Invalid parameter"),
+        (["--estimator-a", "__import__('os').system('echo hi')"],
+         "--estimator-a: expected an import path"),
+        (["--estimator-a", "no_such_module_xyz.Model"],
+         "cannot import module 'no_such_module_xyz'"),
+        (["--estimator-b", "sklearn.svm.NoSuchModel"],
+         "module 'sklearn.svm' has no 'NoSuchModel'"),
+        (["--estimator-b", "os.system"],
+         "os.system is not a scikit-learn estimator class"),
+        (["--estimator-b", "sklearn.linear_model.Ridge"],
+         "Ridge is a regressor but the target is categorical"),
+        (["--tests", "bcv_mcnemar,magic"], "unknown test(s) ['magic']"),
+        (["--tests", ","], "--tests: give one or more test names"),
+        (["--target", "y"], "--target is only used with --data"),
+        (["--repeats", "0", "--cv", "mx2"], "--repeats must be >= 1"),
+        (["--dataset", "diabetes", "--cv", "stratified"],
+         "--cv stratified needs a classification target"),
+    ],
+)
+def test_bad_options_give_one_line_errors(argv, match):
+    status, out, err = run_cli(*argv)
+    assert_one_line_error(status, err, match)
+    assert out == ""
+
+
+def test_csv_errors(tmp_path):
+    empty = tmp_path / "empty.csv"
+    empty.write_text("")
+    status, _, err = run_cli("--data", str(empty), "--target", "y")
+    assert_one_line_error(status, err, "is empty")
+
+    header_only = write_csv(tmp_path / "header.csv", [["a", "y"]])
+    status, _, err = run_cli("--data", header_only, "--target", "y")
+    assert_one_line_error(status, err, "has a header but no data rows")
+
+    data = write_csv(tmp_path / "d.csv", [["a", "b", "y"], ["1", "2", "x"],
+                                          ["3", "4", "x"]])
+    status, _, err = run_cli("--data", data, "--target", "label")
+    assert_one_line_error(status, err,
+                          "no column 'label' in", )
+    assert "columns are ['a', 'b', 'y']" in err
+    status, _, err = run_cli("--data", data)
+    assert_one_line_error(status, err, "--data needs --target COLUMN")
+    status, _, err = run_cli("--data", data, "--target", "y")
+    assert_one_line_error(status, err, "the target has a single class ('x')")
+
+    ragged = write_csv(tmp_path / "r.csv", [["a", "y"], ["1", "0"], ["2"]])
+    status, _, err = run_cli("--data", ragged, "--target", "y")
+    assert_one_line_error(status, err, "row 3 of")
+
+    status, _, err = run_cli("--data", str(tmp_path / "missing.csv"), "--target", "y")
+    assert_one_line_error(status, err, "file not found")
+
+
+def test_tests_list_prints_the_registry():
+    from sklearn_bcv import available_tests
+
+    status, out, _ = run_cli("--tests", "list")
+    assert status == 0
+    assert [line.split()[0] for line in out.splitlines()] == available_tests()
+
+
+def test_csv_features_are_encoded_and_imputed(mixed_csv):
+    from sklearn_bcv._cli import features_from_columns, read_csv
+
+    columns, y = read_csv(mixed_csv, "label")
+    X, preprocessor = features_from_columns(columns)
+    assert X.shape == (80, 3)
+    transformed = preprocessor.fit_transform(X)
+    # x and noise pass (noise imputed), colour one-hot into 3 columns.
+    assert transformed.shape == (80, 5)
+    assert not np.isnan(transformed.astype(float)).any()
+    assert sorted(set(y)) == ["no", "yes"]
+
+
+# ---- end-to-end runs (fit estimators through compare_estimators) ----------
+
+
+def test_main_job_without_arguments_prints_table_and_verdict():
+    status, out, err = run_cli()
+    assert status == 0, err
+    assert "bcv_mcnemar" in out
+    assert "LogisticRegression" in out and "RandomForestClassifier" in out
+    assert "breast_cancer" in out
+    # The progress indicator went to stderr, not stdout.
+    assert "fitting LogisticRegression and RandomForestClassifier on 10 splits" in err
+    assert "done in" in err
+
+
+def test_quiet_json_output_on_a_bundled_dataset():
+    status, out, err = run_cli("--dataset", "iris", *FAST_B, "--quiet",
+                               "--format", "json", "--tests",
+                               "bcv_mcnemar,calibrated_f_5x2bcv",
+                               "--random-state", "3")
+    assert status == 0
+    assert err == ""
+    document = json.loads(out)
+    assert set(document["tests"]) == {"bcv_mcnemar", "calibrated_f_5x2bcv"}
+    bcv = document["tests"]["bcv_mcnemar"]
+    assert 0 <= bcv["pvalue"] <= 1
+    assert bcv["t"] == pytest.approx(20 / 11)
+    assert len(document["differences"]) == 10
+    np.testing.assert_allclose(
+        np.subtract(document["scores_a"], document["scores_b"]),
+        document["differences"])
+    # iris: 150 records, each split tests 75 of them.
+    assert np.asarray(document["tables"]).sum(axis=(1, 2)).tolist() == [75] * 10
+    assert document["task"] == "classification"
+
+
+def test_same_seed_same_output():
+    argv = ("--dataset", "wine", *FAST_B, "--quiet", "--format", "csv",
+            "--random-state", "7")
+    assert run_cli(*argv)[1] == run_cli(*argv)[1]
+
+
+def test_csv_output_and_mixed_csv_data(mixed_csv):
+    status, out, err = run_cli("--data", mixed_csv, "--target", "label",
+                               *FAST_B, "--quiet", "--format", "csv",
+                               "--cv", "mx2", "--repeats", "3")
+    assert status == 0, err
+    rows = list(csv.DictReader(io.StringIO(out)))
+    names = [row["test"] for row in rows]
+    assert "bcv_mcnemar" in names and "paired_t_5x2cv" in names
+    for row in rows:
+        if row["pvalue"]:
+            assert 0 <= float(row["pvalue"]) <= 1
+        assert row["reject"] in ("True", "False")
+
+
+def test_regression_dataset_and_kfold():
+    status, out, err = run_cli("--dataset", "diabetes", "--quiet", "--cv", "kfold",
+                               "--folds", "5", "--tests", "corrected_t",
+                               "--format", "json", "--estimator-b",
+                               "sklearn.dummy.DummyRegressor")
+    assert status == 0, err
+    document = json.loads(out)
+    assert document["task"] == "regression"
+    assert list(document["tests"]) == ["corrected_t"]
+    assert "tables" not in document
+    # Ridge beats the mean predictor on diabetes: positive r2 differences.
+    assert np.mean(document["differences"]) > 0
+
+
+def test_plot_option_writes_a_png(tmp_path):
+    pytest.importorskip("matplotlib")
+    target = tmp_path / "comparison.png"
+    status, _, err = run_cli("--dataset", "iris", *FAST_B, "--plot", str(target))
+    assert status == 0, err
+    assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert f"plot saved to {target}" in err
+
+
+def test_estimator_params_are_used():
+    status, out, err = run_cli(
+        "--dataset", "iris", "--quiet", "--estimator-a",
+        "sklearn.neighbors.KNeighborsClassifier", "--params-a",
+        '{"n_neighbors": 3}', *FAST_B, "--tests", "bcv_mcnemar")
+    assert status == 0, err
+    assert "KNeighborsClassifier(n_neighbors=3)" in out
