@@ -9,11 +9,11 @@ from ._registry import register_test
 from ._stats_utils import (
     check_alpha,
     check_alternative,
-    check_differences,
     check_size,
     make_result,
     safe_divide,
 )
+from ._ttests import _mean_and_variance
 
 __all__ = ["bayesian_correlated_t"]
 
@@ -146,10 +146,7 @@ def bayesian_correlated_t(
     rope = _check_rope(rope)
     n_train = check_size(n_train, name="n_train")
     n_test = check_size(n_test, name="n_test")
-    d = check_differences(differences, min_splits=2, test=test)
-    n_splits = d.shape[-1]
-    loc = d.mean(axis=-1)
-    s2 = np.sum((d - loc[..., np.newaxis]) ** 2, axis=-1) / (n_splits - 1)
+    loc, s2, n_splits = _mean_and_variance(differences, test)
     scale = np.sqrt((1.0 / n_splits + n_test / n_train) * s2)
     df = n_splits - 1
     p_a_better, p_rope, p_b_better = _posterior_probabilities(loc, scale, df, rope)

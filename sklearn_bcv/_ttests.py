@@ -51,6 +51,19 @@ def _mx2_variances(p):
     return np.sum((p - pbar) ** 2, axis=-1)
 
 
+def _mean_and_sum_of_squares(d):
+    """Mean and centred sum of squares over the last axis.
+
+    Equal differences give a sum of squares of exactly 0 (the rounding of
+    their mean would otherwise leave ~1e-33), so the zero-variance rule
+    applies to them as documented.
+    """
+    dbar = d.mean(axis=-1)
+    sum_of_squares = np.sum((d - dbar[..., np.newaxis]) ** 2, axis=-1)
+    constant = np.ptp(d, axis=-1) == 0
+    return dbar, np.where(constant, 0.0, sum_of_squares)
+
+
 def _combined_f_statistic(p):
     """Alpaydin's ``sum_r sum_k p[r,k]**2 / (2 sum_r s2_r)``."""
     numerator = np.sum(p**2, axis=(-2, -1))
@@ -499,8 +512,8 @@ def blocked_t_3x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     alpha, alternative = _validate_common(alpha, alternative, test)
     p = check_mx2_differences(differences, test=test)
     d = p.reshape(*p.shape[:-2], -1)
-    dbar = d.mean(axis=-1)
-    sigma2 = np.mean((d - dbar[..., np.newaxis]) ** 2, axis=-1)
+    dbar, sum_of_squares = _mean_and_sum_of_squares(d)
+    sigma2 = sum_of_squares / d.shape[-1]
     statistic = safe_divide(dbar, np.sqrt(sigma2))
     df = d.shape[-1] - 1
     return make_result(
@@ -519,10 +532,10 @@ def blocked_t_3x2cv(differences, *, alpha=0.05, alternative="two-sided"):
 
 
 def _mean_and_variance(differences, test):
+    """Mean, sample variance (ddof=1) and count of the differences."""
     d = check_differences(differences, min_splits=2, test=test)
-    dbar = d.mean(axis=-1)
-    s2 = np.sum((d - dbar[..., np.newaxis]) ** 2, axis=-1) / (d.shape[-1] - 1)
-    return dbar, s2, d.shape[-1]
+    dbar, sum_of_squares = _mean_and_sum_of_squares(d)
+    return dbar, sum_of_squares / (d.shape[-1] - 1), d.shape[-1]
 
 
 @register_test("paired_t", needs="differences", design="any")
