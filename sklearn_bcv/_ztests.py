@@ -169,14 +169,22 @@ def proportion_z(tables, *, alpha=0.05, alternative="two-sided"):
 
 def _check_loss_differences(loss_differences):
     """Return the folds' loss differences as a list of finite 1-D float arrays."""
-    if isinstance(loss_differences, str) or np.ndim(loss_differences) == 0:
-        raise ValueError(
-            "loss_differences must be a list of 1-D arrays, one per fold; got "
-            f"{type(loss_differences).__name__}."
-        )
+    not_a_list = ValueError(
+        "loss_differences must be a list of 1-D arrays, one per fold; got "
+        f"{type(loss_differences).__name__}."
+    )
+    if isinstance(loss_differences, str | bytes):
+        raise not_a_list
+    try:
+        raw_folds = list(loss_differences)
+    except TypeError:
+        raise not_a_list from None
     folds = []
-    for k, fold in enumerate(loss_differences):
-        arr = np.asarray(fold)
+    for k, fold in enumerate(raw_folds):
+        try:
+            arr = np.asarray(fold)
+        except ValueError:
+            arr = np.asarray(fold, dtype=object)  # ragged: reported as below
         if arr.dtype == object or not (
             np.issubdtype(arr.dtype, np.number) or arr.dtype == bool
         ):
