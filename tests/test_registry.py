@@ -1,0 +1,231 @@
+"""Tests of the test registry: lookup, listing, registration, design checks."""
+
+import numpy as np
+import pytest
+from sklearn.utils import Bunch
+
+import sklearn_bcv
+from sklearn_bcv import _registry, available_tests, get_test, register_test
+from sklearn_bcv._registry import DESIGNS, NEEDS, get_test_info
+from sklearn_bcv.stats import (
+    bcv_mcnemar,
+    cv_ci_z,
+    kfold_mcnemar,
+    mcnemar,
+    proportion_z,
+)
+
+# The tests of this module and what the contract (API.md) says about them.
+OWN_TESTS = {
+    "mcnemar": (mcnemar, ("tables",), "holdout"),
+    "kfold_mcnemar": (kfold_mcnemar, ("tables",), "kfold"),
+    "bcv_mcnemar": (bcv_mcnemar, ("tables",), "bcv"),
+    "proportion_z": (proportion_z, ("tables",), "holdout"),
+    "cv_ci_z": (cv_ci_z, ("loss_differences",), "kfold"),
+}
+
+
+@pytest.fixture
+def restore_registry():
+    """Let a test register things; put the original registry back afterwards."""
+    saved = dict(_registry._REGISTRY)
+    yield
+    _registry._REGISTRY.clear()
+    _registry._REGISTRY.update(saved)
+
+
+def dummy_test(*, differences, alpha=0.05, alternative="two-sided"):
+    return Bunch(
+        statistic=0.0,
+        pvalue=1.0,
+        df=None,
+        reject=False,
+        alternative=alternative,
+        test="dummy",
+    )
+
+
+@pytest.mark.parametrize("name", sorted(OWN_TESTS))
+def test_builtin_tests_registered_as_documented(name):
+    func, needs, design = OWN_TESTS[name]
+    assert get_test(name) is func
+    assert get_test_info(name) == (needs, design)
+    assert name in available_tests()
+    assert name in available_tests(design=design)
+    assert all(need in NEEDS for need in needs) and design in DESIGNS
+
+
+def test_get_test_unknown_name_lists_valid_names():
+    with pytest.raises(ValueError, match=r"'mcnemer' is not a registered test") as info:
+        get_test("mcnemer")
+    message = str(info.value)
+    assert "Valid names:" in message
+    for name in OWN_TESTS:
+        assert repr(name) in message
+
+
+@pytest.mark.parametrize("name", [None, 3, ["mcnemar"]])
+def test_get_test_non_string_name(name):
+    with pytest.raises(ValueError, match=r"is not a registered test\. Valid names"):
+        get_test(name)
+
+
+def test_get_test_info_unknown_name():
+    with pytest.raises(ValueError, match=r"'nope' is not a registered test"):
+        get_test_info("nope")
+
+
+def test_available_tests_sorted_and_filtered():
+    names = available_tests()
+    assert names == sorted(names)
+    assert set(OWN_TESTS) <= set(names)
+    assert available_tests(design="holdout") == ["mcnemar", "proportion_z"]
+    assert {"kfold_mcnemar", "cv_ci_z"} <= set(available_tests(design="kfold"))
+    assert "bcv_mcnemar" in available_tests(design="bcv")
+    for design in DESIGNS:
+        for name in available_tests(design=design):
+            assert get_test_info(name)[1] == design
+    # every registered name sits in exactly one design
+    by_design = sum(len(available_tests(design=design)) for design in DESIGNS)
+    assert by_design == len(names)
+
+
+def test_available_tests_bad_design():
+    with pytest.raises(
+        ValueError, match=r"design must be one of \['holdout', .*\]; got '5x2'"
+    ):
+        available_tests(design="5x2")
+
+
+def test_register_then_use(restore_registry):
+    decorated = register_test("dummy", needs="differences")(dummy_test)
+    assert decorated is dummy_test  # the decorator returns the function unchanged
+    assert get_test("dummy") is dummy_test
+    # needs given as a string is stored as a tuple; design None means "any"
+    assert get_test_info("dummy") == (("differences",), "any")
+    assert "dummy" in available_tests(design="any")
+    assert get_test("dummy")(differences=[0.1, 0.2]).statistic == 0.0
+
+
+def test_register_duplicate_without_overwrite_raises(restore_registry):
+    def impostor(*, tables, alpha=0.05, alternative="two-sided"):
+        raise AssertionError("must not be registered")
+
+    with pytest.raises(
+        ValueError,
+        match=r"A test named 'mcnemar' is already registered; pass "
+        r"overwrite=True to replace it\.",
+    ):
+        register_test("mcnemar", needs="tables", design="holdout")(impostor)
+    assert get_test("mcnemar") is mcnemar  # untouched
+
+
+def test_register_duplicate_with_overwrite(restore_registry):
+    def replacement(*, tables, alpha=0.05, alternative="two-sided"):
+        return mcnemar(tables, alpha=alpha, alternative=alternative, exact=True)
+
+    register_test("mcnemar", needs="tables", design="holdout", overwrite=True)(
+        replacement
+    )
+    assert get_test("mcnemar") is replacement
+    assert get_test("mcnemar")(tables=[[3, 1], [11, 5]]).df is None
+
+
+def test_registry_restored_after_overwrite():
+    # Runs after the overwrite test (file order): the fixture put it back.
+    assert get_test("mcnemar") is mcnemar
+
+
+@pytest.mark.parametrize(
+    "needs",
+    ["table", ("tables", "scores"), (), [], ["differences", 3]],
+)
+def test_register_bad_needs(needs, restore_registry):
+    before = available_tests()
+    with pytest.raises(ValueError, match=r"needs must name one or more of \['tables'"):
+        register_test("bad_needs", needs=needs)(dummy_test)
+    assert available_tests() == before
+
+
+@pytest.mark.parametrize("design", ["5x2", "mx2 ", "", "KFOLD"])
+def test_register_bad_design(design, restore_registry):
+    with pytest.raises(
+        ValueError, match=rf"design must be one of \['holdout', .*\]; got '{design}'"
+    ):
+        register_test("bad_design", needs="tables", design=design)(dummy_test)
+    assert "bad_design" not in available_tests()
+
+
+@pytest.mark.parametrize("name", ["", None, 7])
+def test_register_bad_name(name, restore_registry):
+    with pytest.raises(ValueError, match=r"name must be a non-empty string"):
+        register_test(name, needs="tables")
+
+
+# --------------------------------------------------------------------------
+# Calling through the registry, and design checks
+# --------------------------------------------------------------------------
+
+TABLE = np.array([[40, 7], [15, 38]])
+LOSS_FOLDS = [np.array([0, -1, 1, -1, 0]), np.array([-1, 0, 0, -1, 0])]
+INPUTS = {
+    "mcnemar": {"tables": TABLE},
+    "proportion_z": {"tables": TABLE[np.newaxis]},
+    "kfold_mcnemar": {"tables": np.stack([TABLE] * 5)},
+    "bcv_mcnemar": {"tables": np.stack([TABLE] * 10)},
+    "cv_ci_z": {"loss_differences": LOSS_FOLDS},
+}
+
+
+@pytest.mark.parametrize("name", sorted(OWN_TESTS))
+def test_registered_tests_called_with_keywords(name):
+    result = get_test(name)(**INPUTS[name], alpha=0.1)
+    for field in ("statistic", "pvalue", "df", "reject", "alternative", "test"):
+        assert field in result, field
+    assert result.test == name
+    assert result.alternative == "two-sided"
+    assert result.alpha == 0.1
+    assert result.reject == (result.pvalue < 0.1)
+
+
+@pytest.mark.parametrize(
+    "name, kwargs, message",
+    [
+        (
+            "mcnemar",
+            {"tables": np.stack([TABLE] * 10)},
+            r"mcnemar needs the table of one hold-out split; got 10 tables",
+        ),
+        (
+            "proportion_z",
+            {"tables": np.stack([TABLE] * 3)},
+            r"proportion_z needs the table of one hold-out split; got 3 tables",
+        ),
+        (
+            "kfold_mcnemar",
+            {"tables": TABLE},
+            r"kfold_mcnemar needs the tables of k >= 2 folds; got 1 table",
+        ),
+        (
+            "bcv_mcnemar",
+            {"tables": np.stack([TABLE] * 5)},
+            r"bcv_mcnemar needs the tables of an m×2 \(BCV\) design.*got 5 tables",
+        ),
+        (
+            "cv_ci_z",
+            {"loss_differences": LOSS_FOLDS[:1]},
+            r"cv_ci_z needs the loss differences of k >= 2 folds; got 1",
+        ),
+    ],
+)
+def test_design_check_messages(name, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        get_test(name)(**kwargs)
+
+
+def test_public_exports():
+    assert sklearn_bcv.mcnemar_table is not None
+    assert "mcnemar_table" in sklearn_bcv.__all__
+    for name in OWN_TESTS:
+        assert name in sklearn_bcv.stats.__all__
+        assert getattr(sklearn_bcv.stats, name) is get_test(name)
