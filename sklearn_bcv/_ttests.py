@@ -54,13 +54,14 @@ def _mx2_variances(p):
 def _mean_and_sum_of_squares(d):
     """Mean and centred sum of squares over the last axis.
 
-    Equal differences give a sum of squares of exactly 0 (the rounding of
-    their mean would otherwise leave ~1e-33), so the zero-variance rule
-    applies to them as documented.
+    Equal differences have exactly their common value as mean and a sum of
+    squares of exactly 0 (rounding would otherwise give e.g. a mean of
+    0.10000000000000002 for three 0.1 and a sum of squares ~1e-33), so the
+    zero-variance rule and the closed rope apply to them as documented.
     """
-    dbar = d.mean(axis=-1)
-    sum_of_squares = np.sum((d - dbar[..., np.newaxis]) ** 2, axis=-1)
     constant = np.ptp(d, axis=-1) == 0
+    dbar = np.where(constant, d[..., 0], d.mean(axis=-1))
+    sum_of_squares = np.sum((d - dbar[..., np.newaxis]) ** 2, axis=-1)
     return dbar, np.where(constant, 0.0, sum_of_squares)
 
 

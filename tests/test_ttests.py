@@ -314,9 +314,19 @@ def test_constant_nonzero_differences_give_infinite_statistic(name, sign):
 @pytest.mark.parametrize("name", ["paired_t", "corrected_t"])
 def test_constant_differences_give_point_interval(name):
     low, high = run(name, [0.1, 0.1, 0.1]).confidence_interval
-    assert low == high == pytest.approx(0.1)
+    assert low == high == 0.1
     low, high = run(name, [0.1, 0.1, 0.1], alternative="greater").confidence_interval
-    assert (low, high) == (pytest.approx(0.1), np.inf)
+    assert (low, high) == (0.1, np.inf)
+
+
+@pytest.mark.parametrize("name", ["paired_t", "corrected_t", "blocked_t_3x2cv"])
+@pytest.mark.parametrize("n_splits, value", [(6, 0.1), (10, 0.02), (10, -0.3)])
+def test_equal_differences_are_exactly_degenerate(name, n_splits, value):
+    # np.mean of these equal values is off by one ulp, which would leave a
+    # variance of ~1e-33 and a huge finite t instead of the documented ±inf.
+    result = run(name, [value] * n_splits)
+    assert result.statistic == math.copysign(np.inf, value)
+    assert result.pvalue == 0.0
 
 
 def test_paired_t_5x2cv_zero_first_difference_and_zero_variance():
