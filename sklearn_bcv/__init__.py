@@ -7,8 +7,18 @@ from . import stats  # noqa: F401  (importing registers the built-in tests)
 from ._mcnemar import mcnemar_table
 from ._plot import ContingencyTableDisplay, PosteriorDisplay, ScoreDifferencesDisplay
 from ._registry import available_tests, get_test, register_test
+from ._split import (
+    BlockRegularized5x2CV,
+    BlockRegularizedMx2CV,
+    StratifiedBlockRegularized5x2CV,
+    StratifiedBlockRegularizedMx2CV,
+)
 
 __all__ = [
+    "BlockRegularized5x2CV",
+    "BlockRegularizedMx2CV",
+    "StratifiedBlockRegularized5x2CV",
+    "StratifiedBlockRegularizedMx2CV",
     "ContingencyTableDisplay",
     "PosteriorDisplay",
     "ScoreDifferencesDisplay",
