@@ -272,7 +272,23 @@ def averaged_bcv_df1(n_repeats):
 
     which is ``5 sqrt(2) arctan(sqrt(2)) = 6.755`` for m = 5 (the paper
     rounds it to 7). For m = 1 there is no pair of repetitions and the limit
-    ``2m = 2`` is returned.
+    ``2m = 2`` is returned. Values for m != 5 are our extension of the paper.
+
+    Parameters
+    ----------
+    n_repeats : int
+        Number m of repetitions of 2-fold CV, >= 1.
+
+    Returns
+    -------
+    df1 : float
+        The averaged numerator degrees of freedom (not rounded).
+
+    Examples
+    --------
+    >>> from sklearn_bcv._ttests import averaged_bcv_df1
+    >>> round(averaged_bcv_df1(5), 4), round(averaged_bcv_df1(3), 4)
+    (6.7551, 4.7124)
     """
     if n_repeats == 1:
         return 2.0

@@ -250,6 +250,42 @@ def test_f_pvalues_match_scipy_for_other_m(rng):
 
 
 # --------------------------------------------------------------------------
+# Level under models where the null distribution is exact (Monte Carlo)
+# --------------------------------------------------------------------------
+
+N_SIMULATIONS = 20_000
+# Four binomial standard errors of a rejection rate of 0.05.
+LEVEL_TOLERANCE = 4 * math.sqrt(0.05 * 0.95 / N_SIMULATIONS)
+
+
+@pytest.mark.parametrize("alternative", ALTERNATIVES)
+def test_exact_level_under_independent_normal_differences(alternative, rng):
+    # Independent N(0, 1) differences: paired_t is exactly t(J - 1); and
+    # combined_t_5x2cv is exactly t(m), because within a repetition the sum
+    # p0 + p1 (numerator) is independent of p0 - p1 (s2_r = (p0 - p1)**2 / 2).
+    d = rng.standard_normal((N_SIMULATIONS, 10))
+    for name in ["paired_t", "combined_t_5x2cv"]:
+        rate = np.mean(run(name, d, alternative=alternative).reject)
+        assert rate == pytest.approx(0.05, abs=LEVEL_TOLERANCE), name
+
+
+@pytest.mark.parametrize("alternative", ALTERNATIVES)
+def test_corrected_t_exact_level_under_equicorrelation(alternative, rng):
+    # Nadeau & Bengio's model: differences with common correlation
+    # rho = n_test / (n_train + n_test). The common component shifts dbar but
+    # not the deviations, so dbar and s2 are independent and
+    # Var(dbar) / E[s2] = 1/J + rho / (1 - rho): the corrected t is exactly
+    # t(J - 1). The uncorrected paired t is liberal on the same data.
+    rho = 10 / 100
+    shared = rng.standard_normal((N_SIMULATIONS, 1))
+    own = rng.standard_normal((N_SIMULATIONS, 10))
+    d = math.sqrt(rho) * shared + math.sqrt(1 - rho) * own
+    corrected = corrected_t(d, 90, 10, alternative=alternative)
+    assert np.mean(corrected.reject) == pytest.approx(0.05, abs=LEVEL_TOLERANCE)
+    assert np.mean(paired_t(d, alternative=alternative).reject) > 0.08
+
+
+# --------------------------------------------------------------------------
 # Calibrated degrees of freedom (seed 001, eq. 5-7)
 # --------------------------------------------------------------------------
 
