@@ -4,6 +4,7 @@ comparing two learning algorithms, in the scikit-learn way."""
 __version__ = "0.1.0.dev0"
 
 from . import stats  # noqa: F401  (importing registers the built-in tests)
+from ._compare import ComparisonResult, compare_estimators, compare_predictions
 from ._mcnemar import mcnemar_table
 from ._plot import ContingencyTableDisplay, PosteriorDisplay, ScoreDifferencesDisplay
 from ._registry import available_tests, get_test, register_test
@@ -15,6 +16,9 @@ from ._split import (
 )
 
 __all__ = [
+    "ComparisonResult",
+    "compare_estimators",
+    "compare_predictions",
     "BlockRegularized5x2CV",
     "BlockRegularizedMx2CV",
     "StratifiedBlockRegularized5x2CV",

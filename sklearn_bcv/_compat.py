@@ -14,3 +14,13 @@ from sklearn.utils._param_validation import (  # noqa: F401
     StrOptions,
     validate_params,
 )
+from sklearn.utils.metaestimators import _safe_split  # noqa: F401
+from sklearn.utils.validation import (  # noqa: F401
+    _check_method_params,
+    _num_samples,
+)
+
+
+def metric_of_scorer(scorer):
+    """``(score_func, kwargs, sign, response_method)`` behind a sklearn scorer."""
+    return scorer._score_func, scorer._kwargs, scorer._sign, scorer._response_method
