@@ -142,12 +142,12 @@ def _check_one_split(tables, *, test, hint=_MULTI_SPLIT_HINT):
 def mcnemar(
     tables, *, alpha=0.05, alternative="two-sided", correction=True, exact=False
 ):
-    """McNemar's test of two estimators on one hold-out split.
+    """Run McNemar's test of two estimators on one hold-out split.
 
     Parameters
     ----------
     tables : array-like of shape (2, 2) or (1, 2, 2)
-        The contingency table of the split (see :func:`mcnemar_table`).
+        The contingency table of the split (see :func:`~sklearn_bcv.mcnemar_table`).
         Leading batch dimensions, ``(..., 1, 2, 2)``, test many comparisons
         at once.
     alpha : float, default=0.05
@@ -165,9 +165,11 @@ def mcnemar(
     Returns
     -------
     result : :class:`~sklearn.utils.Bunch`
-        statistic : float
-            The chi-squared statistic; with ``exact=True``, n10 (the number
-            of records A gets right and B wrong).
+        The test's result, with fields:
+
+        statistic : float or int
+            The chi-squared statistic; with ``exact=True``, the count n10
+            (records A gets right and B wrong).
         pvalue : float
         df : int or None
             1, or None with ``exact=True``.
@@ -181,7 +183,7 @@ def mcnemar(
 
     See Also
     --------
-    mcnemar_table : Build the table from predictions.
+    sklearn_bcv.mcnemar_table : Build the table from predictions.
     kfold_mcnemar : The naïve sum over K folds (not recommended).
     bcv_mcnemar : McNemar's test on a block-regularized m×2 CV.
 
@@ -250,7 +252,7 @@ def mcnemar(
             pvalue = np.minimum(1.0, 2.0 * stats.binom.cdf(smaller, n, 0.5))
         return make_result(
             test="mcnemar",
-            statistic=n10,
+            statistic=n10.astype(np.int64),
             pvalue=pvalue,
             df=None,
             alpha=alpha,
@@ -292,6 +294,8 @@ def kfold_mcnemar(tables, *, alpha=0.05, alternative="two-sided"):
     Returns
     -------
     result : :class:`~sklearn.utils.Bunch`
+        The test's result, with fields:
+
         statistic : float
             The sum of the K corrected McNemar statistics.
         pvalue : float
@@ -402,6 +406,8 @@ def bcv_mcnemar(tables, *, alpha=0.05, alternative="two-sided", rho1=0.5, rho2=0
     Returns
     -------
     result : :class:`~sklearn.utils.Bunch`
+        The test's result, with fields:
+
         statistic : float
             The chi-squared statistic of eq. 14.
         pvalue : float

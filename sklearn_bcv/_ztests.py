@@ -55,7 +55,7 @@ _PROPORTION_Z_HINT = (
 
 @register_test("proportion_z", needs="tables", design="holdout")
 def proportion_z(tables, *, alpha=0.05, alternative="two-sided"):
-    """Difference-of-proportions z test on one hold-out split.
+    """Run the difference-of-proportions z test on one hold-out split.
 
     Parameters
     ----------
@@ -72,6 +72,8 @@ def proportion_z(tables, *, alpha=0.05, alternative="two-sided"):
     Returns
     -------
     result : :class:`~sklearn.utils.Bunch`
+        The test's result, with fields:
+
         statistic : float
             The z statistic, positive when A is more accurate.
         pvalue : float
@@ -231,6 +233,8 @@ def cv_ci_z(loss_differences, *, alpha=0.05, alternative="two-sided"):
     Returns
     -------
     result : :class:`~sklearn.utils.Bunch`
+        The test's result, with fields:
+
         statistic : float
             ``z = -mean(h) / sqrt(sigma2_out / n)``, positive when A has the
             lower loss.

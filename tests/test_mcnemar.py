@@ -140,7 +140,7 @@ def test_mcnemar_exact_matches_scipy_binomtest(b, c, alternative):
     # c successes (A right, B wrong) in b + c trials; "greater" = A better.
     expected = stats.binomtest(c, b + c, 0.5, alternative=alternative).pvalue
     assert result.pvalue == pytest.approx(expected, rel=1e-12)
-    assert result.statistic == c
+    assert result.statistic == c and type(result.statistic) is int
     assert result.df is None
 
 
