@@ -430,7 +430,7 @@ def combined_t_5x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     Not recommended: the factor ``sqrt(2m)`` treats the 2m differences as
     independent although they share training and test records, so the
     variance of ``pbar`` is underestimated and the type I error is inflated
-    (0.15-0.29 at a nominal 0.05 in Table V of Yu et al., seed 000). It is
+    (0.15-0.29 at a nominal 0.05 in Table V of Yang et al., seed 000). It is
     provided for comparison studies. Degenerate input: zero variance gives 0
     (p-value 1) when ``pbar == 0``, else ``±inf`` (p-value 0).
 
@@ -439,8 +439,9 @@ def combined_t_5x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     .. [1] O. T. Yildiz, "Omnivariate rule induction using a novel pairwise
        statistical test", IEEE Transactions on Knowledge and Data
        Engineering 25(9):2105-2118, 2013.
-    .. [2] Yu et al., "Block-regularized 5×2 cross-validated McNemar's test
-       for comparing two classification algorithms" (seed 000), Table V.
+    .. [2] J. Yang, R. Wang, Y. Song, J. Li, "Block-regularized 5×2
+       cross-validated McNemar's test for comparing two classification
+       algorithms" (seed 000), Table V.
 
     Examples
     --------
