@@ -119,9 +119,7 @@ def _balance_features(n_repeats, *, pairwise=True):
         return halves, np.zeros((len(array), 0))
     first, second = np.triu_indices(n_repeats, 1)
     cells = [
-        (array[:, first] == a) & (array[:, second] == b)
-        for a in (0, 1)
-        for b in (0, 1)
+        (array[:, first] == a) & (array[:, second] == b) for a in (0, 1) for b in (0, 1)
     ]
     return halves, np.concatenate(cells, axis=1).astype(float)
 
@@ -642,7 +640,7 @@ class StratifiedBlockRegularizedMx2CV(BlockRegularizedMx2CV):
     {(4, 8)}
     """
 
-    def split(self, X, y, groups=None):
+    def split(self, X, y=None, groups=None):
         """Generate indices to split data into training and test set.
 
         Parameters
@@ -652,7 +650,8 @@ class StratifiedBlockRegularizedMx2CV(BlockRegularizedMx2CV):
             ``np.zeros(n_samples)`` may be used as a placeholder.
 
         y : array-like of shape (n_samples,)
-            The class labels; stratification is done on them.
+            The class labels; stratification is done on them. Required: the
+            default None raises a ValueError.
 
         groups : array-like of shape (n_samples,), default=None
             Always ignored, exists for API compatibility.
