@@ -8,6 +8,7 @@ those projects are plain text offline.
 """
 
 import os
+import re
 import sys
 import zlib
 from pathlib import Path
@@ -108,3 +109,52 @@ html_theme_options = {
     "secondary_sidebar_items": ["page-toc"],
 }
 html_show_sourcelink = False
+
+
+# -- Result fields in Returns sections -------------------------------------
+# The tests document the fields of their result Bunch as a nested list of
+# ``name : type`` lines inside the Returns entry, some without a description.
+# numpydoc leaves that nested text to docutils, which needs a blank line
+# before a dedent and between two bare ``name : type`` lines to read it as a
+# definition list; add them (in Returns sections only) before numpydoc runs.
+_SECTION_UNDERLINE = re.compile(r"^-{3,}\s*$")
+_FIELD = re.compile(r"^\s+[A-Za-z_][\w, ]*\s:(\s|$)")
+
+
+def _indent(line):
+    return len(line) - len(line.lstrip())
+
+
+def _space_result_fields(lines):
+    out, in_returns = [], False
+    for i, line in enumerate(lines):
+        next_line = lines[i + 1] if i + 1 < len(lines) else ""
+        if _SECTION_UNDERLINE.match(next_line):
+            in_returns = line.strip() in ("Returns", "Yields")
+        previous = out[-1] if out else ""
+        if (
+            in_returns
+            and line.strip()
+            and previous.strip()
+            and _indent(line) >= 4
+            and (
+                _indent(line) < _indent(previous)
+                or (
+                    _indent(line) == _indent(previous)
+                    and _FIELD.match(line)
+                    and _FIELD.match(previous)
+                )
+            )
+        ):
+            out.append("")
+        out.append(line)
+    return out
+
+
+def _process_docstring(app, what, name, obj, options, lines):
+    lines[:] = _space_result_fields(lines)
+
+
+def setup(app):
+    # Before numpydoc (priority 500) turns the sections into reST.
+    app.connect("autodoc-process-docstring", _process_docstring, priority=100)

@@ -26,9 +26,12 @@ X, y = load_breast_cancer(return_X_y=True)
 logreg = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000))
 forest = RandomForestClassifier(n_estimators=30, random_state=0)
 
+# Two single-threaded workers talking TCP on the loopback interface. (They
+# run as threads of this process so the example also works where new
+# processes cannot be spawned; a real cluster has its own machines.)
 cluster = LocalCluster(
-    n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None,
-    processes=False,
+    n_workers=2, threads_per_worker=1, processes=False,
+    host="127.0.0.1", protocol="tcp://", dashboard_address=None,
 )
 client = Client(cluster)
 with parallel_config(backend="dask"):

@@ -531,10 +531,11 @@ def result_to_dict(result, context):
                 "tables"):
         if result.get(key, None) is not None:
             document[key] = _plain(result[key])
-    for key in ("verdict", "summary"):
-        value = result.get(key, None)
-        if isinstance(value, str):
-            document[key] = value
+    design = result.get("design", None)
+    if hasattr(design, "describe"):
+        document["design"] = design.describe()
+    document["recommended_test"] = result.get("recommended_test", None)
+    document["verdict"] = str(result).splitlines()[-1]
     return document
 
 

@@ -193,9 +193,12 @@ def test_quiet_json_output_on_a_bundled_dataset():
     np.testing.assert_allclose(
         np.subtract(document["scores_a"], document["scores_b"]),
         document["differences"])
-    # iris: 150 records, each split tests 75 of them.
-    assert np.asarray(document["tables"]).sum(axis=(1, 2)).tolist() == [75] * 10
+    # iris: 150 records, each tested once per repetition (two splits).
+    per_split = np.asarray(document["tables"]).sum(axis=(1, 2))
+    assert per_split.reshape(5, 2).sum(axis=1).tolist() == [150] * 5
     assert document["task"] == "classification"
+    assert document["recommended_test"] == "bcv_mcnemar"
+    assert document["verdict"].startswith("Verdict from bcv_mcnemar")
 
 
 def test_same_seed_same_output():
