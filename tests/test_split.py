@@ -672,3 +672,13 @@ def test_stratified_block_regularized_cv_needs_y_passed_explicitly_none():
     msg = "needs the class labels y to stratify on; got y=None."
     with pytest.raises(ValueError, match=msg):
         StratifiedBlockRegularizedMx2CV(3).split(np.zeros((20, 1)), None)
+
+
+@pytest.mark.parametrize("cv", ALL_SPLITTERS, ids=str)
+def test_block_regularized_cv_accepts_lists(cv):
+    X = [[i] for i in range(24)]
+    y = [["a", "b"][i % 2] for i in range(24)]
+    splits = list(cv.split(X, y))
+    codes = check_mx2_structure(splits, 24, cv.n_repeats)
+    # 24 is a multiple of 4 and 8: exact halves and quarters
+    assert max_deviations(codes) == (0, 0)
