@@ -251,3 +251,38 @@ def test_estimator_params_are_used():
         '{"n_neighbors": 3}', *FAST_B, "--tests", "bcv_mcnemar")
     assert status == 0, err
     assert "KNeighborsClassifier(n_neighbors=3)" in out
+
+
+class _FakeTerminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_progress_on_a_terminal_refreshes_one_line():
+    from sklearn_bcv._cli import Progress
+
+    stream = _FakeTerminal()
+    with Progress("fitting", stream=stream, interval=0.01):
+        import time
+
+        time.sleep(0.1)
+    text = stream.getvalue()
+    # Refreshed in place with carriage returns, then a final "done" line.
+    assert text.startswith("\r")
+    assert text.count("\r") >= 2
+    assert text.endswith("s\n") and "fitting done in" in text
+
+
+def test_progress_disabled_writes_nothing_and_reports_failure():
+    from sklearn_bcv._cli import Progress
+
+    quiet = io.StringIO()
+    with Progress("fitting", stream=quiet, enabled=False):
+        pass
+    assert quiet.getvalue() == ""
+    log = io.StringIO()
+    with pytest.raises(RuntimeError), Progress("fitting", stream=log):
+        raise RuntimeError("boom")
+    first, last = log.getvalue().splitlines()
+    assert first == "fitting ..."
+    assert last.startswith("fitting failed in")
