@@ -694,7 +694,9 @@ def compare_predictions(
         (np.asarray(tr, dtype=np.intp), np.asarray(te, dtype=np.intp))
         for tr, te in splits
     ]
-    task = _check_task(task, y, [np.asarray(p) for p in predictions_a])
+    task = _check_task(
+        task, y, [np.asarray(p) for p in [*predictions_a, *predictions_b]]
+    )
     predictions_a = _check_predictions(predictions_a, splits, "predictions_a", task)
     predictions_b = _check_predictions(predictions_b, splits, "predictions_b", task)
     scoring = _resolve_scoring(scoring, task)
@@ -809,7 +811,7 @@ def _task_of_estimators(estimator_a, estimator_b, y):
         if n_classes < 2:
             raise ValueError(
                 f"y must hold at least two classes to compare classifiers; got "
-                f"{n_classes} class ({np.unique(y)[0]!r})."
+                f"{n_classes} class ({y[0]})."
             )
     elif y.dtype.kind not in "biuf":
         raise ValueError(f"regressors need a numeric y; got dtype {y.dtype}.")
@@ -1030,7 +1032,6 @@ def compare_estimators(
     >>> bool(result.tests.bcv_mcnemar.reject)
     True
     """
-    X, groups = indexable(X, groups)
     y = _check_target(y)
     n_samples = _num_samples(X)
     if y.shape[0] != n_samples:
@@ -1043,6 +1044,7 @@ def compare_estimators(
             f"groups must have one label per record ({n_samples}); got "
             f"{_num_samples(groups)}."
         )
+    X, groups = indexable(X, groups)
     task = _task_of_estimators(estimator_a, estimator_b, y)
     scoring = _resolve_scoring(scoring, task)
     _check_tests_argument(tests)
