@@ -56,7 +56,13 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser():
-    """Return the argument parser of ``sklearn-bcv``."""
+    """Return the argument parser of ``sklearn-bcv``.
+
+    Returns
+    -------
+    parser : argparse.ArgumentParser
+        The parser; its errors raise :class:`CLIError` instead of exiting.
+    """
     parser = _Parser(
         prog=PROG,
         description=(

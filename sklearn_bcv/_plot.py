@@ -234,8 +234,18 @@ class ContingencyTableDisplay:
         estimator_names : tuple of str, default=None
             Names of A and B; None uses ``result.estimator_names`` when
             present, else ``("A", "B")``.
-        ax, show_splits, n_cols, cmap, colorbar
-            Passed to :meth:`plot`.
+        ax : matplotlib Axes or sequence of Axes, default=None
+            One axes per table drawn; None makes a new figure (see
+            :meth:`plot`).
+        show_splits : bool, default=True
+            Whether to draw every split's table or only the mean (and
+            effective) tables.
+        n_cols : int, default=4
+            Columns of the grid made when ``ax`` is None.
+        cmap : str or matplotlib Colormap, default="Blues"
+            Colormap of the cells.
+        colorbar : bool, default=False
+            Whether to add a colorbar to each table.
 
         Returns
         -------

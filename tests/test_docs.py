@@ -1,0 +1,56 @@
+"""The documentation covers the public API and the gallery stays well formed."""
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+import sklearn_bcv
+from sklearn_bcv import stats
+
+ROOT = Path(__file__).resolve().parents[1]
+API = (ROOT / "doc" / "api.rst").read_text(encoding="utf-8")
+EXAMPLES = sorted((ROOT / "examples").glob("plot_*.py"))
+
+
+def _documented_names():
+    return set(re.findall(r"^   (\w+)$", API, flags=re.MULTILINE))
+
+
+@pytest.mark.parametrize(
+    "name", [n for n in sklearn_bcv.__all__ if n not in ("__version__", "stats")]
+)
+def test_every_public_name_is_in_the_api_reference(name):
+    assert name in _documented_names()
+
+
+@pytest.mark.parametrize("name", stats.__all__)
+def test_every_statistical_test_is_in_the_api_reference(name):
+    assert name in _documented_names()
+
+
+def test_api_reference_names_exist():
+    for name in _documented_names():
+        assert hasattr(sklearn_bcv, name) or hasattr(stats, name), name
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_examples_open_with_an_rst_title(path):
+    docstring = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")),
+                                  clean=False)
+    assert docstring is not None, "sphinx-gallery needs a module docstring"
+    over, title, under = docstring.strip("\n").splitlines()[:3]
+    assert set(over) == {"="} and over == under
+    assert len(over) >= len(title.strip())
+
+
+def test_user_guide_worked_example_matches_the_test():
+    # doc/user_guide.rst: mean disagreements 12 and 4 give M = 6.31, p = 0.012.
+    from sklearn_bcv import get_test
+
+    result = get_test("bcv_mcnemar")(tables=[[[20, 12], [4, 64]]] * 10)
+    assert round(result.statistic, 2) == 6.31
+    assert round(result.pvalue, 3) == 0.012
+    guide = (ROOT / "doc" / "user_guide.rst").read_text(encoding="utf-8")
+    assert "(6.31, 0.012)" in guide
