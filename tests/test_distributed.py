@@ -1,0 +1,80 @@
+"""compare_estimators on distributed joblib backends gives the local result."""
+
+import numpy as np
+import pytest
+from joblib import parallel_config
+from sklearn.datasets import load_breast_cancer
+from sklearn.linear_model import LogisticRegression
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.tree import DecisionTreeClassifier
+
+from sklearn_bcv import compare_estimators
+
+X, Y = load_breast_cancer(return_X_y=True)
+X, Y = X[:240], Y[:240]
+
+
+def _compare(**kwargs):
+    return compare_estimators(
+        make_pipeline(StandardScaler(), LogisticRegression()),
+        DecisionTreeClassifier(max_depth=3, random_state=0),
+        X,
+        Y,
+        random_state=0,
+        **kwargs,
+    )
+
+
+def _assert_same(local, remote):
+    assert list(local.tests) == list(remote.tests)
+    for name, result in local.tests.items():
+        for key, value in result.items():
+            np.testing.assert_equal(remote.tests[name][key], value)
+    np.testing.assert_array_equal(local.tables, remote.tables)
+    np.testing.assert_array_equal(local.differences, remote.differences)
+    for a, b in zip(local.predictions_b, remote.predictions_b):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.fixture(scope="module")
+def local_result():
+    return _compare(n_jobs=1)
+
+
+def test_loky_two_jobs_matches_serial(local_result):
+    _assert_same(local_result, _compare(n_jobs=2))
+
+
+def test_dask_local_cluster_matches_serial(local_result):
+    distributed = pytest.importorskip("distributed")
+    with (
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            host="127.0.0.1",
+            dashboard_address=None,
+            processes=True,  # real worker processes, as on a cluster
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        with parallel_config(backend="dask"):
+            remote = _compare(n_jobs=-1, return_estimator=True)
+        # The fits really ran on the cluster's workers.
+        assert len(client.scheduler_info()["workers"]) == 2
+    _assert_same(local_result, remote)
+    assert len(remote.estimators_a) == 10
+
+
+def test_ray_matches_serial(local_result):
+    ray = pytest.importorskip("ray")
+    from ray.util.joblib import register_ray
+
+    register_ray()
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        with parallel_config(backend="ray"):
+            remote = _compare(n_jobs=2)
+    finally:
+        ray.shutdown()
+    _assert_same(local_result, remote)
