@@ -174,6 +174,10 @@ def build_parser():
         "--quiet", action="store_true",
         help="no progress indicator or warnings on stderr",
     )
+    output.add_argument(
+        "-v", "--verbose", action="count", default=0,
+        help="report each fit on stderr (repeat for more detail)",
+    )
     from . import __version__
 
     output.add_argument("--version", action="version",
@@ -643,12 +647,16 @@ def run(args, *, stdout, stderr):
     n_splits = cv.get_n_splits(X, y)
     message = (f"fitting {names[0]} and {names[1]} on {n_splits} splits of "
                f"{description}")
-    with Progress(message, stream=stderr, enabled=not args.quiet):
+    # The engine's and joblib's verbose messages go to stderr so that stdout
+    # holds only the requested output (JSON and CSV stay parseable).
+    show_progress = not args.quiet and not args.verbose
+    with Progress(message, stream=stderr, enabled=show_progress), \
+            contextlib.redirect_stdout(stderr):
         result = compare_estimators(
             estimator_a, estimator_b, X, y, cv=cv, tests=tests,
             scoring=args.scoring, alpha=args.alpha,
             alternative=args.alternative, n_jobs=args.n_jobs,
-            random_state=args.random_state,
+            verbose=args.verbose, random_state=args.random_state,
         )
     context = {
         "data": description, "task": task,

@@ -286,3 +286,12 @@ def test_progress_disabled_writes_nothing_and_reports_failure():
     first, last = log.getvalue().splitlines()
     assert first == "fitting ..."
     assert last.startswith("fitting failed in")
+
+
+def test_verbose_reports_fits_on_stderr_and_keeps_stdout_clean():
+    status, out, err = run_cli("--dataset", "iris", *FAST_B, "-vv", "--format",
+                               "csv", "--tests", "bcv_mcnemar")
+    assert status == 0, err
+    assert out.splitlines()[0].startswith("test,statistic,pvalue")
+    assert len(out.splitlines()) == 2
+    assert "Fitting 2 estimators on each of 10 splits, totalling 20 fits" in err
