@@ -21,7 +21,7 @@ import numpy as np
 from sklearn import get_config
 from sklearn.base import clone, is_classifier, is_regressor
 from sklearn.exceptions import FitFailedWarning
-from sklearn.metrics import accuracy_score, get_scorer, r2_score
+from sklearn.metrics import get_scorer, r2_score
 from sklearn.model_selection import check_cv
 from sklearn.utils import Bunch, indexable
 from sklearn.utils.metadata_routing import (
@@ -342,7 +342,7 @@ def _resolve_scoring(scoring, task):
     """Return ``(label, metric)`` with ``metric(y_true, y_pred) -> float``."""
     if scoring is None:
         if task == CLASSIFICATION:
-            return "accuracy", accuracy_score
+            return "accuracy", _accuracy
         return "r2", r2_score
     if isinstance(scoring, str) or hasattr(scoring, "_score_func"):
         scorer = get_scorer(scoring)
@@ -366,6 +366,11 @@ def _resolve_scoring(scoring, task):
         "scoring must be None, the name of a sklearn metric of (y_true, y_pred) "
         f"or a callable (y_true, y_pred) -> float; got {scoring!r}."
     )
+
+
+def _accuracy(y_true, y_pred):
+    """accuracy_score without its input checks (done once by the engine)."""
+    return float(np.mean(y_true == y_pred))
 
 
 def _score(metric, label, y_true, y_pred):
@@ -441,8 +446,10 @@ def _check_target(y, *, name="y"):
 def _task_from_target(y, predictions):
     target_type = type_of_target(y)
     if target_type in ("binary", "multiclass"):
-        continuous = any(
-            type_of_target(p) == "continuous" for p in predictions if np.asarray(p).size
+        # One call on all predictions: continuous if any split's are.
+        predicted = [np.ravel(p) for p in predictions if np.asarray(p).size]
+        continuous = bool(predicted) and (
+            type_of_target(np.concatenate(predicted)) == "continuous"
         )
         return REGRESSION if continuous else CLASSIFICATION
     if target_type == "continuous":
