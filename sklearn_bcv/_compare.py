@@ -169,11 +169,22 @@ def _format_summary(result):
             )
             for name, r in tests.items()
         ]
+        # Mark the test the verdict is based on.
+        rows = [
+            (f"{row[0]} *" if row[0] == result.recommended_test else row[0], *row[1:])
+            for row in rows
+        ]
         widths = [max(len(row[i]) for row in [header, *rows]) for i in range(4)]
         for row in [header, *rows]:
             cells = [row[0].ljust(widths[0])]
             cells += [row[i].rjust(widths[i]) for i in range(1, 4)]
             lines.append("  ".join([*cells, row[4]]).rstrip())
+    skipped = result.get("skipped_tests") or {}
+    if skipped and not np.any(result.get("failed_fits", False)):
+        lines.append(
+            f"not run (alternative={result.alternative!r} unsupported): "
+            + ", ".join(skipped)
+        )
     lines.append(_verdict(result, mean_difference))
     return "\n".join(lines)
 
@@ -674,7 +685,7 @@ def compare_predictions(
     >>> result = compare_predictions(y, pred_a, pred_b, splits)
     >>> result.design.describe()
     '5-fold CV'
-    >>> sorted(result.tests)
+    >>> [name for name in sorted(result.tests) if name != "sign_count"]
     ['bayesian_correlated_t', 'corrected_t', 'cv_ci_z', 'kfold_mcnemar', 'paired_t']
     >>> result.tests.corrected_t.reject
     True
