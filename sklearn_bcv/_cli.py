@@ -43,6 +43,9 @@ DATASETS = {
 CV_CHOICES = ("5x2", "mx2", "stratified", "kfold")
 FORMATS = ("text", "json", "csv")
 
+#: A numeric target with more distinct values than this is a regression task.
+MAX_CLASSES = 20
+
 
 class CLIError(Exception):
     """An error reported to the user as one ``error: ...`` line."""
@@ -99,6 +102,12 @@ def build_parser():
     )
     data.add_argument(
         "--delimiter", default=",", help="field delimiter of --data (default: ,)",
+    )
+    data.add_argument(
+        "--task", choices=("auto", "classification", "regression"), default="auto",
+        help="task of --data; auto: regression for a numeric target with "
+             f"non-integer values or more than {MAX_CLASSES} distinct values, "
+             "classification otherwise (default: auto)",
     )
 
     models = parser.add_argument_group("estimators")
@@ -287,16 +296,28 @@ def features_from_columns(columns):
     return X, ColumnTransformer(transformers, sparse_threshold=0)
 
 
-def target_from_column(y, task_hint=None):
-    """Return ``(y, task)``: floats when numeric, the strings otherwise."""
+def target_from_column(y, task="auto"):
+    """Return ``(y, task)`` for a raw target column.
+
+    A numeric column becomes floats; it is a regression target when ``task``
+    is "regression", or with ``task="auto"`` when it holds non-integer
+    values or more than :data:`MAX_CLASSES` distinct values. Anything else is
+    a classification target (text labels stay strings).
+    """
     parsed = [_parse_float(v) for v in y]
-    if all(p is not None for p in parsed):
-        y = np.asarray(parsed, dtype=float)
-    else:
-        y = np.asarray(y, dtype=object)
-    kind = type_of_target(y)
-    task = "regression" if kind == "continuous" else "classification"
-    return y, task
+    if not all(p is not None for p in parsed):
+        if task == "regression":
+            bad = next(v for v, p in zip(y, parsed) if p is None)
+            raise CLIError(f"--task regression needs a numeric target; found {bad!r}")
+        return np.asarray(y, dtype=object), "classification"
+    values = np.asarray(parsed, dtype=float)
+    if not np.isfinite(values).all():
+        raise CLIError("the target column holds non-finite values (nan or inf)")
+    if task == "auto":
+        continuous = type_of_target(values) == "continuous"
+        task = ("regression" if continuous or len(np.unique(values)) > MAX_CLASSES
+                else "classification")
+    return values, task
 
 
 def check_target(y, task):
@@ -616,7 +637,7 @@ def _load_data(args):
     if args.data is not None:
         columns, raw_y = read_csv(args.data, args.target, delimiter=args.delimiter)
         X, preprocessor = features_from_columns(columns)
-        y, task = target_from_column(raw_y)
+        y, task = target_from_column(raw_y, args.task)
         description = f"{args.data} ({len(y)} records, target {args.target!r})"
         return X, y, task, description, preprocessor
     if args.target is not None:

@@ -295,3 +295,41 @@ def test_verbose_reports_fits_on_stderr_and_keeps_stdout_clean():
     assert out.splitlines()[0].startswith("test,statistic,pvalue")
     assert len(out.splitlines()) == 2
     assert "Fitting 2 estimators on each of 10 splits, totalling 20 fits" in err
+
+
+def test_target_task_inference():
+    from sklearn_bcv._cli import CLIError, target_from_column
+
+    # Text labels and few integer codes: classification.
+    assert target_from_column(["a", "b", "a"])[1] == "classification"
+    y, task = target_from_column(["0", "1", "2", "1"])
+    assert task == "classification" and y.tolist() == [0.0, 1.0, 2.0, 1.0]
+    # Non-integer values, or more than 20 distinct integers: regression.
+    assert target_from_column(["0.5", "1.25", "2"])[1] == "regression"
+    many = [str(100 + i) for i in range(21)]
+    assert target_from_column(many)[1] == "regression"
+    assert target_from_column(many[:20])[1] == "classification"
+    # --task overrides the guess.
+    assert target_from_column(["0", "1"], "regression")[1] == "regression"
+    assert target_from_column(many, "classification")[1] == "classification"
+    with pytest.raises(CLIError, match="--task regression needs a numeric target"):
+        target_from_column(["1", "x"], "regression")
+    with pytest.raises(CLIError, match="non-finite"):
+        target_from_column(["1", "nan"])
+
+
+def test_csv_regression_target(tmp_path):
+    rng = np.random.default_rng(1)
+    rows = [["x1", "x2", "price"]]
+    for _ in range(64):
+        x1, x2 = rng.normal(size=2)
+        rows.append([f"{x1:.3f}", f"{x2:.3f}", str(int(1000 + 300 * x1 + 20 * x2))])
+    data = write_csv(tmp_path / "prices.csv", rows)
+    status, out, err = run_cli("--data", data, "--target", "price", "--quiet",
+                               "--format", "json", "--tests", "calibrated_f_5x2bcv",
+                               "--estimator-b", "sklearn.dummy.DummyRegressor")
+    assert status == 0, err
+    document = json.loads(out)
+    assert document["task"] == "regression"
+    # Ridge explains the price (nearly linear in x1); the mean predictor does not.
+    assert np.mean(document["differences"]) > 0.5
