@@ -259,40 +259,42 @@ def read_csv(path, target, *, delimiter=","):
     return columns, y
 
 
+def _numeric_column(values):
+    """Floats of a column (empty cells NaN), or None if a cell is not a number."""
+    parsed = [np.nan if value == "" else _parse_float(value) for value in values]
+    return None if any(p is None for p in parsed) else parsed
+
+
 def features_from_columns(columns):
     """Turn raw string columns into ``(X, preprocessor)``.
 
-    Numeric columns become floats (empty cells NaN); the others stay strings
-    and the preprocessor one-hot encodes them. ``preprocessor`` is None when
-    every column is numeric and complete.
+    Numeric columns become floats (empty cells NaN, imputed with the median
+    by the preprocessor); the others stay strings and the preprocessor
+    one-hot encodes them. ``preprocessor`` is None when every column is
+    numeric and complete (then ``X`` is a float array).
     """
     from sklearn.compose import ColumnTransformer
     from sklearn.impute import SimpleImputer
     from sklearn.preprocessing import OneHotEncoder
 
-    numeric, categorical = [], []
-    for name, values in columns.items():
-        parsed = [np.nan if v == "" else _parse_float(v) for v in values]
-        (categorical if any(p is None for p in parsed) else numeric).append(name)
-    X = np.empty((len(next(iter(columns.values()))), len(columns)), dtype=object)
-    for j, name in enumerate(columns):
-        values = columns[name]
-        X[:, j] = ([np.nan if v == "" else float(v) for v in values]
-                   if name in numeric else values)
-    names = list(columns)
-    numeric_idx = [names.index(n) for n in numeric]
-    categorical_idx = [names.index(n) for n in categorical]
-    has_missing = any(v == "" for n in numeric for v in columns[n])
+    parsed = [_numeric_column(values) for values in columns.values()]
+    numeric = [j for j, col in enumerate(parsed) if col is not None]
+    categorical = [j for j, col in enumerate(parsed) if col is None]
+    X = np.array(
+        [col if col is not None else raw
+         for col, raw in zip(parsed, columns.values())],
+        dtype=object,
+    ).T
+    has_missing = any(np.isnan(parsed[j]).any() for j in numeric)
     if not categorical and not has_missing:
         return X.astype(float), None
     transformers = []
-    if numeric_idx:
-        transformers.append(
-            ("numeric", SimpleImputer(strategy="median") if has_missing
-             else "passthrough", numeric_idx))
-    if categorical_idx:
-        transformers.append(
-            ("categorical", OneHotEncoder(handle_unknown="ignore"), categorical_idx))
+    if numeric:
+        imputer = SimpleImputer(strategy="median") if has_missing else "passthrough"
+        transformers.append(("numeric", imputer, numeric))
+    if categorical:
+        encoder = OneHotEncoder(handle_unknown="ignore")
+        transformers.append(("categorical", encoder, categorical))
     return X, ColumnTransformer(transformers, sparse_threshold=0)
 
 

@@ -162,6 +162,11 @@ def test_csv_features_are_encoded_and_imputed(mixed_csv):
     assert not np.isnan(transformed.astype(float)).any()
     assert sorted(set(y)) == ["no", "yes"]
 
+    # All numeric and complete: a float array and no preprocessing.
+    X, preprocessor = features_from_columns({"a": ["1", "2.5"], "b": ["-3", "4e2"]})
+    assert preprocessor is None
+    np.testing.assert_array_equal(X, [[1.0, -3.0], [2.5, 400.0]])
+
 
 # ---- end-to-end runs (fit estimators through compare_estimators) ----------
 
