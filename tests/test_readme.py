@@ -31,3 +31,17 @@ def test_readme_test_command_is_the_ci_command():
 def test_readme_main_job_command_installs_and_runs_the_package():
     text = (ROOT / "README.rst").read_text(encoding="utf-8")
     assert f"{VENV_PREFIX}python -m pip install . && python -m sklearn_bcv" in text
+
+
+def test_readme_quick_start_runs(capsys):
+    text = (ROOT / "README.rst").read_text(encoding="utf-8")
+    block = text.split(".. code-block:: python\n\n", 1)[1]
+    lines = []
+    for line in block.splitlines():
+        if line and not line.startswith("    "):
+            break
+        lines.append(line[4:])
+    namespace = {}
+    exec(compile("\n".join(lines), "README.rst", "exec"), namespace)  # noqa: S102
+    assert "bcv_mcnemar" in capsys.readouterr().out
+    assert 0 <= namespace["result"].tests.bcv_mcnemar.pvalue <= 1
