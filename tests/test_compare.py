@@ -6,6 +6,8 @@ import warnings
 import numpy as np
 import pytest
 import sklearn
+from hypothesis import given
+from hypothesis import strategies as st
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.datasets import load_breast_cancer, make_regression
 from sklearn.dummy import DummyClassifier, DummyRegressor
@@ -780,3 +782,43 @@ def test_no_warning_on_clean_bcv_run():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         compare_estimators(logistic(), clone(tree()), X_BC, Y_BC, random_state=1)
+
+
+# ---------------------------------------------------------------- invariants
+
+
+@given(
+    seed=st.integers(0, 2**16),
+    n_classes=st.integers(2, 4),
+    accuracy_a=st.floats(0.3, 1.0),
+    accuracy_b=st.floats(0.3, 1.0),
+)
+def test_swapping_a_and_b_mirrors_the_result(seed, n_classes, accuracy_a, accuracy_b):
+    rng = np.random.RandomState(seed)
+    y = rng.randint(0, n_classes, 64)
+    splits = list(BlockRegularized5x2CV(random_state=seed).split(y))
+
+    def noisy(accuracy, test):
+        wrong = (y[test] + 1 + rng.randint(0, n_classes - 1, test.size)) % n_classes
+        return np.where(rng.rand(test.size) < accuracy, y[test], wrong)
+
+    pred_a = [noisy(accuracy_a, test) for _, test in splits]
+    pred_b = [noisy(accuracy_b, test) for _, test in splits]
+    tests = ["bcv_mcnemar", "corrected_t", "combined_f_5x2cv"]
+    forward = compare_predictions(y, pred_a, pred_b, splits, tests=tests)
+    backward = compare_predictions(y, pred_b, pred_a, splits, tests=tests)
+    # Swapping A and B transposes every table and negates the differences.
+    np.testing.assert_array_equal(backward.tables, forward.tables.transpose(0, 2, 1))
+    np.testing.assert_allclose(backward.differences, -forward.differences)
+    # Accuracy difference = (n10 - n01) / n_test, from two computations.
+    tables = forward.tables
+    np.testing.assert_allclose(
+        forward.differences,
+        (tables[:, 1, 0] - tables[:, 0, 1]) / tables.sum(axis=(1, 2)),
+        atol=1e-12,
+    )
+    for name in tests:
+        assert backward.tests[name].pvalue == pytest.approx(forward.tests[name].pvalue)
+    assert backward.tests.corrected_t.statistic == pytest.approx(
+        -forward.tests.corrected_t.statistic
+    )
