@@ -20,7 +20,7 @@ from traceback import format_exc
 import numpy as np
 from sklearn import get_config
 from sklearn.base import clone, is_classifier, is_regressor
-from sklearn.exceptions import FitFailedWarning
+from sklearn.exceptions import FitFailedWarning, UnsetMetadataPassedError
 from sklearn.metrics import get_scorer, r2_score
 from sklearn.model_selection import check_cv
 from sklearn.utils import Bunch, indexable
@@ -862,7 +862,15 @@ def _route_params(estimator_a, estimator_b, cv, params, groups):
             method_mapping=MethodMapping().add(caller="fit", callee="fit"),
         )
     )
-    routed = process_routing(router, "fit", **params)
+    try:
+        routed = process_routing(router, "fit", **params)
+    except UnsetMetadataPassedError as exc:
+        # The caller is compare_estimators, not a fit method.
+        raise UnsetMetadataPassedError(
+            message=str(exc).replace("compare_estimators.fit", "compare_estimators"),
+            unrequested_params=exc.unrequested_params,
+            routed_params=exc.routed_params,
+        ) from None
     return (
         routed.splitter.split,
         routed.estimator_a.fit,

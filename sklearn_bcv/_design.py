@@ -307,8 +307,11 @@ def describe_design(splits, n_samples, *, cv=None):
     of different repetitions share ``n/4`` records within ``B/4`` (at least
     one), ``B = 2**k`` the number of sub-blocks of
     ``BlockRegularizedMx2CV(n_repeats=m)``: the rounding bound of sub-blocks
-    whose sizes differ by at most one. (On very small data a random m×2 CV
-    may pass; it is then as balanced as a block-regularized one.)
+    whose sizes differ by at most one. The deviations
+    :class:`~sklearn_bcv.BlockRegularizedMx2CV` documents (for 5×2: 1 record
+    in size, 1.25 in overlap; 1.5 for the stratified variant) are within
+    this bound. (On very small data a random m×2 CV may pass; it is then as
+    balanced as a block-regularized one.)
 
     Examples
     --------

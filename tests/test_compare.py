@@ -723,6 +723,19 @@ def test_sample_weight_with_metadata_routing():
             params={"sample_weight": weights},
             tests="paired_t",
         )
+        with pytest.raises(
+            ValueError,
+            match=r"\[sample_weight\] are passed but are not explicitly set as "
+            "requested or not requested for DummyClassifier.fit, which is used "
+            "within compare_estimators",
+        ):
+            compare_estimators(
+                DummyClassifier(),
+                unweighted,
+                X_BC,
+                Y_BC,
+                params={"sample_weight": weights},
+            )
         with pytest.raises(ValueError, match="groups can only be passed"):
             compare_estimators(
                 weighted, unweighted, X_BC, Y_BC, groups=np.zeros(len(Y_BC))
