@@ -379,8 +379,8 @@ class ScoreDifferencesDisplay:
             ]
             ax.set_xticks(repetitions)
             ax.set_xlabel("repetition")
-        ax.set_ylabel(f"{score_name} of {name_a} − {name_b}")
-        ax.set_title(f"Per-split differences ({name_a} better above 0)")
+        ax.set_ylabel(f"difference in {score_name}")
+        ax.set_title(f"{name_a} − {name_b} per split\n(above 0: {name_a} better)")
         ax.legend(loc="best", fontsize="small")
         self.figure_, self.ax_ = ax.figure, ax
         return self
@@ -543,6 +543,8 @@ class PosteriorDisplay:
             density = dist.pdf(grid)
             (self.line_,) = ax.plot(grid, density, color="tab:blue",
                                     label="posterior")
+            # Headroom above the curve for the probabilities.
+            ax.set_ylim(0, 1.45 * density.max())
             ax.fill_between(grid, density, where=grid > rope, color="tab:green",
                             alpha=0.3, label=f"{name_a} better")
             ax.fill_between(grid, density, where=grid < -rope, color="tab:orange",
@@ -561,7 +563,9 @@ class PosteriorDisplay:
         ax.set_xlabel(f"mean difference {name_a} − {name_b}")
         ax.set_ylabel("density")
         ax.set_title("Posterior of the mean difference")
-        ax.legend(loc="upper right", fontsize="small")
+        # Below the axes, so long estimator names never cover the annotation.
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2,
+                  fontsize="small", frameon=False)
         self.figure_, self.ax_ = ax.figure, ax
         return self
 

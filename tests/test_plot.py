@@ -106,7 +106,8 @@ def test_score_differences_display_groups_folds_by_repetition():
     assert display.mean_line_.get_ydata()[0] == pytest.approx(0.025)
     assert display.zero_line_.get_ydata()[0] == 0
     assert display.ax_.get_xlabel() == "repetition"
-    assert display.ax_.get_ylabel() == "score of A − B"
+    assert display.ax_.get_ylabel() == "difference in score"
+    assert display.ax_.get_title() == "A − B per split\n(above 0: A better)"
 
 
 def test_score_differences_display_plain_splits():
@@ -114,7 +115,7 @@ def test_score_differences_display_plain_splits():
     (line,) = display.lines_
     np.testing.assert_allclose(line.get_xdata(), [0, 1, 2])
     assert display.ax_.get_xlabel() == "split"
-    assert display.ax_.get_ylabel() == "r2 of A − B"
+    assert display.ax_.get_ylabel() == "difference in r2"
     result = Bunch(differences=np.zeros(6), design="kfold", tests=Bunch())
     assert len(ScoreDifferencesDisplay.from_result(result).lines_) == 1
 
