@@ -270,7 +270,10 @@ def test_progress_on_a_terminal_refreshes_one_line():
     with Progress("fitting", stream=stream, interval=0.01):
         import time
 
-        time.sleep(0.1)
+        # Wait (up to 10 s on a loaded machine) for the first refresh.
+        deadline = time.monotonic() + 10
+        while "\r" not in stream.getvalue() and time.monotonic() < deadline:
+            time.sleep(0.01)
     text = stream.getvalue()
     # Refreshed in place with carriage returns, then a final "done" line.
     assert text.startswith("\r")
