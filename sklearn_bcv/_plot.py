@@ -90,6 +90,10 @@ class ContingencyTableDisplay:
     effective_table : array-like of shape (2, 2), default=None
         The effective contingency table of the 5×2 BCV McNemar's test
         (``t`` times the mean table); None leaves it out.
+    n_repeats : int, default=None
+        The number of repetitions of an m×2 design: the split panels are
+        then titled by repetition and fold (split ``2r + k`` is fold ``k`` of
+        repetition ``r``); None titles them by split index.
     estimator_names : tuple of str, default=None
         Names of the two estimators; None means ``("A", "B")``.
 
@@ -123,11 +127,17 @@ class ContingencyTableDisplay:
     """
 
     def __init__(self, tables, *, mean_table=None, effective_table=None,
-                 estimator_names=None):
+                 n_repeats=None, estimator_names=None):
         self.tables = tables
         self.mean_table = mean_table
         self.effective_table = effective_table
+        self.n_repeats = n_repeats
         self.estimator_names = estimator_names
+
+    def _split_title(self, i):
+        if self.n_repeats is None:
+            return f"split {i}"
+        return f"rep {i // 2}, fold {i % 2}"
 
     def _panels(self, show_splits):
         tables = np.asarray(self.tables, dtype=float)
@@ -140,7 +150,13 @@ class ContingencyTableDisplay:
             )
         panels = []
         if show_splits:
-            panels += [(f"split {i}", table, False) for i, table in enumerate(tables)]
+            if self.n_repeats is not None and len(tables) != 2 * self.n_repeats:
+                raise ValueError(
+                    f"tables must hold 2 * n_repeats = {2 * self.n_repeats} "
+                    f"tables; got {len(tables)}."
+                )
+            panels += [(self._split_title(i), table, False)
+                       for i, table in enumerate(tables)]
         mean = tables.mean(axis=0) if self.mean_table is None else self.mean_table
         panels.append(("mean", np.asarray(mean, dtype=float), True))
         if self.effective_table is not None:
@@ -263,8 +279,10 @@ class ContingencyTableDisplay:
         if bcv is not None:
             mean_table = bcv.get("mean_table", None)
             effective_table = bcv.get("effective_table", None)
+        n_repeats = (_n_repeats_of(result)
+                     if result.get("differences", None) is not None else None)
         display = cls(tables, mean_table=mean_table,
-                      effective_table=effective_table,
+                      effective_table=effective_table, n_repeats=n_repeats,
                       estimator_names=_result_names(result, estimator_names))
         return display.plot(ax=ax, show_splits=show_splits, n_cols=n_cols,
                             cmap=cmap, colorbar=colorbar)

@@ -53,7 +53,9 @@ def _result(with_bcv=True, with_bayes=True):
 def test_contingency_display_from_result_draws_splits_mean_and_effective():
     display = ContingencyTableDisplay.from_result(_result())
     titles = [ax.get_title() for ax in display.ax_]
-    assert titles == [f"split {i}" for i in range(10)] + ["mean", "effective"]
+    # An m×2 design (design "bcv"): split 2r + k is fold k of repetition r.
+    assert titles[:3] == ["rep 0, fold 0", "rep 0, fold 1", "rep 1, fold 0"]
+    assert titles[9:] == ["rep 4, fold 1", "mean", "effective"]
     # split 4 has n01 = 2 + 4 % 3 = 3: cell [0, 1] of its panel.
     assert display.text_[4][0, 1].get_text() == "3"
     # mean n01 over splits: (2+3+4)*3 + 2 = 29 / 10 = 2.9; effective = 20/11 * 2.9.
@@ -82,7 +84,16 @@ def test_contingency_display_on_given_axes():
     assert [ax.get_title() for ax in axes] == ["mean", "effective"]
 
 
+def test_contingency_display_titles_by_split_without_mx2_design():
+    result = _result()
+    result.design = "kfold"
+    display = ContingencyTableDisplay.from_result(result)
+    assert [ax.get_title() for ax in display.ax_][:2] == ["split 0", "split 1"]
+
+
 def test_contingency_display_errors():
+    with pytest.raises(ValueError, match=r"2 \* n_repeats = 4 tables; got 10"):
+        ContingencyTableDisplay(_tables(), n_repeats=2).plot()
     with pytest.raises(ValueError, match="ax must hold 12 axes"):
         _, ax = plt.subplots()
         ContingencyTableDisplay(_tables(), effective_table=np.eye(2)).plot(ax=ax)
