@@ -155,6 +155,25 @@ def _process_docstring(app, what, name, obj, options, lines):
     lines[:] = _space_result_fields(lines)
 
 
+# -- Optional pages ----------------------------------------------------------
+# doc/reproduction.rst (the paper's simulations, written by the simulation
+# module's authors) joins the index toctree when it exists, so the build
+# passes -W with or without it.
+OPTIONAL_PAGES = ("reproduction",)
+_TOCTREE_ANCHOR = "   glossary\n"
+
+
+def _add_optional_pages(app, docname, source):
+    if docname != "index":
+        return
+    for page in OPTIONAL_PAGES:
+        if (DOC_DIR / f"{page}.rst").exists() and f"   {page}\n" not in source[0]:
+            source[0] = source[0].replace(
+                _TOCTREE_ANCHOR, f"{_TOCTREE_ANCHOR}   {page}\n", 1
+            )
+
+
 def setup(app):
     # Before numpydoc (priority 500) turns the sections into reST.
     app.connect("autodoc-process-docstring", _process_docstring, priority=100)
+    app.connect("source-read", _add_optional_pages)
