@@ -1,0 +1,21 @@
+"""Simulations of the tests' type I error and power.
+
+:func:`simulate_loss_vectors` evaluates the registered tests on simulated 0-1
+loss vectors without any learner (Dietterich's epsilon data set), vectorised
+over the repetitions; :func:`simulate_comparisons` fits two estimators on
+freshly generated data in every repetition through
+:func:`~sklearn_bcv.compare_estimators`. Both return a
+:class:`SimulationResult` with each test's rejection rate and its binomial
+confidence interval (:func:`rejection_rate_interval`).
+"""
+
+from ._learners import simulate_comparisons
+from ._losses import simulate_loss_vectors
+from ._result import SimulationResult, rejection_rate_interval
+
+__all__ = [
+    "SimulationResult",
+    "rejection_rate_interval",
+    "simulate_comparisons",
+    "simulate_loss_vectors",
+]
