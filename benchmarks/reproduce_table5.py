@@ -48,8 +48,8 @@ from sklearn_bcv.simulation import simulate_comparisons, simulate_loss_vectors
 from sklearn_bcv.simulation._paper import (
     TABLE5_COLUMNS,
     TABLE5_ROWS,
+    designs_and_tests,
     table5_designs,
-    tests_by_design,
 )
 
 PAPER_REPETITIONS = 1000
@@ -63,7 +63,7 @@ def epsilon_column(n_repetitions, random_state, verbose=0):
     )
     designs = table5_designs(random_state)
     rows = {}
-    for design, tests in tests_by_design().items():
+    for design, tests in designs_and_tests().items():
         result = simulate_loss_vectors(
             loss_a, loss_b, designs[design], tests=tests,
             random_state=random_state, verbose=verbose,
@@ -77,7 +77,7 @@ def simple_column(n_repetitions, random_state, n_jobs, verbose=0):
     make_data = partial(make_simple, n_samples=1000, delta=0.0)
     designs = table5_designs(random_state)
     rows = {}
-    for design, tests in tests_by_design().items():
+    for design, tests in designs_and_tests().items():
         start = time.perf_counter()
         result = simulate_comparisons(
             make_data, LogisticRegression(), DummyClassifier(strategy="most_frequent"),

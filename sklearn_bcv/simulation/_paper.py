@@ -8,7 +8,7 @@ from sklearn.model_selection import KFold, RepeatedKFold, ShuffleSplit
 
 from .._split import BlockRegularized5x2CV, BlockRegularizedMx2CV
 
-__all__ = ["TABLE5_COLUMNS", "TABLE5_ROWS", "table5_designs", "tests_by_design"]
+__all__ = ["TABLE5_COLUMNS", "TABLE5_ROWS", "table5_designs", "designs_and_tests"]
 
 #: The data-set columns of Table V, in the paper's order.
 TABLE5_COLUMNS = ("epsilon", "exp6", "simple", "letter", "mnist")
@@ -134,7 +134,7 @@ def table5_designs(random_state=None):
     }
 
 
-def tests_by_design():
+def designs_and_tests():
     """Design key -> list of the registered tests Table V runs on it."""
     grouped = {}
     for _, test, design, _ in TABLE5_ROWS:

@@ -1,0 +1,414 @@
+"""Tests of the simulation harness (type I error and power of the tests)."""
+
+from functools import partial
+
+import numpy as np
+import pytest
+from scipy.signal import fftconvolve
+from scipy.special import gammaln
+from scipy.stats import beta, chi2, norm
+from sklearn.dummy import DummyClassifier
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import KFold, RepeatedKFold, ShuffleSplit
+
+from sklearn_bcv import (
+    BlockRegularized5x2CV,
+    _registry,
+    compare_estimators,
+    get_test,
+    register_test,
+)
+from sklearn_bcv.datasets import make_epsilon_losses, make_simple
+from sklearn_bcv.simulation import (
+    SimulationResult,
+    rejection_rate_interval,
+    simulate_comparisons,
+    simulate_loss_vectors,
+)
+from sklearn_bcv.simulation._paper import (
+    TABLE5_COLUMNS,
+    TABLE5_ROWS,
+    designs_and_tests,
+    table5_designs,
+)
+
+# Seed 000, Table V: type I error of the 5×2 BCV McNemar's test on epsilon.
+PAPER_BCV_MCNEMAR_EPSILON = 0.025
+
+
+def monte_carlo_margin(rate, n_repetitions, z=3.0):
+    """z binomial standard errors of a rate estimated from n repetitions."""
+    return z * np.sqrt(rate * (1 - rate) / n_repetitions)
+
+
+def _trinomial_counts_pmf(m, q01, q10):
+    """P(n01 = a, n10 = b) over m records, each 01 w.p. q01, 10 w.p. q10."""
+    a = np.arange(m + 1)[:, np.newaxis]
+    b = np.arange(m + 1)[np.newaxis, :]
+    valid = a + b <= m
+    rest = np.where(valid, m - a - b, 0)
+    log_pmf = (
+        gammaln(m + 1) - gammaln(a + 1) - gammaln(b + 1) - gammaln(rest + 1)
+        + a * np.log(q01) + b * np.log(q10) + rest * np.log1p(-q01 - q10)
+    )  # fmt: skip
+    return np.where(valid, np.exp(log_pmf), 0.0)
+
+
+def exact_bcv_mcnemar_type_one_error(n=300, eps=0.1, alpha=0.05):
+    """Exact type I error of bcv_mcnemar on the epsilon data set, by hand.
+
+    The losses do not depend on the training set and every repetition of a
+    5×2 BCV tests each record once, so the mean table is the whole data's
+    table halved: nbar01 = N01 / 2, nbar10 = N10 / 2. (N01, N10) is the sum
+    of two independent trinomials (one per half, with the 01 and 10
+    probabilities of seed 000 §5.2 swapped between halves); the statistic is
+    FORMULAS.md's t·max(|nbar01 - nbar10| - 1/t, 0)² / (nbar01 + nbar10),
+    t = 20/11, referred to chi2(1).
+    """
+    q01 = eps / 2 * (1 - 3 * eps / 2)  # A wrong, B right on the first half
+    q10 = (1 - eps / 2) * 3 * eps / 2
+    pmf = fftconvolve(
+        _trinomial_counts_pmf(n // 2, q01, q10), _trinomial_counts_pmf(n // 2, q10, q01)
+    ).clip(0)
+    n01 = np.arange(pmf.shape[0])[:, np.newaxis] / 2
+    n10 = np.arange(pmf.shape[1])[np.newaxis, :] / 2
+    t = 20 / 11
+    numerator = t * np.maximum(np.abs(n01 - n10) - 1 / t, 0) ** 2
+    denominator = n01 + n10
+    statistic = np.divide(
+        numerator, denominator, out=np.zeros_like(numerator), where=denominator > 0
+    )
+    return float(np.sum(pmf[chi2.sf(statistic, 1) < alpha]))
+
+
+@pytest.fixture(scope="module")
+def epsilon_losses():
+    return make_epsilon_losses(300, epsilon=0.1, n_datasets=500, random_state=0)
+
+
+# --------------------------------------------------------------------------
+# Type I error on the epsilon data set
+# --------------------------------------------------------------------------
+
+
+def test_exact_bcv_mcnemar_type_one_error_is_the_papers():
+    exact = exact_bcv_mcnemar_type_one_error()
+    assert exact == pytest.approx(0.02336, abs=1e-5)
+    # The paper's estimate is within its own Monte Carlo error (1,000 runs).
+    assert abs(exact - PAPER_BCV_MCNEMAR_EPSILON) <= monte_carlo_margin(exact, 1000)
+
+
+def test_bcv_mcnemar_epsilon_type_one_error(epsilon_losses):
+    result = simulate_loss_vectors(
+        *epsilon_losses, BlockRegularized5x2CV(random_state=0),
+        tests="bcv_mcnemar", random_state=1,
+    )  # fmt: skip
+    rate = result.rates["bcv_mcnemar"]
+    assert result.n_repetitions == 500
+    assert rate <= 0.05 + monte_carlo_margin(0.05, 500)
+    exact = exact_bcv_mcnemar_type_one_error()
+    assert abs(rate - exact) <= monte_carlo_margin(exact, 500)
+    assert abs(rate - PAPER_BCV_MCNEMAR_EPSILON) <= monte_carlo_margin(
+        PAPER_BCV_MCNEMAR_EPSILON, 500
+    ) + monte_carlo_margin(PAPER_BCV_MCNEMAR_EPSILON, 1000)
+    low, high = result.ci["bcv_mcnemar"]
+    assert low <= rate <= high
+
+
+def test_same_seed_for_losses_and_record_orders_keeps_holdout_mcnemar_unbiased():
+    # Passing one int to the generator and to the simulation must not tie the
+    # record order to the losses. (When it did, the hold-out McNemar's type I
+    # error fell to 0.009; 10,000 independent repetitions give 0.027 and Table
+    # V 0.031.) 2,000 repetitions: 3 standard errors ~ 0.011.
+    loss_a, loss_b = make_epsilon_losses(300, n_datasets=2000, random_state=0)
+    result = simulate_loss_vectors(
+        loss_a, loss_b, ShuffleSplit(1, test_size=1 / 3, random_state=0),
+        tests="mcnemar", random_state=0,
+    )  # fmt: skip
+    assert abs(result.rates["mcnemar"] - 0.027) <= monte_carlo_margin(0.027, 2000)
+
+
+# --------------------------------------------------------------------------
+# The arrays the tests are fed
+# --------------------------------------------------------------------------
+
+
+def _full_tables(loss_a, loss_b):
+    correct_a, correct_b = 1 - loss_a, 1 - loss_b
+    return np.stack(
+        [
+            [np.sum((correct_a == i) & (correct_b == j), axis=1) for j in (0, 1)]
+            for i in (0, 1)
+        ]
+    ).transpose(2, 0, 1)
+
+
+def test_tables_of_each_repetition_partition_the_whole_data(epsilon_losses):
+    loss_a, loss_b = epsilon_losses
+    result = simulate_loss_vectors(
+        loss_a, loss_b, BlockRegularized5x2CV(random_state=0), random_state=0
+    )
+    tables = result.tables
+    assert tables.shape == (500, 10, 2, 2)
+    # Whatever the record order, the two folds of a repetition hold every
+    # record once: their tables add up to the whole data's table.
+    per_repetition = tables.reshape(500, 5, 2, 2, 2).sum(axis=2)
+    expected = _full_tables(loss_a, loss_b)
+    np.testing.assert_array_equal(per_repetition, np.repeat(expected[:, None], 5, 1))
+    # Differences are accuracies: (n10 - n01) / n_test.
+    n_test = tables.sum(axis=(2, 3))
+    np.testing.assert_allclose(
+        result.differences, (tables[..., 1, 0] - tables[..., 0, 1]) / n_test
+    )
+
+
+def test_batched_results_match_single_calls(epsilon_losses):
+    result = simulate_loss_vectors(
+        *epsilon_losses, BlockRegularized5x2CV(random_state=0), random_state=0
+    )
+    for r in (0, 17, 499):
+        mcnemar = get_test("bcv_mcnemar")(tables=result.tables[r])
+        assert mcnemar.pvalue == pytest.approx(result.pvalues["bcv_mcnemar"][r])
+        assert mcnemar.reject == result.rejections["bcv_mcnemar"][r]
+        f_test = get_test("calibrated_f_5x2bcv")(differences=result.differences[r])
+        assert f_test.pvalue == pytest.approx(result.pvalues["calibrated_f_5x2bcv"][r])
+
+
+def test_cv_ci_z_runs_per_repetition_on_the_folds_losses(epsilon_losses):
+    loss_a, loss_b = (loss[:50] for loss in epsilon_losses)
+    result = simulate_loss_vectors(loss_a, loss_b, KFold(10), random_state=0)
+    assert "cv_ci_z" in result.tests
+    # A fold's loss differences are +1 (A wrong, B right: n01 records), -1
+    # (n10 records) and 0 otherwise; cv_ci_z depends on them only through
+    # these counts, so rebuilding the folds from the tables gives the same z.
+    for r in (0, 49):
+        folds = [
+            np.repeat([1.0, -1.0, 0.0], [t[0, 1], t[1, 0], t[0, 0] + t[1, 1]])
+            for t in result.tables[r]
+        ]
+        expected = get_test("cv_ci_z")(loss_differences=folds)
+        assert result.statistics["cv_ci_z"][r] == pytest.approx(expected.statistic)
+        assert result.pvalues["cv_ci_z"][r] == pytest.approx(expected.pvalue)
+
+
+def test_loss_simulation_is_reproducible(epsilon_losses):
+    cv = RepeatedKFold(n_splits=2, n_repeats=5, random_state=0)
+    first = simulate_loss_vectors(*epsilon_losses, cv, random_state=3)
+    second = simulate_loss_vectors(*epsilon_losses, cv, random_state=3)
+    np.testing.assert_array_equal(first.tables, second.tables)
+    for name in first.tests:
+        np.testing.assert_array_equal(first.rejections[name], second.rejections[name])
+    other = simulate_loss_vectors(*epsilon_losses, cv, random_state=4)
+    assert not np.array_equal(first.tables, other.tables)
+
+
+def test_unbatched_third_party_test_runs_per_repetition(monkeypatch, epsilon_losses):
+    monkeypatch.setattr(_registry, "_REGISTRY", dict(_registry._REGISTRY))
+
+    @register_test("first_fold_mcnemar", needs="tables", design="mx2")
+    def first_fold_mcnemar(*, tables, alpha=0.05, alternative="two-sided"):
+        # Scalars only: uses the first split and casts to Python types.
+        result = get_test("mcnemar")(tables=np.asarray(tables)[0], alpha=alpha)
+        result.reject = bool(result.reject)
+        return result
+
+    result = simulate_loss_vectors(
+        *epsilon_losses, BlockRegularized5x2CV(random_state=0),
+        tests="first_fold_mcnemar", random_state=0,
+    )  # fmt: skip
+    expected = get_test("mcnemar")(tables=result.tables[:, :1]).reject
+    np.testing.assert_array_equal(result.rejections["first_fold_mcnemar"], expected)
+
+
+def test_default_tests_and_one_sided_alternative(epsilon_losses):
+    cv = BlockRegularized5x2CV(random_state=0)
+    two_sided = simulate_loss_vectors(*epsilon_losses, cv, random_state=0)
+    assert {"bcv_mcnemar", "calibrated_f_5x2bcv", "combined_f_5x2cv"} <= set(
+        two_sided.tests
+    )
+    greater = simulate_loss_vectors(
+        *epsilon_losses, cv, alternative="greater", random_state=0
+    )
+    # F statistics carry no direction: left out, as compare_estimators does.
+    assert "calibrated_f_5x2bcv" not in greater.tests
+    assert "bcv_mcnemar" in greater.tests
+    assert greater.alternative == "greater"
+
+
+@pytest.mark.parametrize(
+    "loss_a, loss_b, cv, tests, match",
+    [
+        (np.zeros((3, 10)), np.zeros((3, 12)), 2, None, "same shape"),
+        (np.zeros(10), np.zeros(10), 2, None, "2-D array"),
+        (np.full((3, 10), 2), np.zeros((3, 10)), 2, None, "0-1 losses"),
+        (np.zeros((3, 40)), np.zeros((3, 40)), KFold(4), "bcv_mcnemar", "needs"),
+        (np.zeros((3, 40)), np.zeros((3, 40)), 1, None, "cv"),
+    ],
+)
+def test_simulate_loss_vectors_bad_input(loss_a, loss_b, cv, tests, match):
+    with pytest.raises(ValueError, match=match):
+        simulate_loss_vectors(loss_a, loss_b, cv, tests=tests)
+
+
+# --------------------------------------------------------------------------
+# Rejection-rate intervals and the result
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("k, n", [(0, 50), (25, 1000), (480, 10000), (50, 50)])
+def test_wilson_interval_by_hand(k, n):
+    # Wilson's score interval: (p + z²/2n ± z sqrt(p(1-p)/n + z²/4n²)) / (1 + z²/n).
+    z, p = norm.ppf(0.975), k / n
+    centre = (p + z**2 / (2 * n)) / (1 + z**2 / n)
+    half = z * np.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / (1 + z**2 / n)
+    low, high = rejection_rate_interval(k, n)
+    assert low == pytest.approx(max(centre - half, 0), abs=1e-12)
+    assert high == pytest.approx(min(centre + half, 1), abs=1e-12)
+
+
+@pytest.mark.parametrize("k, n", [(1, 50), (25, 1000)])
+def test_clopper_pearson_interval_is_beta_quantiles(k, n):
+    low, high = rejection_rate_interval(k, n, confidence_level=0.9, method="exact")
+    assert low == pytest.approx(beta.ppf(0.05, k, n - k + 1))
+    assert high == pytest.approx(beta.ppf(0.95, k + 1, n - k))
+
+
+def test_rejection_rate_interval_bad_input():
+    with pytest.raises(ValueError, match="at most n_repetitions"):
+        rejection_rate_interval(11, 10)
+    with pytest.raises(ValueError, match="method"):
+        rejection_rate_interval(1, 10, method="normal")
+
+
+def test_simulation_result_prints_a_table(epsilon_losses):
+    result = simulate_loss_vectors(
+        *epsilon_losses, BlockRegularized5x2CV(random_state=0),
+        tests=["bcv_mcnemar", "combined_t_5x2cv"], ci_method="exact", random_state=0,
+    )  # fmt: skip
+    assert isinstance(result, SimulationResult)
+    text = str(result)
+    assert "500 repetitions" in text and "exact intervals" in text
+    for name in ("bcv_mcnemar", "combined_t_5x2cv"):
+        assert f"{result.rates[name]:.3f}" in text
+        assert result.n_rejections[name] == result.rejections[name].sum()
+
+
+# --------------------------------------------------------------------------
+# Learner-based simulations
+# --------------------------------------------------------------------------
+
+SIMPLE = partial(make_simple, n_samples=120, delta=0.0)
+
+
+def test_simulate_comparisons_does_not_depend_on_n_jobs():
+    kwargs = dict(
+        tests=["bcv_mcnemar", "calibrated_f_5x2bcv"], n_repetitions=6, random_state=0
+    )
+    serial = simulate_comparisons(
+        SIMPLE, LogisticRegression(), DummyClassifier(), n_jobs=1, **kwargs
+    )
+    parallel = simulate_comparisons(
+        SIMPLE, LogisticRegression(), DummyClassifier(), n_jobs=2, **kwargs
+    )
+    np.testing.assert_array_equal(serial.seeds, parallel.seeds)
+    for name in serial.tests:
+        np.testing.assert_array_equal(serial.pvalues[name], parallel.pvalues[name])
+        np.testing.assert_array_equal(
+            serial.rejections[name], parallel.rejections[name]
+        )
+
+
+def test_simulate_comparisons_repetition_is_one_compare_estimators():
+    result = simulate_comparisons(
+        SIMPLE, LogisticRegression(), DummyClassifier(), n_repetitions=3,
+        random_state=0,
+    )  # fmt: skip
+    assert result.design == "5×2 block-regularized CV"
+    assert "bcv_mcnemar" in result.tests  # tests=None: every applicable test
+    data_seed, cv_seed = result.seeds[2]
+    X, y = SIMPLE(random_state=int(data_seed))
+    direct = compare_estimators(
+        LogisticRegression(), DummyClassifier(), X, y,
+        cv=BlockRegularized5x2CV(random_state=int(cv_seed)),
+    )  # fmt: skip
+    for name in result.tests:
+        expected = direct.tests[name]
+        assert result.rejections[name][2] == expected.reject
+        if expected.pvalue is not None:
+            assert result.pvalues[name][2] == pytest.approx(expected.pvalue)
+
+
+def test_simulate_comparisons_reseeds_shuffling_splitters_only():
+    # A shuffled splitter gets a new seed per repetition; the caller's object
+    # is left untouched.
+    cv = KFold(5, shuffle=True, random_state=123)
+    result = simulate_comparisons(
+        SIMPLE, LogisticRegression(), DummyClassifier(), cv=cv,
+        tests="paired_t", n_repetitions=2, random_state=0,
+    )  # fmt: skip
+    assert cv.random_state == 123
+    assert result.design == "5-fold CV"
+
+
+def test_simulate_comparisons_power_grows_with_delta():
+    # delta = 2 separates the classes (LR error Phi(-1) ~ 0.16 vs 0.5): the
+    # 5×2 BCV McNemar's test rejects in every repetition.
+    result = simulate_comparisons(
+        partial(make_simple, n_samples=200, delta=2.0),
+        LogisticRegression(), DummyClassifier(), tests="bcv_mcnemar",
+        n_repetitions=5, random_state=0,
+    )  # fmt: skip
+    assert result.rates["bcv_mcnemar"] == 1.0
+
+
+def test_simulate_comparisons_bad_make_data():
+    with pytest.raises(ValueError, match=r"make_data must return a pair \(X, y\)"):
+        simulate_comparisons(
+            lambda random_state: np.zeros((10, 2)),
+            LogisticRegression(), DummyClassifier(), n_repetitions=2,
+        )  # fmt: skip
+    with pytest.raises(ValueError, match="n_repetitions"):
+        simulate_comparisons(
+            SIMPLE, LogisticRegression(), DummyClassifier(), n_repetitions=0
+        )
+
+
+# --------------------------------------------------------------------------
+# Full reproductions (slow)
+# --------------------------------------------------------------------------
+
+
+def _agrees_with_paper(rate, n, paper, n_paper=1000, z=3.0):
+    pooled = (rate * n + paper * n_paper) / (n + n_paper)
+    se = np.sqrt(pooled * (1 - pooled) * (1 / n + 1 / n_paper))
+    return abs(rate - paper) <= z * se + 1e-12
+
+
+@pytest.mark.slow
+def test_table5_epsilon_column_reproduces_the_paper():
+    loss_a, loss_b = make_epsilon_losses(300, n_datasets=10000, random_state=0)
+    designs = table5_designs(0)
+    rates = {}
+    for design, tests in designs_and_tests().items():
+        result = simulate_loss_vectors(
+            loss_a, loss_b, designs[design], tests=tests, random_state=1
+        )
+        rates.update({(test, design): result.rates[test] for test in tests})
+    column = TABLE5_COLUMNS.index("epsilon")
+    for label, test, design, paper in TABLE5_ROWS:
+        if paper is not None:
+            rate = rates[(test, design)]
+            assert _agrees_with_paper(rate, 10000, paper[column]), (label, rate)
+
+
+@pytest.mark.slow
+def test_table5_simple_column_mcnemar_family_keeps_its_level():
+    designs = table5_designs(0)
+    make_data = partial(make_simple, n_samples=1000, delta=0.0)
+    for test, design in [("bcv_mcnemar", "5x2bcv"), ("mcnemar", "holdout_2/3")]:
+        result = simulate_comparisons(
+            make_data, LogisticRegression(), DummyClassifier(),
+            cv=designs[design], tests=test, n_repetitions=300, n_jobs=2,
+            random_state=0,
+        )  # fmt: skip
+        assert result.rates[test] <= 0.05 + monte_carlo_margin(0.05, 300)
