@@ -83,7 +83,7 @@ def _per_repetition_results(
             "n_train": needs["n_train"],
             "n_test": needs["n_test"],
         }
-        if "loss_differences" in needs["wanted"]:
+        if "loss_differences" in test_needs:
             difference = loss_a[r].astype(np.float64) - loss_b[r]
             needs_r["loss_differences"] = [difference[test] for _, test in splits]
         results.append(
@@ -291,7 +291,6 @@ def simulate_loss_vectors(
         "differences": differences,
         "n_train": float(np.mean([train.size for train, _ in splits])),
         "n_test": float(np.mean(n_test_per_split)),
-        "wanted": {need for _, test_needs, _, _ in plan for need in test_needs},
     }
     if verbose > 0:
         print(
