@@ -153,10 +153,14 @@ def _scalar(value):
     if arr.ndim:
         return arr
     item = arr.item()
-    return float(item) if isinstance(item, float | int) and arr.dtype.kind == "f" else item
+    if arr.dtype.kind == "f" and isinstance(item, float | int):
+        return float(item)
+    return item
 
 
-def make_result(*, test, statistic, pvalue, df, alpha, alternative, reject=None, **extra):
+def make_result(
+    *, test, statistic, pvalue, df, alpha, alternative, reject=None, **extra
+):
     """Build the Bunch every registered test returns.
 
     ``reject`` defaults to ``pvalue < alpha``. 0-d arrays become Python scalars
@@ -174,7 +178,9 @@ def make_result(*, test, statistic, pvalue, df, alpha, alternative, reject=None,
         test=test,
     )
     for key, value in extra.items():
-        result[key] = _scalar(value) if isinstance(value, np.ndarray | np.generic) else value
+        if isinstance(value, np.ndarray | np.generic):
+            value = _scalar(value)
+        result[key] = value
     if isinstance(result.reject, np.bool_):
         result.reject = bool(result.reject)
     return result
