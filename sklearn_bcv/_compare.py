@@ -9,6 +9,7 @@ requested test, built-in or registered by a third party, is called with
 them through the registry.
 """
 
+import inspect
 import numbers
 import time
 import warnings
@@ -96,6 +97,13 @@ class ComparisonResult(Bunch):
         result : :class:`~sklearn.utils.Bunch`
             The test's result (not added to ``self.tests``).
         """
+        failed = self.get("failed_fits")
+        if failed is not None and np.any(failed):
+            raise ValueError(
+                f"{name} cannot run: {int(np.sum(failed))} fits failed (see "
+                "failed_fits), and every test needs every split. Fix the "
+                "estimators or rerun with error_score='raise' to see the error."
+            )
         test = _planned_test(name, self.design, self.task)
         return _call_test(test, dict(self), self.alpha, self.alternative, params)
 
@@ -201,7 +209,7 @@ def _verdict(result, mean_difference):
         return "Verdict: none; no test was run."
     recommended = result.recommended_test
     if recommended in tests:
-        name, why = recommended, _RECOMMENDATION_REASONS[recommended]
+        name, why = recommended, _recommendation_reason(recommended, result.design)
     else:
         name = next(iter(tests))
         why = (
@@ -222,18 +230,30 @@ def _verdict(result, mean_difference):
     return f"Verdict from {name} ({why}): {outcome}"
 
 
-def _recommend(design, task, scoring):
+def _recommend(design, task, scoring, alternative="two-sided"):
     """The registered test recommended for the design, or None."""
     kind = design.kind
     if kind == "holdout":
         return "mcnemar" if task == CLASSIFICATION else None
+    if kind == "bcv" and task == CLASSIFICATION and scoring == "accuracy":
+        return "bcv_mcnemar"
+    if kind in ("bcv", "mx2") and alternative != "two-sided":
+        # The F tests below cannot honour a one-sided alternative.
+        return "corrected_t"
     if kind == "bcv":
-        if task == CLASSIFICATION and scoring == "accuracy":
-            return "bcv_mcnemar"
         return "calibrated_f_5x2bcv"
     if kind == "mx2":
         return "combined_f_5x2cv"
     return "corrected_t"
+
+
+def _recommendation_reason(name, design):
+    if name == "corrected_t" and design.is_mx2:
+        return (
+            "recommended for a one-sided alternative on an m×2 CV, which the "
+            "F tests cannot honour (Nadeau & Bengio)"
+        )
+    return _RECOMMENDATION_REASONS[name]
 
 
 # --------------------------------------------------------------------------
@@ -338,7 +358,10 @@ def _run_tests(plan, needs, alpha, alternative):
                 (name, test_needs), needs, alpha, alternative, params
             )
         except ValueError as exc:
-            if explicit or "alternative" not in str(exc):
+            one_sided_refused = (
+                alternative != "two-sided" and "alternative" in str(exc)
+            )
+            if explicit or not one_sided_refused:
                 raise
             skipped[name] = str(exc)
     return results, skipped
@@ -372,10 +395,34 @@ def _resolve_scoring(scoring, task):
 
         return label, metric
     if callable(scoring):
-        return getattr(scoring, "__name__", repr(scoring)), scoring
+        label = getattr(scoring, "__name__", repr(scoring))
+        if _required_positional_count(scoring) > 2:
+            raise ValueError(
+                f"scoring={label!r} takes (estimator, X, y) like a sklearn scorer; "
+                "the comparison scores predictions, so pass a metric callable "
+                "(y_true, y_pred) -> float, a metric name, or "
+                "sklearn.metrics.make_scorer(metric) of a predict-based metric."
+            )
+        return label, scoring
     raise ValueError(
         "scoring must be None, the name of a sklearn metric of (y_true, y_pred) "
         f"or a callable (y_true, y_pred) -> float; got {scoring!r}."
+    )
+
+
+def _required_positional_count(func):
+    """Positional parameters of ``func`` without a default (0 if unknown)."""
+    try:
+        parameters = inspect.signature(func).parameters.values()
+    except (TypeError, ValueError):  # builtins without a signature
+        return 0
+    positional = (
+        inspect.Parameter.POSITIONAL_ONLY,
+        inspect.Parameter.POSITIONAL_OR_KEYWORD,
+    )
+    return sum(
+        p.kind in positional and p.default is inspect.Parameter.empty
+        for p in parameters
     )
 
 
@@ -480,7 +527,25 @@ def _check_task(task, y, predictions):
         )
     if task == REGRESSION and y.dtype.kind not in "biuf":
         raise ValueError(f"a regression needs a numeric y; got dtype {y.dtype}.")
+    if task == CLASSIFICATION:
+        _check_class_labels(y)
     return task
+
+
+def _check_class_labels(y, *, min_classes=1):
+    """y must hold class labels (binary or multiclass), ``min_classes`` or more."""
+    target_type = type_of_target(y)
+    if target_type not in ("binary", "multiclass"):
+        raise ValueError(
+            f"a classification needs class labels in y; got a {target_type!r} "
+            "target. Compare regressors for a continuous target."
+        )
+    classes = np.unique(y)
+    if classes.size < min_classes:
+        raise ValueError(
+            f"y must hold at least two classes to compare classifiers; got "
+            f"{classes.size} class ({classes[0]})."
+        )
 
 
 def _check_predictions(predictions, splits, name, task):
@@ -507,10 +572,16 @@ def _check_predictions(predictions, splits, name, task):
                 f"{name}[{i}] must be 1-D with one prediction per test record of "
                 f"splits[{i}] ({test.size}); got shape {pred.shape}."
             )
-        if task == REGRESSION and (
-            pred.dtype.kind not in "biuf" or not np.all(np.isfinite(pred))
-        ):
-            raise ValueError(f"{name}[{i}] must be finite numbers for a regression.")
+        if pred.dtype.kind in "fc" and not np.all(np.isfinite(pred)):
+            raise ValueError(
+                f"{name}[{i}] contains NaN or infinity; every test record needs "
+                "a prediction."
+            )
+        if task == REGRESSION and pred.dtype.kind not in "biuf":
+            raise ValueError(
+                f"{name}[{i}] must be numbers for a regression; got dtype "
+                f"{pred.dtype}."
+            )
     return predictions
 
 
@@ -541,7 +612,7 @@ def _build_result(
         scoring=label,
         alpha=alpha,
         alternative=alternative,
-        recommended_test=_recommend(design, task, label),
+        recommended_test=_recommend(design, task, label, alternative),
     )
     if return_predictions:
         result["predictions_a"] = list(predictions_a)
@@ -650,7 +721,8 @@ def compare_predictions(
             classifiers (accuracy) on a block-regularized m×2 design,
             ``calibrated_f_5x2bcv`` for other scores on one, ``mcnemar`` on
             one hold-out split, ``combined_f_5x2cv`` on a random m×2 CV,
-            ``corrected_t`` otherwise.
+            ``corrected_t`` otherwise, and also in place of the two F tests
+            when ``alternative`` is one-sided (they cannot honour it).
 
         ``result.run_test(name, **params)`` runs any other registered test
         on the stored needs without refitting.
@@ -712,11 +784,15 @@ def compare_predictions(
         (np.asarray(tr, dtype=np.intp), np.asarray(te, dtype=np.intp))
         for tr, te in splits
     ]
-    task = _check_task(
-        task, y, [np.asarray(p) for p in [*predictions_a, *predictions_b]]
-    )
-    predictions_a = _check_predictions(predictions_a, splits, "predictions_a", task)
-    predictions_b = _check_predictions(predictions_b, splits, "predictions_b", task)
+    # Shapes and finiteness first: the task is inferred from the predictions.
+    predictions_a = _check_predictions(predictions_a, splits, "predictions_a", None)
+    predictions_b = _check_predictions(predictions_b, splits, "predictions_b", None)
+    task = _check_task(task, y, [*predictions_a, *predictions_b])
+    for name, predictions in (
+        ("predictions_a", predictions_a),
+        ("predictions_b", predictions_b),
+    ):
+        _check_predictions(predictions, splits, name, task)
     scoring = _resolve_scoring(scoring, task)
     plan = _plan_tests(tests, design, task)
     return _build_result(
@@ -825,12 +901,8 @@ def _task_of_estimators(estimator_a, estimator_b, y):
     if task is None:
         task = _task_from_target(y, [])
     if task == CLASSIFICATION:
-        n_classes = np.unique(y).size
-        if n_classes < 2:
-            raise ValueError(
-                f"y must hold at least two classes to compare classifiers; got "
-                f"{n_classes} class ({y[0]})."
-            )
+        # Fitting a classifier needs two classes; scoring predictions does not.
+        _check_class_labels(y, min_classes=2)
     elif y.dtype.kind not in "biuf":
         raise ValueError(f"regressors need a numeric y; got dtype {y.dtype}.")
     return task
@@ -983,7 +1055,8 @@ def compare_estimators(
         ``> 1`` one line per fit.
     random_state : int, RandomState instance or None, default=None
         Seeds the default ``cv`` only. Estimators keep their own
-        ``random_state`` (set it for reproducible fits).
+        ``random_state``: set it (an int or a RandomState instance) for
+        reproducible fits, see Notes.
     error_score : "raise" or float, default="raise"
         ``"raise"`` re-raises an error of fit or predict. A number records
         the failure (a ``FitFailedWarning`` summarises them), sets the score
@@ -1021,9 +1094,16 @@ def compare_estimators(
 
     Notes
     -----
-    All randomness is drawn in the calling process: the splits are
-    materialised once before any fit and every task receives a clone, so
-    the result does not depend on ``n_jobs`` or the joblib backend.
+    All the randomness of the comparison is drawn in the calling process:
+    the splits are materialised once before any fit, and every task receives
+    a clone made there (a ``RandomState`` instance given to an estimator is
+    copied into each clone in the same state, as in
+    :func:`~sklearn.model_selection.cross_validate`). So with seeded
+    estimators the result does not depend on ``n_jobs`` or the joblib
+    backend. An estimator whose ``random_state`` is None draws from the
+    global NumPy generator of whichever process runs the fit; its fits then
+    differ from call to call even with ``n_jobs=1``, as everywhere in
+    scikit-learn: give randomised estimators a ``random_state``.
 
     The fits run on the active joblib backend, so a cluster works unchanged.
     With dask::
@@ -1212,7 +1292,7 @@ def _failed_result(
         scoring=label,
         alpha=alpha,
         alternative=alternative,
-        recommended_test=_recommend(design, task, label),
+        recommended_test=_recommend(design, task, label, alternative),
     )
     if return_predictions:
         result["predictions_a"] = predictions_a

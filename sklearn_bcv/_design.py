@@ -231,7 +231,8 @@ def _is_mx2(splits, member):
     n_splits = len(splits)
     if n_splits < 2 or n_splits % 2:
         return False
-    if any(np.unique(t).size != t.size for _, t in splits):
+    # Repeated indices would make a half count some records twice.
+    if any(np.unique(s).size != s.size for split in splits for s in split):
         return False
     first, second = member[0::2], member[1::2]
     # Fold 1 swaps fold 0's sets, and the two halves cover every record.

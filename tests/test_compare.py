@@ -8,6 +8,7 @@ import pytest
 import sklearn
 from hypothesis import given
 from hypothesis import strategies as st
+from joblib import parallel_config
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.datasets import load_breast_cancer, make_regression
 from sklearn.dummy import DummyClassifier, DummyRegressor
@@ -27,6 +28,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from sklearn.utils import Bunch
 
+import sklearn_bcv._compare
 from sklearn_bcv import (
     BlockRegularized5x2CV,
     ComparisonResult,
@@ -224,6 +226,27 @@ def test_compare_estimators_n_jobs_does_not_change_the_result():
     _same_result(serial, parallel)
 
 
+@pytest.mark.parametrize("backend", ["loky", "threading"])
+def test_random_state_instances_give_the_same_result_for_any_n_jobs(backend):
+    # Clones are made in the parent, each with a copy of the RandomState in
+    # its current state, so workers draw the same numbers whatever runs them.
+    def forest(random_state):
+        return RandomForestClassifier(n_estimators=5, random_state=random_state)
+
+    random_state = np.random.RandomState(0)
+    kwargs = dict(random_state=0, tests="corrected_t")
+    serial = compare_estimators(
+        forest(random_state), logistic(), X_BC, Y_BC, n_jobs=1, **kwargs
+    )
+    with parallel_config(backend=backend):
+        parallel = compare_estimators(
+            forest(random_state), logistic(), X_BC, Y_BC, n_jobs=2, **kwargs
+        )
+    _same_result(serial, parallel)
+    # The caller's generator was copied, never advanced.
+    assert random_state.randint(1000) == np.random.RandomState(0).randint(1000)
+
+
 def test_compare_estimators_same_seed_same_result():
     first = compare_estimators(logistic(), tree(), X_BC, Y_BC, random_state=5)
     second = compare_estimators(logistic(), tree(), X_BC, Y_BC, random_state=5)
@@ -343,6 +366,17 @@ def test_groups_reach_the_splitter():
 # ---------------------------------------------------------------- tests argument
 
 
+def test_groups_routed_to_the_splitter_with_metadata_routing():
+    groups = np.arange(len(Y_BC)) % 7
+    with sklearn.config_context(enable_metadata_routing=True):
+        result = compare_estimators(
+            logistic(), tree(), X_BC, Y_BC, cv=GroupKFold(7), params={"groups": groups}
+        )
+    assert len(result.test_indices) == 7
+    for test in result.test_indices:
+        assert np.unique(groups[test]).size == 1
+
+
 def test_tests_dict_passes_parameters():
     tables_result = compare_estimators(
         logistic(),
@@ -366,6 +400,32 @@ def test_one_sided_alternative_skips_two_sided_only_tests():
     assert result.tests.corrected_t.alternative == "greater"
     with pytest.raises(ValueError, match="alternative"):
         result.run_test("combined_f_5x2cv")
+
+
+def test_one_sided_alternative_recommends_a_directional_test():
+    result = compare_estimators(
+        Ridge(), DummyRegressor(), X_REG, Y_REG, random_state=0, alternative="greater"
+    )
+    # calibrated_f_5x2bcv, recommended two-sided, cannot honour "greater".
+    assert "calibrated_f_5x2bcv" in result.skipped_tests
+    assert result.recommended_test == "corrected_t"
+    verdict = str(result).splitlines()[-1]
+    assert verdict.startswith("Verdict from corrected_t (recommended for a one-sided")
+    assert verdict.endswith("A better.")
+    classifiers = compare_estimators(
+        logistic(), tree(), X_BC, Y_BC, random_state=0, alternative="less"
+    )
+    assert classifiers.recommended_test == "bcv_mcnemar"
+
+
+def test_automatic_test_errors_are_not_hidden(restore_registry):
+    @register_test("fragile", needs="differences")
+    def fragile(*, differences, alpha, alternative):
+        raise ValueError("fragile cannot use this alternative hypothesis setup")
+
+    # Only a one-sided alternative refused by a test is skipped silently.
+    with pytest.raises(ValueError, match="fragile cannot use"):
+        compare_estimators(logistic(), tree(), X_BC, Y_BC, cv=3)
 
 
 def test_run_test_reuses_the_needs(bc_result):
@@ -579,9 +639,24 @@ class _NotAnEstimator:
             {"error_score": "ignore"},
             "'error_score' parameter",
         ),
+        (
+            (logistic(), tree(), X_BC, Y_BC + 0.5),
+            {},
+            "a classification needs class labels in y; got a 'continuous' target",
+        ),
+        (
+            (logistic(), tree(), X_BC, Y_BC),
+            {"scoring": lambda estimator, X, y: 1.0},
+            r"takes \(estimator, X, y\) like a sklearn scorer",
+        ),
     ],
 )
-def test_compare_estimators_bad_input(args, kwargs, match):
+def test_compare_estimators_bad_input(args, kwargs, match, monkeypatch):
+    def no_fitting(*args, **kwargs):
+        raise AssertionError("bad input must be rejected before any fit")
+
+    # Every fit goes through _fit_and_predict (n_jobs=None runs in-process).
+    monkeypatch.setattr(sklearn_bcv._compare, "_fit_and_predict", no_fitting)
     with pytest.raises(ValueError, match=match):
         compare_estimators(*args, **kwargs)
 
@@ -605,6 +680,30 @@ def test_compare_predictions_bad_input():
     # Objects of no known target type (here integers stored as object).
     with pytest.raises(ValueError, match="y must hold class labels or a continuous"):
         compare_predictions(y.astype(object), good, good, splits)
+
+
+def test_compare_predictions_rejects_non_finite_predictions():
+    y = np.array([0, 1] * 10)
+    splits = list(KFold(2).split(y))
+    good = [y[t].astype(float) for _, t in splits]
+    bad = [good[0], good[1].copy()]
+    bad[1][3] = np.nan
+    with pytest.raises(ValueError, match=r"predictions_b\[1\] contains NaN or inf"):
+        compare_predictions(y, good, bad, splits)
+
+
+def test_compare_predictions_classification_needs_class_labels():
+    splits = list(KFold(3).split(Y_REG))
+    truth = [Y_REG[t] for _, t in splits]
+    with pytest.raises(ValueError, match="needs class labels in y; got a 'cont"):
+        compare_predictions(Y_REG, truth, truth, splits, task="classification")
+    # A test set of one class is a valid classification of predictions.
+    y = np.zeros(20, dtype=int)
+    ones = [np.ones(10, dtype=int)] * 2
+    result = compare_predictions(
+        y, ones, [y[t] for _, t in KFold(2).split(y)], list(KFold(2).split(y))
+    )
+    np.testing.assert_array_equal(result.differences, -1.0)
 
 
 def test_compare_predictions_task_inference():
@@ -661,6 +760,17 @@ def test_numeric_error_score_warns_and_runs_no_test():
     assert len(result.tests) == 0
     assert set(result.skipped_tests) >= {"bcv_mcnemar", "corrected_t"}
     assert "fits failed" in str(result)
+
+
+def test_run_test_refuses_a_result_with_failed_fits():
+    with pytest.warns(FitFailedWarning):
+        result = compare_estimators(
+            FailingOnSmallLabels(), tree(), X_BC, Y_BC, random_state=0, error_score=0
+        )
+    # The differences hold error_score on failed splits: no test may use them.
+    for name in ("paired_t", "bcv_mcnemar"):
+        with pytest.raises(ValueError, match=f"{name} cannot run: 10 fits failed"):
+            result.run_test(name)
 
 
 def test_all_fits_failing_raises():

@@ -149,6 +149,14 @@ def test_design_incomplete_halves_are_not_mx2():
     assert not design.is_mx2 and not design.is_partition
 
 
+def test_design_repeated_training_indices_are_not_mx2():
+    # Complementary as sets, but record 0 is trained on twice in split 0.
+    first = (np.r_[0, np.arange(100)], np.arange(100, 200))
+    design = describe_design([first, (first[1], np.arange(100))], N)
+    assert not design.is_mx2
+    assert design.n_train == (101 + 100) / 2
+
+
 def test_design_random_mx2_with_unbalanced_overlap_is_not_bcv():
     # Repetition 2 equals repetition 1: the overlap is n/2, not n/4.
     first = (np.arange(100), np.arange(100, 200))
