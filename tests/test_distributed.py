@@ -58,10 +58,16 @@ def test_dask_local_cluster_matches_serial(local_result):
         ) as cluster,
         distributed.Client(cluster) as client,
     ):
-        with parallel_config(backend="dask"):
+        with (
+            distributed.get_task_stream(client) as task_stream,
+            parallel_config(backend="dask"),
+        ):
             remote = _compare(n_jobs=-1, return_estimator=True)
-        # The fits really ran on the cluster's workers.
-        assert len(client.scheduler_info()["workers"]) == 2
+        # The fits really ran as tasks on the cluster's worker processes.
+        workers = set(client.scheduler_info()["workers"])
+        assert len(workers) == 2
+        assert task_stream.data
+        assert {task["worker"] for task in task_stream.data} <= workers
     _assert_same(local_result, remote)
     assert len(remote.estimators_a) == 10
 
