@@ -4,6 +4,12 @@ Every test accepts optional leading batch dimensions (e.g. ``tables`` of shape
 ``(n_batches, n_splits, 2, 2)``) so a simulation can evaluate thousands of
 comparisons in one numpy call; the helpers below are written elementwise for
 that reason. Without batch dimensions the result fields are Python scalars.
+
+Degenerate input follows one rule (FORMULAS.md), implemented here once: a
+statistic whose denominator is 0 is 0 with p-value 1 when its numerator is 0
+too (no evidence either way, whatever the alternative), otherwise ``±inf``
+with p-value 0 on the side of the infinity (and 1 on the other side for a
+one-sided alternative). Never NaN, never a division warning.
 """
 
 from numbers import Real
@@ -29,7 +35,7 @@ def check_alpha(alpha):
 
 def check_alternative(alternative, *, test, allowed=ALTERNATIVES):
     """Validate ``alternative`` against what ``test`` can honour."""
-    if alternative not in ALTERNATIVES:
+    if not isinstance(alternative, str) or alternative not in ALTERNATIVES:
         raise ValueError(
             f"alternative must be one of {list(ALTERNATIVES)}; got {alternative!r}."
         )
@@ -42,12 +48,25 @@ def check_alternative(alternative, *, test, allowed=ALTERNATIVES):
     return alternative
 
 
+def as_numeric_array(values, *, name, expected):
+    """``np.asarray(values)``, with a clear error for ragged nested sequences."""
+    try:
+        return np.asarray(values)
+    except ValueError:
+        raise ValueError(
+            f"{name} must be {expected}; got a ragged nested sequence (its rows "
+            "have different lengths)."
+        ) from None
+
+
 def check_tables(tables, *, name="tables"):
     """Return ``tables`` as an int array of shape (..., n_splits, 2, 2).
 
     A single (2, 2) table is read as one split.
     """
-    arr = np.asarray(tables)
+    arr = as_numeric_array(
+        tables, name=name, expected="an array of shape (n_splits, 2, 2)"
+    )
     if arr.dtype == object or not (
         np.issubdtype(arr.dtype, np.number) or arr.dtype == bool
     ):
@@ -72,7 +91,9 @@ def check_tables(tables, *, name="tables"):
 
 def check_differences(differences, *, min_splits=1, test=None, name="differences"):
     """Return ``differences`` as a float array of shape (..., n_splits)."""
-    arr = np.asarray(differences)
+    arr = as_numeric_array(
+        differences, name=name, expected="an array of shape (n_splits,)"
+    )
     if arr.dtype == object or not (
         np.issubdtype(arr.dtype, np.number) or arr.dtype == bool
     ):
@@ -85,15 +106,14 @@ def check_differences(differences, *, min_splits=1, test=None, name="differences
     if arr.shape[-1] < min_splits:
         who = f"{test} needs" if test else "Need"
         raise ValueError(
-            f"{who} at least {min_splits} splits; got {name} with "
-            f"{arr.shape[-1]}."
+            f"{who} at least {min_splits} splits; got {name} with {arr.shape[-1]}."
         )
     return arr
 
 
 def check_mx2_differences(differences, *, test, min_repeats=1):
     """Return m×2 differences reshaped to (..., m, 2) (split 2r + k -> [r, k])."""
-    arr = check_differences(differences, test=test)
+    arr = check_differences(differences, min_splits=0, test=test)
     n_splits = arr.shape[-1]
     if n_splits % 2 or n_splits < 2 * min_repeats:
         raise ValueError(
@@ -128,24 +148,66 @@ def safe_divide(numerator, denominator):
     return out
 
 
-def pvalue_from_distribution(statistic, dist, alternative):
-    """P-value of ``statistic`` under the symmetric ``dist`` (t or normal)."""
+def undefined_ratio(numerator, denominator):
+    """Where ``numerator / denominator`` is 0/0: no evidence either way.
+
+    The statistic is 0 there (see :func:`safe_divide`) and the p-value must be
+    1 for every alternative, not the 1/2 a one-sided tail gives at 0.
+    """
+    return (np.asarray(numerator) == 0) & (np.asarray(denominator) == 0)
+
+
+def pvalue_from_distribution(statistic, dist, alternative, *, undefined=None):
+    """P-value of ``statistic`` under the symmetric ``dist`` (t or normal).
+
+    ``undefined`` marks 0/0 statistics (see :func:`undefined_ratio`), whose
+    p-value is 1 whatever the alternative.
+    """
     statistic = np.asarray(statistic, dtype=np.float64)
     if alternative == "greater":
-        return dist.sf(statistic)
-    if alternative == "less":
-        return dist.cdf(statistic)
-    return np.minimum(1.0, 2.0 * dist.sf(np.abs(statistic)))
+        pvalue = dist.sf(statistic)
+    elif alternative == "less":
+        pvalue = dist.cdf(statistic)
+    else:
+        pvalue = np.minimum(1.0, 2.0 * dist.sf(np.abs(statistic)))
+    if undefined is not None:
+        pvalue = np.where(undefined, 1.0, pvalue)
+    return pvalue
 
 
-def t_pvalue(statistic, df, alternative):
+def t_pvalue(statistic, df, alternative, *, undefined=None):
     """P-value of a t statistic with ``df`` degrees of freedom."""
-    return pvalue_from_distribution(statistic, stats.t(df), alternative)
+    return pvalue_from_distribution(
+        statistic, stats.t(df), alternative, undefined=undefined
+    )
 
 
-def normal_pvalue(statistic, alternative):
+def normal_pvalue(statistic, alternative, *, undefined=None):
     """P-value of a standard normal statistic."""
-    return pvalue_from_distribution(statistic, stats.norm, alternative)
+    return pvalue_from_distribution(
+        statistic, stats.norm, alternative, undefined=undefined
+    )
+
+
+def confidence_interval(center, std_error, alpha, alternative, dist):
+    """(1 - alpha) interval ``center ± q·std_error``, q a quantile of ``dist``.
+
+    One-sided as ``alternative`` says, about the interval's own parameter and
+    as :func:`scipy.stats.ttest_1samp` does: ``"greater"`` gives
+    ``(low, inf)`` and ``"less"`` gives ``(-inf, high)``. A zero standard
+    error gives the point ``center`` on its finite side(s). ``dist`` is a
+    frozen symmetric distribution (``stats.norm``, ``stats.t(df)``).
+    """
+    center = np.asarray(center, dtype=np.float64)
+    std_error = np.asarray(std_error, dtype=np.float64)
+    level = 1.0 - alpha / 2.0 if alternative == "two-sided" else 1.0 - alpha
+    half_width = dist.ppf(level) * std_error
+    infinite = np.full_like(center, np.inf)
+    low = -infinite if alternative == "less" else center - half_width
+    high = infinite if alternative == "greater" else center + half_width
+    if low.ndim == 0:
+        return float(low), float(high)
+    return low, high
 
 
 def _scalar(value):

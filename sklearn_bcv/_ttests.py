@@ -7,9 +7,10 @@ Optional leading batch dimensions are supported: ``differences`` of shape
 ``(n_batches, n_splits)`` gives array-valued fields, so thousands of simulated
 comparisons run as one numpy call.
 
-Degenerate input follows one documented rule (see ``safe_divide``): when the
-variance estimate is zero the statistic is 0 with p-value 1 if its numerator
-is 0 too, otherwise ``±inf`` with p-value 0. No NaN, no warning.
+Degenerate input follows one documented rule (see ``_stats_utils``): when the
+variance estimate is zero the statistic is 0 with p-value 1 (for every
+alternative) if its numerator is 0 too, otherwise ``±inf`` with p-value 0
+(on the side of the infinity). No NaN, no warning.
 """
 
 from numbers import Real
@@ -24,9 +25,11 @@ from ._stats_utils import (
     check_differences,
     check_mx2_differences,
     check_size,
+    confidence_interval,
     make_result,
     safe_divide,
     t_pvalue,
+    undefined_ratio,
 )
 
 __all__ = [
@@ -74,30 +77,6 @@ def _combined_f_statistic(p):
 
 def _f_pvalue(statistic, df1, df2):
     return stats.f.sf(statistic, df1, df2)
-
-
-def _t_interval(center, std_error, df, alpha, alternative):
-    """(1 - alpha) t confidence interval, one-sided as ``alternative`` says.
-
-    As :func:`scipy.stats.ttest_1samp` does, ``"greater"`` gives
-    ``(low, inf)`` and ``"less"`` gives ``(-inf, high)``. A zero standard
-    error gives the point ``center`` on its finite side(s).
-    """
-    center = np.asarray(center, dtype=np.float64)
-    std_error = np.asarray(std_error, dtype=np.float64)
-    if alternative == "two-sided":
-        half_width = stats.t.ppf(1.0 - alpha / 2.0, df) * std_error
-        low, high = center - half_width, center + half_width
-    else:
-        half_width = stats.t.ppf(1.0 - alpha, df) * std_error
-        infinite = np.full_like(center, np.inf)
-        if alternative == "greater":
-            low, high = center - half_width, infinite
-        else:
-            low, high = -infinite, center + half_width
-    if low.ndim == 0:
-        return float(low), float(high)
-    return low, high
 
 
 def _validate_common(alpha, alternative, test, allowed=None):
@@ -175,7 +154,8 @@ def paired_t_5x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     m = p.shape[-2]
     variance = np.sum(_mx2_variances(p), axis=-1) / m
     statistic = safe_divide(p[..., 0, 0], np.sqrt(variance))
-    pvalue = t_pvalue(statistic, m, alternative)
+    undefined = undefined_ratio(p[..., 0, 0], variance)
+    pvalue = t_pvalue(statistic, m, alternative, undefined=undefined)
     return make_result(
         test=test,
         statistic=statistic,
@@ -458,10 +438,11 @@ def combined_t_5x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     numerator = np.sqrt(2.0 * m) * p.mean(axis=(-2, -1))
     variance = np.sum(_mx2_variances(p), axis=-1) / m
     statistic = safe_divide(numerator, np.sqrt(variance))
+    undefined = undefined_ratio(numerator, variance)
     return make_result(
         test=test,
         statistic=statistic,
-        pvalue=t_pvalue(statistic, m, alternative),
+        pvalue=t_pvalue(statistic, m, alternative, undefined=undefined),
         df=m,
         alpha=alpha,
         alternative=alternative,
@@ -534,10 +515,11 @@ def blocked_t_3x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     sigma2 = sum_of_squares / d.shape[-1]
     statistic = safe_divide(dbar, np.sqrt(sigma2))
     df = d.shape[-1] - 1
+    undefined = undefined_ratio(dbar, sigma2)
     return make_result(
         test=test,
         statistic=statistic,
-        pvalue=t_pvalue(statistic, df, alternative),
+        pvalue=t_pvalue(statistic, df, alternative, undefined=undefined),
         df=df,
         alpha=alpha,
         alternative=alternative,
@@ -547,6 +529,23 @@ def blocked_t_3x2cv(differences, *, alpha=0.05, alternative="two-sided"):
 # --------------------------------------------------------------------------
 # Any design
 # --------------------------------------------------------------------------
+
+
+def _location_t_result(test, dbar, std_error, df, alpha, alternative):
+    """Result of ``t = dbar / std_error`` ~ t(df), with its confidence interval."""
+    statistic = safe_divide(dbar, std_error)
+    undefined = undefined_ratio(dbar, std_error)
+    return make_result(
+        test=test,
+        statistic=statistic,
+        pvalue=t_pvalue(statistic, df, alternative, undefined=undefined),
+        df=df,
+        alpha=alpha,
+        alternative=alternative,
+        confidence_interval=confidence_interval(
+            dbar, std_error, alpha, alternative, stats.t(df)
+        ),
+    )
 
 
 def _mean_and_variance(differences, test):
@@ -621,17 +620,7 @@ def paired_t(differences, *, alpha=0.05, alternative="two-sided"):
     alpha, alternative = _validate_common(alpha, alternative, test)
     dbar, s2, n_splits = _mean_and_variance(differences, test)
     std_error = np.sqrt(s2 / n_splits)
-    statistic = safe_divide(dbar, std_error)
-    df = n_splits - 1
-    return make_result(
-        test=test,
-        statistic=statistic,
-        pvalue=t_pvalue(statistic, df, alternative),
-        df=df,
-        alpha=alpha,
-        alternative=alternative,
-        confidence_interval=_t_interval(dbar, std_error, df, alpha, alternative),
-    )
+    return _location_t_result(test, dbar, std_error, n_splits - 1, alpha, alternative)
 
 
 @register_test("corrected_t", needs=("differences", "n_train", "n_test"), design="any")
@@ -711,14 +700,4 @@ def corrected_t(differences, n_train, n_test, *, alpha=0.05, alternative="two-si
     n_test = check_size(n_test, name="n_test")
     dbar, s2, n_splits = _mean_and_variance(differences, test)
     std_error = np.sqrt((1.0 / n_splits + n_test / n_train) * s2)
-    statistic = safe_divide(dbar, std_error)
-    df = n_splits - 1
-    return make_result(
-        test=test,
-        statistic=statistic,
-        pvalue=t_pvalue(statistic, df, alternative),
-        df=df,
-        alpha=alpha,
-        alternative=alternative,
-        confidence_interval=_t_interval(dbar, std_error, df, alpha, alternative),
-    )
+    return _location_t_result(test, dbar, std_error, n_splits - 1, alpha, alternative)

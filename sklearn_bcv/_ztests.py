@@ -2,9 +2,10 @@
 
 Signed statistics are positive when estimator A is better, and
 ``alternative="greater"`` means "A is better than B", as everywhere in the
-package. Degenerate input follows the rule of ``safe_divide``: a zero
-standard error gives a statistic of 0 and p-value 1 when the estimated
-difference is 0 too, otherwise ``±inf`` and p-value 0. No NaN, no warning.
+package. Degenerate input follows the rule of ``_stats_utils``: a zero
+standard error gives a statistic of 0 and p-value 1 (for every alternative)
+when the estimated difference is 0 too, otherwise ``±inf`` and p-value 0 on
+the side of the infinity. No NaN, no warning.
 """
 
 import numpy as np
@@ -15,36 +16,14 @@ from ._registry import register_test
 from ._stats_utils import (
     check_alpha,
     check_alternative,
+    confidence_interval,
     make_result,
     normal_pvalue,
     safe_divide,
+    undefined_ratio,
 )
 
 __all__ = ["cv_ci_z", "proportion_z"]
-
-
-def _normal_interval(center, std_error, alpha, alternative):
-    """(1 - alpha) normal confidence interval, one-sided as ``alternative`` says.
-
-    ``alternative`` is about the interval's own parameter: ``"greater"``
-    (parameter > 0) gives ``(low, inf)``, ``"less"`` ``(-inf, high)``, as
-    :func:`scipy.stats.ttest_1samp` does for its interval.
-    """
-    center = np.asarray(center, dtype=np.float64)
-    std_error = np.asarray(std_error, dtype=np.float64)
-    if alternative == "two-sided":
-        half_width = stats.norm.ppf(1.0 - alpha / 2.0) * std_error
-        low, high = center - half_width, center + half_width
-    else:
-        half_width = stats.norm.ppf(1.0 - alpha) * std_error
-        infinite = np.full_like(center, np.inf)
-        if alternative == "greater":
-            low, high = center - half_width, infinite
-        else:
-            low, high = -infinite, center + half_width
-    if low.ndim == 0:
-        return float(low), float(high)
-    return low, high
 
 
 _PROPORTION_Z_HINT = (
@@ -117,8 +96,10 @@ def proportion_z(tables, *, alpha=0.05, alternative="two-sided"):
     the interval use different variances, ``reject`` need not agree with
     whether the interval contains 0.
 
-    Degenerate input: an empty table, or one where the two estimators have
-    the same error rate of 0 or 1, gives z = 0 and p-value 1.
+    Degenerate input: a table with ``n01 + n10 = 0`` (the estimators never
+    disagree; this includes an empty table and equal error rates of 0 or 1,
+    where the standard error is 0 too) gives z = 0 and p-value 1 for every
+    alternative.
 
     References
     ----------
@@ -151,6 +132,9 @@ def proportion_z(tables, *, alpha=0.05, alternative="two-sided"):
     error = (error_a + error_b) / 2.0
     pooled_se = np.sqrt(safe_divide(2.0 * error * (1.0 - error), n))
     statistic = safe_divide(error_b - error_a, pooled_se)
+    # Estimators that never disagree (including 0/0: an empty table, error
+    # rates both 0 or both 1) give no evidence either way.
+    undefined = (n01 + n10) == 0
 
     difference = safe_divide(n10 - n01, n)
     discordant = safe_divide(n10 + n01, n)
@@ -160,11 +144,13 @@ def proportion_z(tables, *, alpha=0.05, alternative="two-sided"):
     return make_result(
         test="proportion_z",
         statistic=statistic,
-        pvalue=normal_pvalue(statistic, alternative),
+        pvalue=normal_pvalue(statistic, alternative, undefined=undefined),
         df=None,
         alpha=alpha,
         alternative=alternative,
-        confidence_interval=_normal_interval(difference, paired_se, alpha, alternative),
+        confidence_interval=confidence_interval(
+            difference, paired_se, alpha, alternative, stats.norm
+        ),
         difference=difference,
     )
 
@@ -311,16 +297,19 @@ def cv_ci_z(loss_differences, *, alpha=0.05, alternative="two-sided"):
     sigma2_out = sum(np.sum((fold - fold.mean()) ** 2) for fold in folds) / n
     std_error = np.sqrt(sigma2_out / n)
     statistic = safe_divide(-mean_difference, std_error)
+    undefined = undefined_ratio(mean_difference, std_error)
     # "A better" means a negative mean loss difference: mirror the side.
     side = {"greater": "less", "less": "greater"}.get(alternative, alternative)
     return make_result(
         test="cv_ci_z",
         statistic=statistic,
-        pvalue=normal_pvalue(statistic, alternative),
+        pvalue=normal_pvalue(statistic, alternative, undefined=undefined),
         df=None,
         alpha=alpha,
         alternative=alternative,
-        confidence_interval=_normal_interval(mean_difference, std_error, alpha, side),
+        confidence_interval=confidence_interval(
+            mean_difference, std_error, alpha, side, stats.norm
+        ),
         mean_loss_difference=np.float64(mean_difference),
         std_error=np.float64(std_error),
     )

@@ -85,6 +85,31 @@ def test_rope_zero_matches_corrected_t(rng):
     assert_allclose(bayes.p_rope, 0.0, atol=1e-15)
 
 
+def constant_differences():
+    """Equal differences (zero variance): a point-mass posterior."""
+    return st.tuples(st.integers(-100, 100), st.integers(2, 12)).map(
+        lambda value_size: np.full(value_size[1], value_size[0] / 100.0)
+    )
+
+
+@given(
+    d=st.one_of(differences(), constant_differences()),
+    n_train=st.integers(1, 1000),
+    n_test=st.integers(1, 1000),
+)
+def test_rope_zero_is_one_minus_corrected_t_pvalue(d, n_train, n_test):
+    # Corollary 1 as a property, degenerate inputs included: with zero
+    # variance the point mass gives 0 or 1, and corrected_t gives p = 1 (0/0)
+    # or a p of 0 / 1 on the two sides of an infinite statistic.
+    bayes = bayesian_correlated_t(d, n_train, n_test)
+    greater = corrected_t(d, n_train, n_test, alternative="greater")
+    less = corrected_t(d, n_train, n_test, alternative="less")
+    assert bayes.p_a_better == pytest.approx(1.0 - greater.pvalue, abs=1e-12)
+    assert bayes.p_b_better == pytest.approx(1.0 - less.pvalue, abs=1e-12)
+    assert bayes.loc == pytest.approx(np.mean(d), abs=1e-15)
+    assert bayes.df == corrected_t(d, n_train, n_test).df
+
+
 @pytest.mark.parametrize("alternative", ["greater", "less"])
 def test_one_sided_decision_equals_corrected_t(alternative, rng):
     d = rng.normal(0.0, 0.03, size=(400, 10))

@@ -329,22 +329,34 @@ def test_calibrated_f_default_df1():
 # --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ALL_TESTS)
-def test_all_zero_differences_give_statistic_0_pvalue_1(name):
-    result = run(name, np.zeros(10))
+SUPPORTED = [
+    (name, alternative)
+    for name in ALL_TESTS
+    for alternative in ALTERNATIVES
+    if name not in F_TESTS or alternative == "two-sided"
+]
+
+
+@pytest.mark.parametrize("name, alternative", SUPPORTED)
+def test_all_zero_differences_give_statistic_0_pvalue_1(name, alternative):
+    # 0/0: no evidence either way, so p = 1 on either side too (not the 1/2
+    # a t tail at 0 would give).
+    result = run(name, np.zeros(10), alternative=alternative)
     assert result.statistic == 0.0
     assert result.pvalue == 1.0
     assert result.reject is False
 
 
-@pytest.mark.parametrize("name", ALL_TESTS)
+@pytest.mark.parametrize("name, alternative", SUPPORTED)
 @pytest.mark.parametrize("sign", [1.0, -1.0])
-def test_constant_nonzero_differences_give_infinite_statistic(name, sign):
-    result = run(name, np.full(10, sign * 0.1))
+def test_constant_nonzero_differences_give_infinite_statistic(name, alternative, sign):
+    result = run(name, np.full(10, sign * 0.1), alternative=alternative)
     expected = np.inf if name in F_TESTS else sign * np.inf
     assert result.statistic == expected
-    assert result.pvalue == 0.0
-    assert result.reject is True
+    # p = 0 on the side of the infinity, 1 on the other one.
+    against = {"greater": -1.0, "less": 1.0}.get(alternative)
+    assert result.pvalue == (1.0 if sign == against else 0.0)
+    assert result.reject is (sign != against)
 
 
 @pytest.mark.parametrize("name", ["paired_t", "corrected_t"])
@@ -368,8 +380,9 @@ def test_equal_differences_are_exactly_degenerate(name, n_splits, value):
 def test_paired_t_5x2cv_zero_first_difference_and_zero_variance():
     # Folds agree within every repetition (s2_r = 0) and p[0, 0] = 0: 0 / 0.
     d = [0.0, 0.0, 0.1, 0.1, -0.2, -0.2, 0.3, 0.3, 0.1, 0.1]
-    result = paired_t_5x2cv(d)
-    assert (result.statistic, result.pvalue) == (0.0, 1.0)
+    for alternative in ALTERNATIVES:
+        result = paired_t_5x2cv(d, alternative=alternative)
+        assert (result.statistic, result.pvalue) == (0.0, 1.0)
     # The F statistic has a non-zero numerator over the same zero denominator.
     assert combined_f_5x2cv(d).statistic == np.inf
 
@@ -377,14 +390,6 @@ def test_paired_t_5x2cv_zero_first_difference_and_zero_variance():
 # --------------------------------------------------------------------------
 # Batches
 # --------------------------------------------------------------------------
-
-
-SUPPORTED = [
-    (name, alternative)
-    for name in ALL_TESTS
-    for alternative in ALTERNATIVES
-    if name not in F_TESTS or alternative == "two-sided"
-]
 
 
 @pytest.mark.parametrize("name, alternative", SUPPORTED)
@@ -556,6 +561,31 @@ def test_non_finite_differences(name, bad):
 def test_non_numeric_differences(name):
     with pytest.raises(ValueError, match="differences must be numeric"):
         run(name, ["a"] * 10)
+
+
+@pytest.mark.parametrize("name", ALL_TESTS)
+def test_ragged_differences(name):
+    with pytest.raises(
+        ValueError,
+        match=r"differences must be an array of shape \(n_splits,\); got a ragged",
+    ):
+        run(name, [[0.1, 0.2], [0.3]])
+
+
+@pytest.mark.parametrize("name", MX2_TESTS)
+def test_no_differences_names_the_mx2_design(name):
+    with pytest.raises(
+        ValueError,
+        match=rf"{name} needs the differences of an m×2 design.*got 0 splits",
+    ):
+        run(name, [])
+
+
+@pytest.mark.parametrize("name", ALL_TESTS)
+@pytest.mark.parametrize("alternative", [np.array(["greater"]), ["less"], None, 1])
+def test_alternative_must_be_a_string(name, alternative):
+    with pytest.raises(ValueError, match="alternative must be one of"):
+        run(name, D5, alternative=alternative)
 
 
 @pytest.mark.parametrize("name", ["paired_t", "corrected_t"])

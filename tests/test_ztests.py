@@ -96,6 +96,15 @@ def test_proportion_z_interval_coverage(global_random_seed):
     assert 0.93 < coverage < 0.97
 
 
+@pytest.mark.parametrize("alternative", ["greater", "less"])
+def test_proportion_z_one_sided_at_zero_with_information(alternative):
+    # Equal error rates that are neither 0 nor 1: an ordinary z = 0, whose
+    # one-sided tail is 1/2 (only 0/0 is "no evidence", p = 1).
+    result = proportion_z([[5, 3], [3, 9]], alternative=alternative)
+    assert result.statistic == 0.0
+    assert result.pvalue == 0.5
+
+
 def test_proportion_z_one_sided():
     greater = proportion_z(RASCHKA_A, alternative="greater")
     less = proportion_z(RASCHKA_A, alternative="less")
@@ -110,9 +119,10 @@ def test_proportion_z_one_sided():
 )
 def test_proportion_z_degenerate(table, alternative):
     # Empty table, both always right, both always wrong, never disagreeing.
+    # 0/0: statistic 0 and p-value 1 for every alternative (FORMULAS.md).
     result = proportion_z(table, alternative=alternative)
     assert result.statistic == 0.0
-    assert result.pvalue == (1.0 if alternative == "two-sided" else 0.5)
+    assert result.pvalue == 1.0
     assert result.reject is False
     low, high = result.confidence_interval
     assert (low == 0.0 or low == -np.inf) and (high == 0.0 or high == np.inf)
@@ -307,7 +317,8 @@ def test_cv_ci_z_degenerate(alternative):
     # Every loss difference 0: statistic 0, p-value 1, interval {0}.
     result = cv_ci_z([[0, 0, 0], [0, 0]], alternative=alternative)
     assert result.statistic == 0.0
-    assert result.pvalue == (1.0 if alternative == "two-sided" else 0.5)
+    assert result.pvalue == 1.0
+    assert result.confidence_interval in [(0.0, 0.0), (-np.inf, 0.0), (0.0, np.inf)]
     # Constant within folds but not zero: infinite evidence that A is better.
     result = cv_ci_z([[-1, -1], [-1, -1, -1]], alternative=alternative)
     assert result.statistic == np.inf
