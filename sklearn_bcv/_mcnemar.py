@@ -120,6 +120,17 @@ def _signed_root(chi2, n01, n10):
     return np.sign(n10 - n01) * np.sqrt(chi2)
 
 
+def _chi2_pvalue(chi2, z, n01, n10, alternative):
+    """Chi-squared(1) p-value, or the normal tail of ``z`` for one side.
+
+    With no disagreement at all (n01 + n10 = 0) the p-value is 1 for every
+    alternative: there is no evidence either way.
+    """
+    if alternative == "two-sided":
+        return stats.chi2.sf(chi2, 1)
+    return normal_pvalue(z, alternative, undefined=(n01 + n10) == 0)
+
+
 _MULTI_SPLIT_HINT = (
     "Use kfold_mcnemar for the tables of k folds or bcv_mcnemar for those "
     "of an m×2 BCV design."
@@ -260,10 +271,7 @@ def mcnemar(
         )
     chi2 = _continuity_chi2(n01, n10, 1.0 if correction else 0.0)
     z = _signed_root(chi2, n01, n10)
-    if alternative == "two-sided":
-        pvalue = stats.chi2.sf(chi2, 1)
-    else:
-        pvalue = normal_pvalue(z, alternative)
+    pvalue = _chi2_pvalue(chi2, z, n01, n10, alternative)
     return make_result(
         test="mcnemar",
         statistic=chi2,
@@ -363,15 +371,38 @@ def kfold_mcnemar(tables, *, alpha=0.05, alternative="two-sided"):
     )
 
 
-def _check_rho(value, *, name):
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, Real)
-        or not np.isfinite(value)
-        or not 0 <= value < 1
-    ):
-        raise ValueError(f"{name} must be a number in [0, 1); got {value!r}.")
+def _check_correlation(value, *, name, low, closed_low):
+    """Validate an assumed correlation: a finite number in [low, 1) or (low, 1)."""
+    in_range = (
+        not isinstance(value, bool)
+        and isinstance(value, Real)
+        and np.isfinite(value)
+        and (value >= low if closed_low else value > low)
+        and value < 1
+    )
+    if not in_range:
+        interval = f"[{low:g}, 1)" if closed_low else f"({low:g}, 1)"
+        raise ValueError(f"{name} must be a number in {interval}; got {value!r}.")
     return float(value)
+
+
+def _check_rhos(rho1, rho2, n_repeats):
+    """Validate (rho1, rho2) as the correlations of 2m hold-out estimates.
+
+    rho1 (same repetition) may be negative, as Yang et al.'s Figure 1 shows it
+    often is; rho2 (different repetitions) is in [0, 1) as eq. 10 bounds it.
+    With m >= 2 the assumed correlation matrix must exist: its eigenvalue
+    ``1 + rho1 - 2 rho2`` is >= 0, i.e. ``rho2 <= (1 + rho1) / 2`` (eq. 9).
+    """
+    rho1 = _check_correlation(rho1, name="rho1", low=-1, closed_low=False)
+    rho2 = _check_correlation(rho2, name="rho2", low=0, closed_low=True)
+    if n_repeats >= 2 and 2 * rho2 > 1 + rho1:
+        raise ValueError(
+            f"rho2 must be at most (1 + rho1) / 2 = {(1 + rho1) / 2:g} "
+            f"(Yang et al., eq. 9): no 2m hold-out estimates have correlations "
+            f"rho1={rho1:g} within and rho2={rho2:g} across repetitions."
+        )
+    return rho1, rho2
 
 
 def _effective_factor(n_repeats, rho1, rho2):
@@ -397,11 +428,12 @@ def bcv_mcnemar(tables, *, alpha=0.05, alternative="two-sided", rho1=0.5, rho2=0
         ``"greater"``: A is more accurate than B; ``"less"``: B is.
     rho1 : float, default=0.5
         Assumed correlation of the two hold-out estimates of the
-        disagreement rate within one 2-fold CV, in [0, 1).
+        disagreement rate within one 2-fold CV, in (-1, 1).
     rho2 : float, default=0.5
         Assumed correlation of hold-out estimates from different
-        repetitions, in [0, 1). The defaults are the upper bounds of Yang
-        et al.'s eq. 10, the conservative choice.
+        repetitions, in [0, 1) and at most ``(1 + rho1) / 2`` (eq. 9, so
+        that the assumed correlations are possible). The defaults are the
+        upper bounds of Yang et al.'s eq. 10, the conservative choice.
 
     Returns
     -------
@@ -492,8 +524,6 @@ def bcv_mcnemar(tables, *, alpha=0.05, alternative="two-sided", rho1=0.5, rho2=0
     """
     alpha = check_alpha(alpha)
     alternative = check_alternative(alternative, test="bcv_mcnemar")
-    rho1 = _check_rho(rho1, name="rho1")
-    rho2 = _check_rho(rho2, name="rho2")
     tables = check_tables(tables)
     n_splits = tables.shape[-3]
     if n_splits % 2:
@@ -502,16 +532,14 @@ def bcv_mcnemar(tables, *, alpha=0.05, alternative="two-sided", rho1=0.5, rho2=0
             "m >= 1, in the order fold 0, fold 1 of each repetition; got "
             f"{n_splits} tables."
         )
+    rho1, rho2 = _check_rhos(rho1, rho2, n_splits // 2)
     t = _effective_factor(n_splits // 2, rho1, rho2)
     mean_table = tables.mean(axis=-3)
     nbar01, nbar10 = mean_table[..., 0, 1], mean_table[..., 1, 0]
     numerator = t * np.maximum(np.abs(nbar01 - nbar10) - 1.0 / t, 0.0) ** 2
     statistic = safe_divide(numerator, nbar01 + nbar10)
     z = _signed_root(statistic, nbar01, nbar10)
-    if alternative == "two-sided":
-        pvalue = stats.chi2.sf(statistic, 1)
-    else:
-        pvalue = normal_pvalue(z, alternative)
+    pvalue = _chi2_pvalue(statistic, z, nbar01, nbar10, alternative)
     effective_table = t * mean_table
     return make_result(
         test="bcv_mcnemar",

@@ -167,6 +167,10 @@ def test_mcnemar_one_sided_are_normal_tails(tables, correction):
     greater = mcnemar(tables, correction=correction, alternative="greater")
     less = mcnemar(tables, correction=correction, alternative="less")
     assert greater.z == two.z == less.z
+    if tables[0, 0, 1] + tables[0, 1, 0] == 0:
+        # No disagreement: no evidence either way, p = 1 on both sides.
+        assert greater.pvalue == less.pvalue == two.pvalue == 1.0
+        return
     assert greater.pvalue == pytest.approx(stats.norm.sf(two.z), abs=1e-12)
     assert greater.pvalue + less.pvalue == pytest.approx(1.0)
     # chi2(1).sf(z**2) = 2 norm.sf(|z|): the two-sided p is twice the smaller tail.
@@ -192,12 +196,20 @@ def test_mcnemar_no_disagreement(exact, correction, alternative):
     result = mcnemar(
         [[12, 0], [0, 88]], exact=exact, correction=correction, alternative=alternative
     )
+    # FORMULAS.md: p-value 1 for every alternative, not the 1/2 a normal tail
+    # at z = 0 would give.
     assert result.statistic == 0
-    if exact or alternative == "two-sided":
-        assert result.pvalue == 1.0
-    else:
-        assert result.pvalue == 0.5  # z = 0: half of the normal on each side
+    assert result.pvalue == 1.0
     assert result.reject is False
+
+
+@pytest.mark.parametrize("alternative", ["greater", "less"])
+def test_mcnemar_one_sided_at_zero_with_disagreement(alternative):
+    # |b - c| = 1 with correction: the statistic is 0 but the records do
+    # disagree, so this is an ordinary z = 0, whose one-sided tail is 1/2.
+    result = mcnemar([[3, 4], [5, 9]], alternative=alternative)
+    assert result.statistic == 0.0 and result.z == 0.0
+    assert result.pvalue == 0.5
 
 
 def test_mcnemar_rejects_several_splits():
@@ -232,6 +244,8 @@ def test_mcnemar_parameter_validation(kwargs, message):
         ([[1, 2.5], [3, 4]], r"tables must be whole-number counts"),
         ([[1, np.nan], [3, 4]], r"tables must be finite counts"),
         ([["a", "b"], ["c", "d"]], r"tables must be an array of counts"),
+        ([[1, 2], [3]], r"tables must be an array of shape .* got a ragged"),
+        (np.zeros((0, 2, 2)), r"tables must hold at least one table"),
     ],
 )
 def test_mcnemar_table_validation(tables, message):
@@ -373,17 +387,18 @@ def test_bcv_mcnemar_no_disagreement(alternative):
         np.tile([[10, 0], [0, 90]], (10, 1, 1)), alternative=alternative
     )
     assert result.statistic == 0.0 and result.z == 0.0
-    assert result.pvalue == (1.0 if alternative == "two-sided" else 0.5)
+    assert result.pvalue == 1.0
     assert result.reject is False
 
 
 @given(
     tables=table_strategy(10, max_count=30),
     scale=st.integers(1, 6),
-    rho1=st.floats(0, 0.9),
-    rho2=st.floats(0, 0.9),
+    rho1=st.floats(-0.9, 0.9),
+    rho2_fraction=st.floats(0, 1),
 )
-def test_bcv_mcnemar_scaling_relation(tables, scale, rho1, rho2):
+def test_bcv_mcnemar_scaling_relation(tables, scale, rho1, rho2_fraction):
+    rho2 = rho2_fraction * (1 + rho1) / 2  # a possible correlation (eq. 9)
     # With d = nbar01 - nbar10, s = nbar01 + nbar10 and |d| >= 1/t, the
     # statistic is t (|d| - 1/t)^2 / s, so sqrt(stat) = sqrt(t/s)(|d| - 1/t).
     # Scaling every count by c: sqrt(t/(cs)) (c|d| - 1/t)
@@ -410,11 +425,44 @@ def test_bcv_mcnemar_needs_mx2_design(n_splits):
         bcv_mcnemar(np.ones((n_splits, 2, 2), dtype=int))
 
 
-@pytest.mark.parametrize("name", ["rho1", "rho2"])
-@pytest.mark.parametrize("value", [-0.1, 1.0, 2, np.nan, np.inf, True, "0.5", None])
-def test_bcv_mcnemar_rho_validation(name, value):
-    with pytest.raises(ValueError, match=rf"{name} must be a number in \[0, 1\); got"):
+@pytest.mark.parametrize(
+    "name, value, interval",
+    [
+        ("rho1", -1.0, r"\(-1, 1\)"),
+        ("rho1", 1.0, r"\(-1, 1\)"),
+        ("rho2", -0.1, r"\[0, 1\)"),
+        ("rho2", 1.0, r"\[0, 1\)"),
+    ]
+    + [
+        (name, value, r"\(-1, 1\)" if name == "rho1" else r"\[0, 1\)")
+        for name in ("rho1", "rho2")
+        for value in (2, np.nan, np.inf, True, "0.5", None)
+    ],
+)
+def test_bcv_mcnemar_rho_validation(name, value, interval):
+    with pytest.raises(ValueError, match=rf"{name} must be a number in {interval}"):
         bcv_mcnemar(np.ones((10, 2, 2), dtype=int), **{name: value})
+
+
+def test_bcv_mcnemar_rho2_bounded_by_eq9():
+    # Eq. 9: rho2 < (1 + rho1) / 2, else the eigenvalue 1 + rho1 - 2 rho2 of
+    # the assumed correlation matrix is negative (no such estimates exist).
+    with pytest.raises(
+        ValueError, match=r"rho2 must be at most \(1 \+ rho1\) / 2 = 0.6 .*eq. 9"
+    ):
+        bcv_mcnemar(np.ones((10, 2, 2), dtype=int), rho1=0.2, rho2=0.7)
+    # The boundary (a singular matrix, e.g. Lemma 3's rho1 = 0, rho2 = 1/2)
+    # is allowed, and with one repetition rho2 plays no role.
+    assert bcv_mcnemar(np.ones((10, 2, 2), dtype=int), rho1=0.0, rho2=0.5).t == 2.0
+    assert bcv_mcnemar(np.ones((2, 2, 2), dtype=int), rho1=0.0, rho2=0.9).t == 2.0
+
+
+def test_bcv_mcnemar_negative_rho1():
+    # Yang et al.'s Figure 1: rho1 varies around 0; a negative value is a
+    # valid (more liberal) assumption: t = 10 / (1 - 0.2 + 8 * 0.25) = 10 / 2.8.
+    result = bcv_mcnemar(np.tile([[10, 2], [9, 79]], (10, 1, 1)), rho1=-0.2, rho2=0.25)
+    assert result.t == pytest.approx(10 / 2.8)
+    assert result.rho1 == -0.2
 
 
 def test_bcv_mcnemar_alpha_validation():
