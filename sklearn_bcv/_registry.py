@@ -8,7 +8,14 @@ parameters. It returns a :class:`~sklearn.utils.Bunch`.
 
 from dataclasses import dataclass
 
-__all__ = ["available_tests", "get_test", "register_test", "NEEDS", "DESIGNS"]
+__all__ = [
+    "available_tests",
+    "get_test",
+    "register_test",
+    "unregister_test",
+    "NEEDS",
+    "DESIGNS",
+]
 
 #: What a test may ask for; the comparison engine computes each once.
 NEEDS = ("tables", "differences", "n_train", "n_test", "loss_differences")
@@ -57,21 +64,55 @@ def register_test(name, *, needs, design=None, overwrite=False):
     decorator : callable
         Registers the decorated function and returns it unchanged.
 
+    Notes
+    -----
+    The function is called with keyword arguments only: one per entry of
+    ``needs`` (see :data:`NEEDS`: ``tables`` of shape (n_splits, 2, 2),
+    ``differences`` of shape (n_splits,), ``n_train``, ``n_test``,
+    ``loss_differences``), plus ``alpha``, ``alternative`` and whatever
+    parameters the user passes through ``tests={name: {...}}``. It returns a
+    :class:`~sklearn.utils.Bunch` with at least ``statistic``, ``pvalue``,
+    ``df``, ``reject``, ``alternative`` and ``test``. Once registered it is
+    listed by :func:`available_tests`, returned by :func:`get_test` and run
+    by :func:`~sklearn_bcv.compare_estimators` and
+    :func:`~sklearn_bcv.compare_predictions` exactly like the built-in
+    tests: by name in ``tests=``, and with ``tests=None`` whenever ``design``
+    fits the splits and the task provides its needs.
+
     Examples
     --------
-    A third-party test runs through ``compare_estimators`` like the built-in
-    ones once registered:
+    A sign test on the per-split differences, registered and then run
+    through :func:`~sklearn_bcv.compare_predictions` like a built-in test:
 
     >>> import numpy as np
+    >>> from scipy.stats import binomtest
+    >>> from sklearn.model_selection import KFold
     >>> from sklearn.utils import Bunch
-    >>> from sklearn_bcv import register_test, get_test
-    >>> @register_test("sign_count", needs="differences", overwrite=True)
-    ... def sign_count(*, differences, alpha=0.05, alternative="two-sided"):
+    >>> from sklearn_bcv import available_tests, compare_predictions, register_test
+    >>> @register_test("sign_test", needs="differences", design="any")
+    ... def sign_test(*, differences, alpha=0.05, alternative="two-sided"):
     ...     wins = int(np.sum(np.asarray(differences) > 0))
-    ...     return Bunch(statistic=wins, pvalue=None, df=None, reject=False,
-    ...                  alternative=alternative, test="sign_count")
-    >>> get_test("sign_count")(differences=[0.1, -0.2, 0.3]).statistic
-    2
+    ...     n = wins + int(np.sum(np.asarray(differences) < 0))  # ties dropped
+    ...     pvalue = binomtest(wins, n, alternative=alternative).pvalue if n else 1.0
+    ...     return Bunch(statistic=wins, pvalue=pvalue, df=None,
+    ...                  reject=pvalue < alpha, alternative=alternative,
+    ...                  test="sign_test")
+    >>> y = np.tile([0, 1], 50)
+    >>> splits = list(KFold(5).split(y))
+    >>> pred_a = [y[test] for _, test in splits]  # always right
+    >>> pred_b = [np.zeros_like(y[test]) for _, test in splits]
+    >>> result = compare_predictions(y, pred_a, pred_b, splits,
+    ...                              tests=["sign_test", "corrected_t"])
+    >>> sign = result.tests.sign_test
+    >>> sign.statistic, float(round(sign.pvalue, 4)), bool(sign.reject)
+    (5, 0.0625, False)
+
+    :func:`unregister_test` removes it again:
+
+    >>> from sklearn_bcv._registry import unregister_test
+    >>> unregister_test("sign_test")
+    >>> "sign_test" in available_tests()
+    False
     """
     if not isinstance(name, str) or not name:
         raise ValueError(f"name must be a non-empty string; got {name!r}.")
@@ -97,13 +138,42 @@ def register_test(name, *, needs, design=None, overwrite=False):
     return decorator
 
 
+def unregister_test(name):
+    """Remove the test registered under ``name``.
+
+    Meant for third-party tests (e.g. to clean up after an experiment);
+    removing a built-in test leaves it out of every comparison until it is
+    registered again.
+
+    Parameters
+    ----------
+    name : str
+        A name from :func:`available_tests`.
+
+    Examples
+    --------
+    >>> from sklearn.utils import Bunch
+    >>> from sklearn_bcv import available_tests, register_test
+    >>> from sklearn_bcv._registry import unregister_test
+    >>> @register_test("always_one", needs="differences")
+    ... def always_one(*, differences, alpha=0.05, alternative="two-sided"):
+    ...     return Bunch(statistic=0.0, pvalue=1.0, df=None, reject=False,
+    ...                  alternative=alternative, test="always_one")
+    >>> "always_one" in available_tests()
+    True
+    >>> unregister_test("always_one")
+    >>> "always_one" in available_tests()
+    False
+    """
+    del _REGISTRY[_get_entry(name).name]
+
+
 def _get_entry(name):
     try:
         return _REGISTRY[name]
     except (KeyError, TypeError):
         raise ValueError(
-            f"{name!r} is not a registered test. Valid names: "
-            f"{sorted(_REGISTRY)}."
+            f"{name!r} is not a registered test. Valid names: {sorted(_REGISTRY)}."
         ) from None
 
 

@@ -6,7 +6,7 @@ from sklearn.utils import Bunch
 
 import sklearn_bcv
 from sklearn_bcv import _registry, available_tests, get_test, register_test
-from sklearn_bcv._registry import DESIGNS, NEEDS, get_test_info
+from sklearn_bcv._registry import DESIGNS, NEEDS, get_test_info, unregister_test
 from sklearn_bcv.stats import (
     bcv_mcnemar,
     cv_ci_z,
@@ -131,6 +131,22 @@ def test_register_duplicate_with_overwrite(restore_registry):
     assert get_test("mcnemar")(tables=[[3, 1], [11, 5]]).df is None
 
 
+def test_unregister_test(restore_registry):
+    register_test("dummy", needs="differences")(dummy_test)
+    assert unregister_test("dummy") is None
+    assert "dummy" not in available_tests()
+    with pytest.raises(ValueError, match=r"'dummy' is not a registered test"):
+        get_test("dummy")
+    # the name is free again: registering it needs no overwrite
+    register_test("dummy", needs="tables")(dummy_test)
+    assert get_test_info("dummy") == (("tables",), "any")
+
+
+def test_unregister_unknown_name_lists_valid_names():
+    with pytest.raises(ValueError, match=r"'nope' is not a registered test\. Valid"):
+        unregister_test("nope")
+
+
 def test_registry_restored_after_overwrite():
     # Runs after the overwrite test (file order): the fixture put it back.
     assert get_test("mcnemar") is mcnemar
@@ -229,3 +245,90 @@ def test_public_exports():
     for name in OWN_TESTS:
         assert name in sklearn_bcv.stats.__all__
         assert getattr(sklearn_bcv.stats, name) is get_test(name)
+
+
+# --------------------------------------------------------------------------
+# The whole API.md table
+# --------------------------------------------------------------------------
+
+# name: (needs, design, extra fields API.md requires), from API.md's table.
+API_TABLE = {
+    "mcnemar": (("tables",), "holdout", ()),
+    "kfold_mcnemar": (("tables",), "kfold", ()),
+    "bcv_mcnemar": (
+        ("tables",),
+        "bcv",
+        ("t", "rho1", "rho2", "mean_table", "effective_table"),
+    ),
+    "paired_t_5x2cv": (("differences",), "mx2", ()),
+    "combined_f_5x2cv": (("differences",), "mx2", ()),
+    "calibrated_f_5x2bcv": (("differences",), "bcv", ()),
+    "combined_t_5x2cv": (("differences",), "mx2", ()),
+    "blocked_t_3x2cv": (("differences",), "bcv", ()),
+    "paired_t": (("differences",), "any", ()),
+    "corrected_t": (("differences", "n_train", "n_test"), "any", ()),
+    "proportion_z": (("tables",), "holdout", ("confidence_interval",)),
+    "cv_ci_z": (("loss_differences",), "kfold", ("confidence_interval",)),
+    "bayesian_correlated_t": (
+        ("differences", "n_train", "n_test"),
+        "any",
+        ("p_a_better", "p_rope", "p_b_better", "rope", "loc", "scale"),
+    ),
+}
+TWO_SIDED_ONLY = {"kfold_mcnemar", "combined_f_5x2cv", "calibrated_f_5x2bcv"}
+ALL_INPUTS = {
+    "tables": np.stack([TABLE, TABLE.T] * 5),
+    "differences": np.array([3, 1, 2, 4, 2, 0, 5, 1, 2, 3]) / 100,
+    "n_train": 50,
+    "n_test": 50,
+    "loss_differences": LOSS_FOLDS,
+}
+
+
+def api_inputs(name):
+    """Inputs of the right design for ``name``, built from its needs."""
+    needs, design, _ = API_TABLE[name]
+    kwargs = {need: ALL_INPUTS[need] for need in needs}
+    if design == "holdout":
+        kwargs["tables"] = TABLE
+    return kwargs
+
+
+def test_registry_holds_the_api_table():
+    assert set(API_TABLE) <= set(available_tests())
+    for name, (needs, design, _) in API_TABLE.items():
+        assert get_test_info(name) == (needs, design), name
+        assert getattr(sklearn_bcv.stats, name) is get_test(name)
+        assert name in sklearn_bcv.stats.__all__
+
+
+@pytest.mark.parametrize("name", sorted(API_TABLE))
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+def test_every_test_returns_the_api_fields(name, alternative):
+    extra = API_TABLE[name][2]
+    test = get_test(name)
+    if name in TWO_SIDED_ONLY and alternative != "two-sided":
+        with pytest.raises(ValueError, match=rf"{name} supports alternative in"):
+            test(**api_inputs(name), alternative=alternative)
+        return
+    result = test(**api_inputs(name), alpha=0.1, alternative=alternative)
+    assert isinstance(result, Bunch)
+    for field in ("statistic", "pvalue", "df", "reject", "alternative", "test", *extra):
+        assert field in result, field
+    assert result.test == name and result.alternative == alternative
+    assert isinstance(result.reject, bool)
+    if name == "bayesian_correlated_t":
+        assert result.pvalue is None
+        decided_a, decided_b = result.p_a_better > 0.9, result.p_b_better > 0.9
+        expected = {"greater": decided_a, "less": decided_b}.get(
+            alternative, decided_a or decided_b
+        )
+        assert result.reject is expected
+    else:
+        assert 0.0 <= result.pvalue <= 1.0
+        assert result.reject is (result.pvalue < 0.1)
+    if name in ("combined_f_5x2cv", "calibrated_f_5x2bcv"):
+        assert isinstance(result.df, tuple) and len(result.df) == 2
+    if "confidence_interval" in extra:
+        low, high = result.confidence_interval
+        assert low <= high
