@@ -12,17 +12,19 @@ import numpy as np
 from sklearn.model_selection import check_cv
 from sklearn.utils import check_random_state
 
-from .._compare import _call_test, _plan_tests, _run_tests
+from .. import stats
+from .._compare import _plan_tests, _run_tests
 from .._compat import HasMethods, Interval, StrOptions, validate_params
 from .._design import describe_design
+from .._registry import get_test
 from .._stats_utils import ALTERNATIVES
 from ._result import CI_METHODS, build_result
 
 __all__ = ["simulate_loss_vectors"]
 
-# Repetitions whose one-hot losses are multiplied by the split masks at once
-# (bounds the temporary (batch, 4, n_samples) array).
-_BATCH = 1000
+# Bound on the temporary (batch, 4, n_samples) one-hot array of ``_tables``
+# (float64: 64 MB), whatever the number of records.
+_MAX_BATCH_ELEMENTS = 2**23
 _BATCHED_NEEDS = {"tables", "differences", "n_train", "n_test"}
 
 
@@ -53,10 +55,11 @@ def _tables(loss_a, loss_b, masks):
 
     ``table[i, j]`` counts records where A's correctness is i and B's is j.
     """
-    n_repetitions = loss_a.shape[0]
+    n_repetitions, n_samples = loss_a.shape
+    batch = max(1, _MAX_BATCH_ELEMENTS // (4 * n_samples))
     tables = np.empty((n_repetitions, masks.shape[0], 2, 2), dtype=np.int64)
-    for start in range(0, n_repetitions, _BATCH):
-        part = slice(start, start + _BATCH)
+    for start in range(0, n_repetitions, batch):
+        part = slice(start, start + batch)
         cell = 2 * (1 - loss_a[part]) + (1 - loss_b[part])  # flat [a_ok, b_ok]
         one_hot = (cell[:, np.newaxis, :] == np.arange(4)[:, np.newaxis]).astype(
             np.float64
@@ -71,10 +74,26 @@ def _tables(loss_a, loss_b, masks):
     return tables
 
 
-def _per_repetition_results(
-    name, test_needs, params, loss_a, loss_b, splits, needs, alpha, alternative
-):
-    """Run a test that cannot take a repetition dimension, one repetition at a time."""
+def _takes_batches(name, test_needs):
+    """Whether the test can be called once with a leading repetition dimension.
+
+    The package's own tests (:mod:`sklearn_bcv.stats`) accept leading batch
+    dimensions; those needing only tables, differences and set sizes run
+    batched. A third-party test may not accept them, and one that
+    half-supports them could return an array of the right shape holding
+    wrong numbers, so it always runs repetition by repetition.
+    """
+    builtin = any(get_test(name) is getattr(stats, func) for func in stats.__all__)
+    return builtin and set(test_needs) <= _BATCHED_NEEDS
+
+
+def _per_repetition_results(entry, loss_a, loss_b, splits, needs, alpha, alternative):
+    """Run a test one repetition at a time; None if it was skipped.
+
+    A test chosen automatically that cannot honour a one-sided alternative
+    is skipped, as :func:`~sklearn_bcv.compare_estimators` does.
+    """
+    name, test_needs = entry[:2]
     results = []
     for r in range(loss_a.shape[0]):
         needs_r = {
@@ -86,23 +105,22 @@ def _per_repetition_results(
         if "loss_differences" in test_needs:
             difference = loss_a[r].astype(np.float64) - loss_b[r]
             needs_r["loss_differences"] = [difference[test] for _, test in splits]
-        results.append(
-            _call_test((name, test_needs), needs_r, alpha, alternative, params)
-        )
+        ran, _ = _run_tests([entry], needs_r, alpha, alternative)
+        if name not in ran:
+            return None
+        results.append(ran[name])
     return results
 
 
 def _collect(result, n_repetitions):
-    """(reject, pvalue, statistic) arrays of a batched result, or None if unbatched."""
-    reject = np.asarray(result.reject)
-    if reject.shape != (n_repetitions,):
-        return None
+    """(reject, pvalue, statistic) arrays of a result with a repetition axis."""
+    reject = np.asarray(result.reject, dtype=bool).reshape(n_repetitions)
     pvalue = None if result.pvalue is None else np.asarray(result.pvalue, dtype=float)
     statistic = result.get("statistic")
     statistic = None if statistic is None else np.asarray(statistic, dtype=float)
     if statistic is not None and statistic.shape != (n_repetitions,):
         statistic = None
-    return reject.astype(bool), pvalue, statistic
+    return reject, pvalue, statistic
 
 
 def _stack(results):
@@ -157,10 +175,11 @@ def simulate_loss_vectors(
     :func:`~sklearn_bcv.datasets.make_epsilon_losses`). For every row the
     records are put in a random order and split by ``cv``; the contingency
     tables and accuracy differences of every split of every repetition are
-    built as arrays, and each test runs once on all repetitions (leading
-    batch dimension). Tests that cannot take a batch dimension (those that
-    need per-record ``loss_differences``, such as ``cv_ci_z``, and third-party
-    tests that return scalars) run repetition by repetition.
+    built as arrays, and each of the package's tests runs once on all
+    repetitions (leading batch dimension). Tests that need per-record
+    ``loss_differences`` (``cv_ci_z``) and third-party tests (registered with
+    :func:`~sklearn_bcv.register_test`, which may not handle a batch
+    dimension) run repetition by repetition, through the same engine.
 
     Parameters
     ----------
@@ -300,36 +319,19 @@ def simulate_loss_vectors(
         )
 
     rejections, pvalues, statistics = {}, {}, {}
-    for name, test_needs, params, explicit in plan:
+    for entry in plan:
+        name, test_needs = entry[:2]
         start = time.perf_counter()
-        collected = None
-        if set(test_needs) <= _BATCHED_NEEDS:
-            try:
-                ran, _ = _run_tests(
-                    [(name, test_needs, params, explicit)], needs, alpha, alternative
-                )
-            except (ValueError, TypeError, IndexError):
-                # A third-party test that does not take batch dimensions: run
-                # it repetition by repetition below (a real error resurfaces).
-                ran = {name: None}
-            if name not in ran:  # an F test skipped for a one-sided alternative
-                continue
-            if ran[name] is not None:
-                collected = _collect(ran[name], n_repetitions)
-        if collected is None:
-            collected = _stack(
-                _per_repetition_results(
-                    name,
-                    test_needs,
-                    params,
-                    loss_a,
-                    loss_b,
-                    splits,
-                    needs,
-                    alpha,
-                    alternative,
-                )
+        if _takes_batches(name, test_needs):
+            ran, _ = _run_tests([entry], needs, alpha, alternative)
+            collected = _collect(ran[name], n_repetitions) if name in ran else None
+        else:
+            results = _per_repetition_results(
+                entry, loss_a, loss_b, splits, needs, alpha, alternative
             )
+            collected = None if results is None else _stack(results)
+        if collected is None:  # skipped: no one-sided version (e.g. an F test)
+            continue
         rejections[name], pvalues[name], statistics[name] = collected
         if verbose > 0:
             print(
