@@ -22,6 +22,7 @@ Run from the repository root::
 """
 
 import argparse
+import os
 import time
 
 import numpy as np
@@ -182,8 +183,19 @@ def main(argv=None):
     parser.add_argument("--parts", nargs="+", default=["a", "b", "c"])
     args = parser.parse_args(argv)
     parts = {"a": part_a, "b": part_b, "c": part_c}
+    print(load_note())
     for part in args.parts:
         parts[part](args.repeats)
+    print(load_note())
+
+
+def load_note():
+    """Load average against cores: above the cores, ratios are noisy."""
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # not on every platform
+        return "load average unknown"
+    return f"load average (1 min) {load:.2f} on {os.cpu_count()} cores"
 
 
 if __name__ == "__main__":

@@ -214,10 +214,9 @@ def _membership(splits, n_samples):
 
 
 def _test_counts(splits, n_samples):
-    counts = np.zeros(n_samples, dtype=np.int64)
-    for _, test in splits:
-        np.add.at(counts, test, 1)
-    return counts
+    return np.bincount(
+        np.concatenate([test for _, test in splits]), minlength=n_samples
+    )
 
 
 def _is_partition(splits, member, n_samples):
@@ -231,16 +230,15 @@ def _is_mx2(splits, member):
     n_splits = len(splits)
     if n_splits < 2 or n_splits % 2:
         return False
-    # Repeated indices would make a half count some records twice.
-    if any(np.unique(s).size != s.size for split in splits for s in split):
-        return False
     first, second = member[0::2], member[1::2]
-    # Fold 1 swaps fold 0's sets, and the two halves cover every record.
-    return bool(
-        np.all(
-            (first == _TRAIN) & (second == _TEST)
-            | (first == _TEST) & (second == _TRAIN)
-        )
+    # Fold 1 swaps fold 0's sets, and the two halves cover every record...
+    swapped = np.all(
+        (first == _TRAIN) & (second == _TEST) | (first == _TEST) & (second == _TRAIN)
+    )
+    # ...each once: a repeated index would make a half count a record twice.
+    n_samples = member.shape[1]
+    return bool(swapped) and all(
+        train.size + test.size == n_samples for train, test in splits
     )
 
 
