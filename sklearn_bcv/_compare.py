@@ -358,9 +358,7 @@ def _run_tests(plan, needs, alpha, alternative):
                 (name, test_needs), needs, alpha, alternative, params
             )
         except ValueError as exc:
-            one_sided_refused = (
-                alternative != "two-sided" and "alternative" in str(exc)
-            )
+            one_sided_refused = alternative != "two-sided" and "alternative" in str(exc)
             if explicit or not one_sided_refused:
                 raise
             skipped[name] = str(exc)
@@ -579,8 +577,7 @@ def _check_predictions(predictions, splits, name, task):
             )
         if task == REGRESSION and pred.dtype.kind not in "biuf":
             raise ValueError(
-                f"{name}[{i}] must be numbers for a regression; got dtype "
-                f"{pred.dtype}."
+                f"{name}[{i}] must be numbers for a regression; got dtype {pred.dtype}."
             )
     return predictions
 
@@ -602,10 +599,38 @@ def _build_result(
     label, metric = scoring
     needs = _compute_needs(y, predictions_a, predictions_b, splits, task, metric, label)
     tests, skipped = _run_tests(plan, needs, alpha, alternative)
+    predictions = (predictions_a, predictions_b) if return_predictions else None
+    return _make_result(
+        tests,
+        skipped,
+        needs,
+        predictions,
+        splits,
+        design,
+        task,
+        label,
+        alpha,
+        alternative,
+    )
+
+
+def _make_result(
+    tests,
+    skipped,
+    fields,
+    predictions,
+    splits,
+    design,
+    task,
+    label,
+    alpha,
+    alternative,
+):
+    """Assemble the ComparisonResult (the one place its fields are named)."""
     result = ComparisonResult(
         tests=tests,
         skipped_tests=skipped,
-        **needs,
+        **fields,
         test_indices=[test for _, test in splits],
         design=design,
         task=task,
@@ -614,9 +639,9 @@ def _build_result(
         alternative=alternative,
         recommended_test=_recommend(design, task, label, alternative),
     )
-    if return_predictions:
-        result["predictions_a"] = list(predictions_a)
-        result["predictions_b"] = list(predictions_b)
+    if predictions is not None:
+        result["predictions_a"] = list(predictions[0])
+        result["predictions_b"] = list(predictions[1])
     return result
 
 
@@ -1278,23 +1303,24 @@ def _failed_result(
         for j, predictions in enumerate((predictions_a, predictions_b)):
             if not failed[i, j]:
                 scores[i, j] = _score(metric, label, y[test], predictions[i])
-    result = ComparisonResult(
-        tests=Bunch(),
-        skipped_tests={name: "a fit failed" for name, *_ in plan},
+    fields = dict(
         scores_a=scores[:, 0],
         scores_b=scores[:, 1],
         differences=scores[:, 0] - scores[:, 1],
-        n_train=float(np.mean([train.size for train, _ in splits])),
-        n_test=float(np.mean([test.size for _, test in splits])),
-        test_indices=[test for _, test in splits],
-        design=design,
-        task=task,
-        scoring=label,
-        alpha=alpha,
-        alternative=alternative,
-        recommended_test=_recommend(design, task, label, alternative),
+        n_train=design.n_train,
+        n_test=design.n_test,
     )
-    if return_predictions:
-        result["predictions_a"] = predictions_a
-        result["predictions_b"] = predictions_b
-    return result
+    skipped = {name: "a fit failed" for name, *_ in plan}
+    predictions = (predictions_a, predictions_b) if return_predictions else None
+    return _make_result(
+        Bunch(),
+        skipped,
+        fields,
+        predictions,
+        splits,
+        design,
+        task,
+        label,
+        alpha,
+        alternative,
+    )
