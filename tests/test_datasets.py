@@ -1,8 +1,11 @@
 """Tests of the synthetic data sets (seed 000 §5.2, seed 001 §3.1)."""
 
+import math
+
 import numpy as np
 import pytest
 
+from sklearn_bcv import mcnemar_table
 from sklearn_bcv.datasets import (
     TWO_GAUSSIANS_CASES,
     make_epsilon_losses,
@@ -57,6 +60,26 @@ def test_epsilon_losses_of_a_and_b_are_independent():
         300, epsilon=0.2, n_datasets=4000, random_state=1
     )
     np.testing.assert_allclose((loss_a & loss_b).mean(), 0.03, atol=0.002)
+
+
+def test_epsilon_losses_expected_contingency_table():
+    # The Notes' expected table for the paper's setting (n = 300, eps = 0.1),
+    # counted by sklearn_bcv's own mcnemar_table on predictions that are
+    # wrong exactly where the losses are 1:
+    # n01 = n10 = n (eps/2 (1 - 3 eps/2) + 3 eps/2 (1 - eps/2)) / 2 = 27.75,
+    # n00 = n 3 eps² / 4 = 2.25.
+    loss_a, loss_b = make_epsilon_losses(300, n_datasets=2000, random_state=2)
+    y_true = np.zeros(300, dtype=int)
+    tables = np.array(
+        [mcnemar_table(y_true, a, b) for a, b in zip(loss_a, loss_b)]
+    )
+    mean = tables.mean(axis=0)
+    # Standard errors over 2,000 data sets: about 0.11 for n01 and n10, 0.034
+    # for n00.
+    assert mean[0, 1] == pytest.approx(27.75, abs=0.4)
+    assert mean[1, 0] == pytest.approx(27.75, abs=0.4)
+    assert mean[0, 0] == pytest.approx(2.25, abs=0.12)
+    assert mean.sum() == 300
 
 
 def test_epsilon_losses_one_data_set_and_odd_size():
@@ -126,6 +149,47 @@ def test_exp6_grid_is_the_whole_0_1_grid():
     assert X.min() == 0.0 and X.max() == 15.0
     # Every class occurs and every point has one of six labels.
     np.testing.assert_array_equal(np.unique(y), np.arange(6))
+
+
+def _exp6_label_scalar(x1, x2):
+    """Eq. 16 read case by case with Python floats (no numpy)."""
+    g1 = x2 - (x1**2 - 4 * x1 + 6)
+    g2 = x2 - (4 * math.sin(x1 / 2) + 8)
+    g3 = x2 - (-(x1**2 - 108 * x1 + 236) / 25)
+    cases = [
+        g1 >= 0 and g2 >= 0,
+        g1 < 0 and g2 >= 0 and g3 >= 0,
+        g1 >= 0 and g2 < 0,
+        g1 < 0 and g2 < 0 and g3 >= 0,
+        g2 >= 0 and g3 < 0,
+        g2 < 0 and g3 < 0,
+    ]
+    return cases.index(True)
+
+
+def test_exp6_grid_labels_agree_with_a_scalar_reading_of_eq16():
+    # A second, independent computation over the whole grid: point by point
+    # with Python floats, x = k / 10 exactly as the generator builds it.
+    X, y = make_exp6(None)
+    expected = [
+        _exp6_label_scalar(k1 / 10, k2 / 10) for k1 in range(151) for k2 in range(151)
+    ]
+    np.testing.assert_array_equal(y, expected)
+    np.testing.assert_array_equal(
+        np.bincount(expected), [2250, 67, 3284, 819, 7794, 8587]
+    )
+
+
+def test_exp6_overlap_of_eq16_is_the_documented_sliver():
+    # Points where two cases of eq. 16 hold at once: g1 >= 0 and g3 < 0,
+    # i.e. f1 <= x2 < f3, only possible where f1 < f3 (2.93 < x1 < 5.07).
+    X, _ = make_exp6(None)
+    x1, x2 = X.T
+    f1 = x1**2 - 4 * x1 + 6
+    f3 = -(x1**2 - 108 * x1 + 236) / 25
+    overlap = (x2 >= f1) & (x2 < f3)
+    assert overlap.any()
+    assert x1[overlap].min() > 2.92 and x1[overlap].max() < 5.08
 
 
 def test_exp6_samples_lie_on_the_grid_with_grid_labels():
