@@ -3,7 +3,6 @@
 from numbers import Real
 
 import numpy as np
-from scipy import stats
 
 from ._registry import register_test
 from ._stats_utils import (
@@ -12,6 +11,7 @@ from ._stats_utils import (
     check_size,
     make_result,
     safe_divide,
+    student_cdf,
 )
 from ._ttests import _mean_and_variance
 
@@ -37,8 +37,8 @@ def _posterior_probabilities(loc, scale, df, rope):
     """
     upper = safe_divide(rope - loc, scale)
     lower = safe_divide(-rope - loc, scale)
-    p_a_better = stats.t.sf(upper, df)
-    p_b_better = stats.t.cdf(lower, df)
+    p_a_better = student_cdf(-upper, df)
+    p_b_better = student_cdf(lower, df)
     point_mass = scale == 0
     p_a_better = np.where(point_mass, loc > rope, p_a_better).astype(np.float64)
     p_b_better = np.where(point_mass, loc < -rope, p_b_better).astype(np.float64)

@@ -17,6 +17,7 @@ from ._stats_utils import (
     check_alpha,
     check_alternative,
     check_tables,
+    chi2_sf,
     make_result,
     normal_pvalue,
     safe_divide,
@@ -127,7 +128,7 @@ def _chi2_pvalue(chi2, z, n01, n10, alternative):
     alternative: there is no evidence either way.
     """
     if alternative == "two-sided":
-        return stats.chi2.sf(chi2, 1)
+        return chi2_sf(chi2, 1)
     return normal_pvalue(z, alternative, undefined=(n01 + n10) == 0)
 
 
@@ -364,7 +365,7 @@ def kfold_mcnemar(tables, *, alpha=0.05, alternative="two-sided"):
     return make_result(
         test="kfold_mcnemar",
         statistic=statistic,
-        pvalue=stats.chi2.sf(statistic, n_splits),
+        pvalue=chi2_sf(statistic, n_splits),
         df=n_splits,
         alpha=alpha,
         alternative=alternative,

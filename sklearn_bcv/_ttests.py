@@ -16,7 +16,6 @@ alternative) if its numerator is 0 too, otherwise ``±inf`` with p-value 0
 from numbers import Real
 
 import numpy as np
-from scipy import stats
 
 from ._registry import register_test
 from ._stats_utils import (
@@ -26,6 +25,7 @@ from ._stats_utils import (
     check_mx2_differences,
     check_size,
     confidence_interval,
+    f_sf,
     make_result,
     safe_divide,
     t_pvalue,
@@ -73,10 +73,6 @@ def _combined_f_statistic(p):
     numerator = np.sum(p**2, axis=(-2, -1))
     denominator = 2.0 * np.sum(_mx2_variances(p), axis=-1)
     return safe_divide(numerator, denominator)
-
-
-def _f_pvalue(statistic, df1, df2):
-    return stats.f.sf(statistic, df1, df2)
 
 
 def _validate_common(alpha, alternative, test, allowed=None):
@@ -232,7 +228,7 @@ def combined_f_5x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     return make_result(
         test=test,
         statistic=statistic,
-        pvalue=_f_pvalue(statistic, 2 * m, m),
+        pvalue=f_sf(statistic, 2 * m, m),
         df=(2 * m, m),
         alpha=alpha,
         alternative=alternative,
@@ -366,7 +362,7 @@ def calibrated_f_5x2bcv(differences, *, alpha=0.05, alternative="two-sided", df1
     return make_result(
         test=test,
         statistic=statistic,
-        pvalue=_f_pvalue(statistic, df1, m),
+        pvalue=f_sf(statistic, df1, m),
         df=(df1, m),
         alpha=alpha,
         alternative=alternative,
@@ -543,7 +539,7 @@ def _location_t_result(test, dbar, std_error, df, alpha, alternative):
         alpha=alpha,
         alternative=alternative,
         confidence_interval=confidence_interval(
-            dbar, std_error, alpha, alternative, stats.t(df)
+            dbar, std_error, alpha, alternative, df=df
         ),
     )
 

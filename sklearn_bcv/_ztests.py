@@ -9,7 +9,6 @@ the side of the infinity. No NaN, no warning.
 """
 
 import numpy as np
-from scipy import stats
 
 from ._mcnemar import _check_one_split
 from ._registry import register_test
@@ -149,7 +148,7 @@ def proportion_z(tables, *, alpha=0.05, alternative="two-sided"):
         alpha=alpha,
         alternative=alternative,
         confidence_interval=confidence_interval(
-            difference, paired_se, alpha, alternative, stats.norm
+            difference, paired_se, alpha, alternative
         ),
         difference=difference,
     )
@@ -308,7 +307,7 @@ def cv_ci_z(loss_differences, *, alpha=0.05, alternative="two-sided"):
         alpha=alpha,
         alternative=alternative,
         confidence_interval=confidence_interval(
-            mean_difference, std_error, alpha, side, stats.norm
+            mean_difference, std_error, alpha, side
         ),
         mean_loss_difference=np.float64(mean_difference),
         std_error=np.float64(std_error),
