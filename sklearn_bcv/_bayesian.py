@@ -1,13 +1,12 @@
 """Bayesian correlated t test (Corani & Benavoli 2015) on score differences."""
 
-from numbers import Real
-
 import numpy as np
 
 from ._registry import register_test
 from ._stats_utils import (
     check_alpha,
     check_alternative,
+    check_real,
     check_size,
     make_result,
     safe_divide,
@@ -19,14 +18,9 @@ __all__ = ["bayesian_correlated_t"]
 
 
 def _check_rope(rope):
-    if (
-        isinstance(rope, bool)
-        or not isinstance(rope, Real | np.number)
-        or not np.isfinite(rope)
-        or rope < 0
-    ):
-        raise ValueError(f"rope must be a finite number >= 0; got {rope!r}.")
-    return float(rope)
+    return check_real(
+        rope, name="rope", expected="a finite number >= 0", is_valid=lambda r: r >= 0
+    )
 
 
 def _posterior_probabilities(loc, scale, df, rope):

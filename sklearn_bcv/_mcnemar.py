@@ -7,8 +7,6 @@ correctness is ``i`` and estimator B's correctness is ``j`` (0 = wrong,
 ``n10 = table[1, 0]`` (A right, B wrong).
 """
 
-from numbers import Real
-
 import numpy as np
 from scipy import stats
 
@@ -16,6 +14,7 @@ from ._registry import register_test
 from ._stats_utils import (
     check_alpha,
     check_alternative,
+    check_real,
     check_tables,
     chi2_sf,
     make_result,
@@ -373,18 +372,14 @@ def kfold_mcnemar(tables, *, alpha=0.05, alternative="two-sided"):
 
 
 def _check_correlation(value, *, name, low, closed_low):
-    """Validate an assumed correlation: a finite number in [low, 1) or (low, 1)."""
-    in_range = (
-        not isinstance(value, bool)
-        and isinstance(value, Real)
-        and np.isfinite(value)
-        and (value >= low if closed_low else value > low)
-        and value < 1
+    """Validate an assumed correlation: a number in [low, 1) or (low, 1)."""
+    interval = f"[{low:g}, 1)" if closed_low else f"({low:g}, 1)"
+    return check_real(
+        value,
+        name=name,
+        expected=f"a number in {interval}",
+        is_valid=lambda v: (v >= low if closed_low else v > low) and v < 1,
     )
-    if not in_range:
-        interval = f"[{low:g}, 1)" if closed_low else f"({low:g}, 1)"
-        raise ValueError(f"{name} must be a number in {interval}; got {value!r}.")
-    return float(value)
 
 
 def _check_rhos(rho1, rho2, n_repeats):

@@ -22,16 +22,27 @@ from sklearn.utils import Bunch
 ALTERNATIVES = ("two-sided", "greater", "less")
 
 
+def check_real(value, *, name, expected, is_valid):
+    """Validate a finite real scalar for which ``is_valid(value)`` holds.
+
+    Booleans, strings, complex numbers, NaN and infinities are refused with
+    ``"{name} must be {expected}; got {value!r}."``; returns a float.
+    """
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, Real)
+        or not np.isfinite(value)
+        or not is_valid(value)
+    ):
+        raise ValueError(f"{name} must be {expected}; got {value!r}.")
+    return float(value)
+
+
 def check_alpha(alpha):
     """Validate the significance level; return it as a float."""
-    if (
-        isinstance(alpha, bool)
-        or not isinstance(alpha, Real)
-        or not np.isfinite(alpha)
-        or not 0 < alpha < 1
-    ):
-        raise ValueError(f"alpha must be a number in (0, 1); got {alpha!r}.")
-    return float(alpha)
+    return check_real(
+        alpha, name="alpha", expected="a number in (0, 1)", is_valid=lambda a: 0 < a < 1
+    )
 
 
 def check_alternative(alternative, *, test, allowed=ALTERNATIVES):
@@ -47,6 +58,11 @@ def check_alternative(alternative, *, test, allowed=ALTERNATIVES):
             "the difference)."
         )
     return alternative
+
+
+def is_real_dtype(dtype):
+    """Whether an array of ``dtype`` holds real numbers (bool, int, float)."""
+    return np.dtype(dtype).kind in "biuf"
 
 
 def as_numeric_array(values, *, name, expected):
@@ -68,9 +84,7 @@ def check_tables(tables, *, name="tables"):
     arr = as_numeric_array(
         tables, name=name, expected="an array of shape (n_splits, 2, 2)"
     )
-    if arr.dtype == object or not (
-        np.issubdtype(arr.dtype, np.number) or arr.dtype == bool
-    ):
+    if not is_real_dtype(arr.dtype):
         raise ValueError(f"{name} must be an array of counts; got dtype {arr.dtype}.")
     if arr.ndim < 2 or arr.shape[-2:] != (2, 2):
         raise ValueError(
@@ -95,10 +109,10 @@ def check_differences(differences, *, min_splits=1, test=None, name="differences
     arr = as_numeric_array(
         differences, name=name, expected="an array of shape (n_splits,)"
     )
-    if arr.dtype == object or not (
-        np.issubdtype(arr.dtype, np.number) or arr.dtype == bool
-    ):
-        raise ValueError(f"{name} must be numeric; got dtype {arr.dtype}.")
+    if not is_real_dtype(arr.dtype):
+        raise ValueError(
+            f"{name} must be numeric (bool, int or float); got dtype {arr.dtype}."
+        )
     arr = arr.astype(np.float64)
     if arr.ndim == 0:
         arr = arr[np.newaxis]
@@ -127,11 +141,9 @@ def check_mx2_differences(differences, *, test, min_repeats=1):
 
 def check_size(value, *, name):
     """Validate a training or test set size (a positive finite number)."""
-    if isinstance(value, bool) or not isinstance(value, Real | np.number):
-        raise ValueError(f"{name} must be a positive number; got {value!r}.")
-    if not np.isfinite(value) or value <= 0:
-        raise ValueError(f"{name} must be a positive number; got {value!r}.")
-    return float(value)
+    return check_real(
+        value, name=name, expected="a positive number", is_valid=lambda v: v > 0
+    )
 
 
 def safe_divide(numerator, denominator):

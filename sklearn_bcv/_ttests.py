@@ -13,8 +13,6 @@ alternative) if its numerator is 0 too, otherwise ``±inf`` with p-value 0
 (on the side of the infinity). No NaN, no warning.
 """
 
-from numbers import Real
-
 import numpy as np
 
 from ._registry import register_test
@@ -23,6 +21,7 @@ from ._stats_utils import (
     check_alternative,
     check_differences,
     check_mx2_differences,
+    check_real,
     check_size,
     confidence_interval,
     f_sf,
@@ -276,9 +275,9 @@ def _check_df1(df1, m):
     if df1 is None:
         # The paper's rounded value for 5×2 BCV; the unrounded average else.
         return 7 if m == 5 else averaged_bcv_df1(m)
-    if isinstance(df1, bool) or not isinstance(df1, Real | np.number):
-        raise ValueError(f"df1 must be None or a positive number; got {df1!r}.")
-    df1 = check_size(df1, name="df1")
+    df1 = check_real(
+        df1, name="df1", expected="None or a positive number", is_valid=lambda f: f > 0
+    )
     return int(df1) if df1.is_integer() else df1
 
 

@@ -16,6 +16,7 @@ from ._stats_utils import (
     check_alpha,
     check_alternative,
     confidence_interval,
+    is_real_dtype,
     make_result,
     normal_pvalue,
     safe_divide,
@@ -172,11 +173,10 @@ def _check_loss_differences(loss_differences):
             arr = np.asarray(fold)
         except ValueError:
             arr = np.asarray(fold, dtype=object)  # ragged: reported as below
-        if arr.dtype == object or not (
-            np.issubdtype(arr.dtype, np.number) or arr.dtype == bool
-        ):
+        if not is_real_dtype(arr.dtype):
             raise ValueError(
-                f"loss_differences[{k}] must be numeric; got dtype {arr.dtype}."
+                f"loss_differences[{k}] must be numeric (bool, int or float); got "
+                f"dtype {arr.dtype}."
             )
         if arr.ndim != 1:
             raise ValueError(
