@@ -191,6 +191,12 @@ def _remainder_blocks(n_repeats, n_extra):
     subsets = np.array(list(itertools.combinations(range(n_blocks), n_extra)))
     indicator = np.zeros((len(subsets), n_blocks))
     np.put_along_axis(indicator, subsets, 1.0, axis=1)
+    # The first key (sizes) is cheap; the pairwise cells are only scored on
+    # the subsets that tie for the best sizes.
+    no_cells = np.zeros((len(subsets), 0))
+    max_half, _, _ = _imbalance(indicator @ halves, no_cells, n_extra)
+    tied = max_half <= max_half.min() + 1e-9
+    subsets, indicator = subsets[tied], indicator[tied]
     keys = _imbalance(indicator @ halves, indicator @ quarters, n_extra)
     return tuple(int(b) for b in subsets[_best_index(*keys)])
 
@@ -347,14 +353,19 @@ class BlockRegularizedMx2CV(BaseCrossValidator):
     7             1.5           1.5
     8 -- 10       1.5           1.75
     11            1.5           2
-    12, 13        1.5           2.25
-    14            1.5           2.25
+    12 -- 14      1.5           2.25
     15            2             2.25
+    16 -- 31      3             5
     ============  ============  ===============
 
-    The same bounds hold for the test sets (``|T_r| = n - |S_r|``). With 16
-    to 31 repetitions (32 sub-blocks, greedy rule) they are at most 3 and
-    3.75 records.
+    The same bounds hold for the test sets (``|T_r| = n - |S_r|``). Up to 15
+    repetitions no other choice of ``e`` sub-blocks has a smaller size
+    deviation, nor a smaller overlap deviation with that size deviation; from
+    16 to 31 (32 sub-blocks) the row is the worst case of the greedy rule
+    over those repetitions. For any ``n_repeats`` the deviations are
+    below ``2**(k-1)`` (sizes) and ``2**(k-2)`` (overlaps) records, since a
+    training set is ``2**(k-1)`` sub-blocks and an overlap ``2**(k-2)``, each
+    of ``q`` or ``q + 1`` records.
 
     References
     ----------
@@ -594,12 +605,13 @@ class StratifiedBlockRegularizedMx2CV(BlockRegularizedMx2CV):
     ``n / 2**k`` records in all, and the regularized structure of
     :class:`BlockRegularizedMx2CV` (exact ``n/4`` overlaps when the class
     counts are multiples of ``2**k``) is kept. The cyclic order is chosen
-    so that every run of consecutive sub-blocks is as balanced as possible
-    across the folds of every repetition (found by a deterministic local
-    search up to 16 sub-blocks). Each class ``c`` then has ``n_c/2 ± d`` records
-    in every training set, the training sets ``n/2 ± d`` records, and every
-    pairwise cell (of all records, or of one class) is within ``e`` records of
-    its ideal quarter:
+    to keep every run of consecutive sub-blocks balanced across the folds of
+    every repetition (a deterministic local search up to 16 sub-blocks, the
+    greedy order of :class:`BlockRegularizedMx2CV` beyond). Each class ``c``
+    then has ``n_c/2 ± d`` records in every training set, the training sets
+    ``n/2 ± d`` records, and every pairwise cell (of all records, or of one
+    class) is within ``e`` records of its ideal quarter, ``d`` and ``e``
+    being the worst cases over all class counts:
 
     ============  ====  ====
     n_repeats     d     e
@@ -611,6 +623,7 @@ class StratifiedBlockRegularizedMx2CV(BlockRegularizedMx2CV):
     6, 7          1.5   1.5
     8 -- 13       2     2.75
     14, 15        2.5   2.75
+    16 -- 31      5     5.5
     ============  ====  ====
 
     A class with fewer members than sub-blocks cannot be spread over all of
