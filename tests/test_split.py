@@ -10,12 +10,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from numpy.testing import assert_array_equal
+from sklearn.base import clone
 from sklearn.datasets import load_iris, make_classification
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import (
     BaseCrossValidator,
     GridSearchCV,
     check_cv,
+    cross_val_predict,
     cross_val_score,
     cross_validate,
 )
@@ -57,18 +59,27 @@ SPLITTER_CLASSES = [
 
 # Worst deviations (records) of a training-set size from n/2 and of a
 # pairwise cell |S_r & S_s|, |S_r & T_s|, ... from n/4, over every remainder
-# n mod 2**k; the tables in the docstrings of BlockRegularizedMx2CV and
-# StratifiedBlockRegularizedMx2CV. test_remainder_blocks_matches_brute_force
-# recomputes the first from scratch.
+# n mod 2**k (and, stratified, every class count); the tables in the
+# docstrings of BlockRegularizedMx2CV and StratifiedBlockRegularizedMx2CV.
+# The rows for 16 to 31 repetitions are one bound for the whole range.
+# test_remainder_blocks_matches_brute_force recomputes the first up to 7
+# repetitions from scratch; the *_bound_is_attained tests sweep every
+# remainder and class count.
 PLAIN_BOUNDS = {1: (0.5, 0.0), 2: (0.5, 0.75), 3: (1.0, 0.75), 4: (1.0, 1.25),
                 5: (1.0, 1.25), 6: (1.0, 1.5), 7: (1.5, 1.5), 8: (1.5, 1.75),
                 9: (1.5, 1.75), 10: (1.5, 1.75), 11: (1.5, 2.0), 12: (1.5, 2.25),
                 13: (1.5, 2.25), 14: (1.5, 2.25), 15: (2.0, 2.25)}  # fmt: skip
-PLAIN_BOUNDS.update({m: (3.0, 3.75) for m in range(16, 32)})
+PLAIN_BOUNDS.update({m: (3.0, 5.0) for m in range(16, 32)})
 STRATIFIED_BOUNDS = {1: (0.5, 0.0), 2: (1.0, 0.75), 3: (1.0, 0.75), 4: (1.0, 1.25),
                      5: (1.0, 1.5), 6: (1.5, 1.5), 7: (1.5, 1.5)}  # fmt: skip
 STRATIFIED_BOUNDS.update({m: (2.0, 2.75) for m in range(8, 14)})
 STRATIFIED_BOUNDS.update({14: (2.5, 2.75), 15: (2.5, 2.75)})
+STRATIFIED_BOUNDS.update({m: (5.0, 5.5) for m in range(16, 32)})
+# The rows of those tables: each row's bound is attained by at least one
+# n_repeats of the row (up to 15 plain repetitions, by each).
+PLAIN_ROWS = [range(m, m + 1) for m in range(1, 16)] + [range(16, 32)]
+STRATIFIED_ROWS = [range(1, 2), range(2, 4), range(4, 5), range(5, 6),
+                   range(6, 8), range(8, 14), range(14, 16), range(16, 32)]  # fmt: skip
 
 # Table III of seed 000 (5×2 BCV): training set S_j as sub-block numbers.
 TABLE_III_S = [{1, 2, 3, 4}, {1, 3, 5, 7}, {1, 2, 5, 6}, {1, 4, 5, 8}, {1, 3, 6, 8}]
@@ -103,17 +114,41 @@ def cell_counts(codes, a, b, r, s):
     return int(np.sum((codes[:, r] == a) & (codes[:, s] == b)))
 
 
-def max_deviations(codes):
-    """Largest |size - n/2| and |cell - n/4| over repetitions and pairs."""
+def membership_codes(splits, n_samples, n_repeats):
+    """codes[i, r] = 1 when record i is in T_r (the test set of split 2r);
+    no structure checks, for sweeps over many splits."""
+    codes = np.zeros((n_samples, n_repeats), dtype=int)
+    for r in range(n_repeats):
+        codes[splits[2 * r][1], r] = 1
+    return codes
+
+
+def group_deviations(codes, starts):
+    """Per group of consecutive records (groups begin at ``starts``): the
+    largest |size - n/2| and |cell - n/4| over repetitions and pairs of
+    repetitions, n the group's size and the cells |S_r & S_s|, |S_r & T_s|,
+    |T_r & S_s|, |T_r & T_s| counted from the records' codes."""
     n_samples, n_repeats = codes.shape
-    size_dev = np.abs((codes == 0).sum(axis=0) - n_samples / 2).max()
-    cell_dev = 0.0
-    for r, s in combinations(range(n_repeats), 2):
-        for a in (0, 1):
-            for b in (0, 1):
-                dev = abs(cell_counts(codes, a, b, r, s) - n_samples / 4)
-                cell_dev = max(cell_dev, dev)
+    n_group = np.diff(np.append(starts, n_samples))[:, None]
+    in_s = (codes == 0).astype(np.int8)
+    sizes = np.add.reduceat(in_s, starts, axis=0, dtype=np.int64)
+    size_dev = np.abs(sizes - n_group / 2).max(axis=1)
+    if n_repeats < 2:
+        return size_dev, np.zeros_like(size_dev)
+    r, s = np.triu_indices(n_repeats, 1)
+    s_and_s = np.add.reduceat(in_s[:, r] & in_s[:, s], starts, axis=0, dtype=np.int64)
+    s_and_t = sizes[:, r] - s_and_s
+    t_and_s = sizes[:, s] - s_and_s
+    t_and_t = n_group - s_and_s - s_and_t - t_and_s
+    cells = np.stack([s_and_s, s_and_t, t_and_s, t_and_t], axis=-1)
+    cell_dev = np.abs(cells - n_group[:, :, None] / 4).max(axis=(1, 2))
     return size_dev, cell_dev
+
+
+def max_deviations(codes):
+    """Largest |size - n/2| and |cell - n/4| over all the records."""
+    size_dev, cell_dev = group_deviations(codes, [0])
+    return float(size_dev[0]), float(cell_dev[0])
 
 
 def assert_strength_two(codes):
@@ -200,13 +235,14 @@ def test_orthogonal_array_is_a_fresh_copy():
 # --------------------------------------------------------------------------
 
 
-def _brute_force_worst(n_repeats):
-    """Worst (over remainders) of the best (over subsets) deviations, with
-    plain Python loops: independent of the vectorised search."""
+def _brute_force_best(n_repeats):
+    """Best (over subsets of sub-blocks) deviations (size, cell) for every
+    remainder, with plain Python loops: independent of the vectorised
+    search."""
     array = _orthogonal_array(n_repeats).tolist()
     n_blocks = len(array)
     pairs = list(combinations(range(n_repeats), 2))
-    worst = (0.0, 0.0)
+    best_by_extra = [(0.0, 0.0)]
     for n_extra in range(1, n_blocks):
         best = None
         for subset in combinations(range(n_blocks), n_extra):
@@ -228,13 +264,41 @@ def _brute_force_worst(n_repeats):
             )
             if best is None or (size_dev, cell_dev) < best:
                 best = (size_dev, cell_dev)
-        worst = (max(worst[0], best[0]), max(worst[1], best[1]))
-    return worst
+        best_by_extra.append(best)
+    return best_by_extra
 
 
 @pytest.mark.parametrize("n_repeats", range(1, 8))
 def test_remainder_blocks_matches_brute_force(n_repeats):
-    assert _brute_force_worst(n_repeats) == PLAIN_BOUNDS[n_repeats]
+    # for every remainder, the splits are as balanced as the best choice of
+    # sub-blocks; the worst remainder gives the documented bound
+    best_by_extra = _brute_force_best(n_repeats)
+    worst = tuple(max(best[i] for best in best_by_extra) for i in (0, 1))
+    assert worst == PLAIN_BOUNDS[n_repeats]
+    n_blocks = _n_sub_blocks(n_repeats)
+    cv = BlockRegularizedMx2CV(n_repeats, random_state=0)
+    for n_extra, best in enumerate(best_by_extra):
+        n_samples = 3 * n_blocks + n_extra
+        codes = membership_codes(all_splits(cv, n_samples), n_samples, n_repeats)
+        assert max_deviations(codes) == best
+
+
+@pytest.mark.parametrize("n_repeats_range", PLAIN_ROWS, ids=str)
+def test_block_regularized_mx2_cv_bound_is_attained(n_repeats_range):
+    # every remainder n mod 2**k: the documented bound holds and is the worst
+    # case (deviations do not depend on n // 2**k)
+    worst = (0.0, 0.0)
+    for n_repeats in n_repeats_range:
+        n_blocks = _n_sub_blocks(n_repeats)
+        cv = BlockRegularizedMx2CV(n_repeats, random_state=n_repeats)
+        for n_extra in range(n_blocks):
+            n_samples = n_blocks + n_extra
+            codes = membership_codes(all_splits(cv, n_samples), n_samples, n_repeats)
+            size_dev, cell_dev = max_deviations(codes)
+            assert size_dev <= PLAIN_BOUNDS[n_repeats][0]
+            assert cell_dev <= PLAIN_BOUNDS[n_repeats][1]
+            worst = (max(worst[0], size_dev), max(worst[1], cell_dev))
+    assert worst == PLAIN_BOUNDS[n_repeats_range[-1]]
 
 
 @pytest.mark.parametrize("n_repeats", [1, 3, 5, 9, 15, 20])
@@ -343,7 +407,7 @@ def test_block_regularized_mx2_cv_sub_blocks_are_random(global_random_seed):
     # the time (binomial(200, 1/2): 5 sd = 35)
     n_samples = 16
     hits = np.zeros(n_samples)
-    for seed in range(200):
+    for seed in range(global_random_seed, global_random_seed + 200):
         _, test = next(BlockRegularized5x2CV(random_state=seed).split(np.zeros(16)))
         hits[test] += 1
     assert np.all(np.abs(hits - 100) < 35)
@@ -384,6 +448,44 @@ def test_stratified_block_regularized_mx2_cv_structure(n_repeats, class_counts, 
             assert class_size_dev == 0
             if n_repeats >= 2:
                 assert_strength_two(class_codes)
+
+
+def _class_counts_on_every_run(n_blocks):
+    """Class sizes which, dealt one class after another, give some class
+    every run (start, length) of the dealing cycle: a filler class moves the
+    start to the run's start, the next class covers the run. (A class of
+    q * 2**k + length records adds q whole rounds, which are balanced, to
+    its run; the hypothesis test above covers those.)"""
+    counts, position = [], 0
+    for start in range(n_blocks):
+        for length in range(1, n_blocks):
+            counts.append((start - position) % n_blocks)
+            counts.append(length)
+            position = (start + length) % n_blocks
+    return [count for count in counts if count > 0]
+
+
+@pytest.mark.parametrize("n_repeats_range", STRATIFIED_ROWS, ids=str)
+def test_stratified_block_regularized_mx2_cv_bound_is_attained(n_repeats_range):
+    # every class count, hence every run of extra records: the documented
+    # bound holds for each class and for all records, and is the worst case
+    worst = (0.0, 0.0)
+    for n_repeats in n_repeats_range:
+        counts = _class_counts_on_every_run(_n_sub_blocks(n_repeats))
+        y = np.repeat(np.arange(len(counts)), counts)
+        cv = StratifiedBlockRegularizedMx2CV(n_repeats, random_state=n_repeats)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # classes < 2**k
+            splits = all_splits(cv, len(y), y)
+        codes = membership_codes(splits, len(y), n_repeats)
+        bound = STRATIFIED_BOUNDS[n_repeats]
+        size_dev, cell_dev = max_deviations(codes)
+        assert size_dev <= bound[0] and cell_dev <= bound[1]
+        # the classes are consecutive runs of y
+        size_dev, cell_dev = group_deviations(codes, np.cumsum([0] + counts[:-1]))
+        assert size_dev.max() <= bound[0] and cell_dev.max() <= bound[1]
+        worst = (max(worst[0], size_dev.max()), max(worst[1], cell_dev.max()))
+    assert worst == STRATIFIED_BOUNDS[n_repeats_range[-1]]
 
 
 @pytest.mark.parametrize("cv", STRATIFIED_SPLITTERS, ids=str)
@@ -439,17 +541,55 @@ def test_stratified_block_regularized_cv_needs_y():
         StratifiedBlockRegularized5x2CV().split(np.zeros((20, 1)))
 
 
-def test_stratified_block_regularized_cv_rejects_continuous_y():
-    msg = "y must be binary or multiclass; got target type 'continuous'"
-    with pytest.raises(ValueError, match=msg):
-        StratifiedBlockRegularizedMx2CV().split(
-            np.zeros((20, 1)), np.linspace(0, 1, 20)
-        )
+@pytest.mark.parametrize(
+    "y, target_type",
+    [
+        (np.linspace(0, 1, 20), "continuous"),
+        (np.arange(40).reshape(20, 2) % 2, "multilabel-indicator"),
+        (np.arange(60).reshape(20, 3) % 3, "multiclass-multioutput"),
+    ],
+    ids=str,
+)
+def test_stratified_block_regularized_cv_rejects_non_class_y(y, target_type):
+    msg = (
+        "StratifiedBlockRegularizedMx2CV stratifies class labels: y must be "
+        f"binary or multiclass; got target type '{target_type}'."
+    )
+    with pytest.raises(ValueError, match=re.escape(msg)):
+        StratifiedBlockRegularizedMx2CV().split(np.zeros((20, 1)), y)
 
 
 # --------------------------------------------------------------------------
 # randomness
 # --------------------------------------------------------------------------
+
+
+@given(
+    klass=st.sampled_from([BlockRegularizedMx2CV, StratifiedBlockRegularizedMx2CV]),
+    n_repeats=st.integers(1, 15),
+    n_samples=st.integers(40, 200),
+    seeds=st.lists(st.integers(0, 2**32 - 1), min_size=2, max_size=2, unique=True),
+)
+def test_block_regularized_cv_seed_properties(klass, n_repeats, n_samples, seeds):
+    # the same int seed gives the same splits on every call; two different
+    # seeds give different splits (at n >= 40 the chance that two seeds
+    # draw the same allocation is below 1e-9: C(14, 7) * C(13, 6)**2 ways
+    # for a stratified two-fold split of 14 + 13 + 13 records)
+    X = np.zeros((n_samples, 1))
+    y = np.arange(n_samples) % 3
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # small classes
+        first, again, other = (
+            list(klass(n_repeats, random_state=seed).split(X, y))
+            for seed in (seeds[0], seeds[0], seeds[1])
+        )
+    for (a_train, a_test), (b_train, b_test) in zip(first, again):
+        assert_array_equal(a_train, b_train)
+        assert_array_equal(a_test, b_test)
+    assert any(
+        not np.array_equal(a_test, b_test)
+        for (_, a_test), (_, b_test) in zip(first, other)
+    )
 
 
 @pytest.mark.parametrize("cv", ALL_SPLITTERS, ids=str)
@@ -666,6 +806,20 @@ def test_block_regularized_cv_grid_search():
         .score(X[test], y[test])
     )
     assert search.cv_results_["split9_test_score"][search.best_index_] == expected
+
+
+def test_block_regularized_cv_cross_val_predict_needs_one_repeat():
+    # cross_val_predict needs test sets that partition the data: a single
+    # repetition does, more repetitions test every record m times
+    X, y = make_classification(n_samples=60, random_state=0)
+    tree = DecisionTreeClassifier(random_state=0)
+    cv = BlockRegularizedMx2CV(1, random_state=0)
+    predicted = cross_val_predict(tree, X, y, cv=cv)
+    for train, test in cv.split(X):
+        expected = clone(tree).fit(X[train], y[train]).predict(X[test])
+        assert_array_equal(predicted[test], expected)
+    with pytest.raises(ValueError, match="only works for partitions"):
+        cross_val_predict(tree, X, y, cv=BlockRegularized5x2CV(random_state=0))
 
 
 def test_stratified_block_regularized_cv_needs_y_passed_explicitly_none():
