@@ -214,7 +214,8 @@ def mcnemar(
     ``p = P(X >= c)``, ``"less"`` ``p = P(X <= c)``.
 
     Degenerate input: when ``b + c = 0`` (the estimators never disagree)
-    the statistic is 0 and the p-value 1 — "no evidence of a difference".
+    the statistic is 0 and the p-value 1, for every alternative — "no
+    evidence of a difference".
     Some implementations return a p-value of 0 there.
 
     The test uses one split: its power is limited by the variance of a
@@ -491,7 +492,8 @@ def bcv_mcnemar(tables, *, alpha=0.05, alternative="two-sided", rho1=0.5, rho2=0
     Yang et al. state the method for m = 5; the same derivation with 2m
     tables gives the general ``t`` above (an extension). Smaller ``rho``
     means a larger ``t`` and a more liberal test. Degenerate input: when
-    ``nbar01 + nbar10 = 0`` the statistic is 0 and the p-value 1.
+    ``nbar01 + nbar10 = 0`` the statistic is 0 and the p-value 1 for every
+    alternative.
 
     References
     ----------

@@ -127,7 +127,9 @@ def paired_t_5x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     Only the first difference enters the numerator (Dietterich's choice), so
     the statistic depends on the order of the repetitions; the variance uses
     all of them. A zero variance estimate gives ``statistic=0`` and
-    ``pvalue=1`` when ``p[0, 0] == 0``, otherwise ``±inf`` and ``pvalue=0``.
+    ``pvalue=1`` (for every alternative) when ``p[0, 0] == 0``, otherwise
+    ``±inf`` and ``pvalue=0`` (1 for a one-sided alternative on the other
+    side).
 
     References
     ----------
@@ -407,7 +409,8 @@ def combined_t_5x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     variance of ``pbar`` is underestimated and the type I error is inflated
     (0.15-0.29 at a nominal 0.05 in Table V of Yang et al., seed 000). It is
     provided for comparison studies. Degenerate input: zero variance gives 0
-    (p-value 1) when ``pbar == 0``, else ``±inf`` (p-value 0).
+    (p-value 1) when ``pbar == 0``, else ``±inf`` (p-value 0 on the side of
+    the infinity).
 
     References
     ----------
@@ -486,7 +489,7 @@ def blocked_t_3x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     it by 2m again, as a naive paired t test does, would overstate the
     evidence. The design must be block-regularized (the comparison engine
     warns otherwise). Zero variance gives 0 (p-value 1) when ``dbar == 0``,
-    else ``±inf`` (p-value 0).
+    else ``±inf`` (p-value 0 on the side of the infinity).
 
     References
     ----------
@@ -596,7 +599,7 @@ def paired_t(differences, *, alpha=0.05, alternative="two-sided"):
     variance of ``dbar`` and the type I error exceeds alpha (Dietterich 1998;
     seed 000 Table V). Use :func:`corrected_t` or a 5×2 test instead.
     Zero variance gives 0 (p-value 1) when ``dbar == 0``, else ``±inf``
-    (p-value 0).
+    (p-value 0 on the side of the infinity).
 
     References
     ----------
@@ -667,7 +670,7 @@ def corrected_t(differences, n_train, n_test, *, alpha=0.05, alternative="two-si
     and Frank apply it to r×k CV ("corrected repeated k-fold CV test").
     With ``n_test / n_train -> 0`` it reduces to :func:`paired_t`. Zero
     variance gives 0 (p-value 1) when ``dbar == 0``, else ``±inf``
-    (p-value 0).
+    (p-value 0 on the side of the infinity).
 
     References
     ----------

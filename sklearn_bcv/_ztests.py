@@ -265,8 +265,8 @@ def cv_ci_z(loss_differences, *, alpha=0.05, alternative="two-sided"):
     over the folds' fitted models, of their expected loss difference).
     Degenerate input: when every fold's differences are constant
     (:math:`\\hat\\sigma^2_{out} = 0`) the statistic is 0 with p-value 1 if
-    ``mean(h) = 0``, else ``±inf`` with p-value 0, and the interval shrinks
-    to the point ``mean(h)``.
+    ``mean(h) = 0``, else ``±inf`` with p-value 0 on the side of the
+    infinity, and the interval shrinks to the point ``mean(h)``.
 
     References
     ----------

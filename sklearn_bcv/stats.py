@@ -1,8 +1,23 @@
 """The registered statistical tests, usable on their own.
 
 Each function takes raw inputs (contingency tables, score differences, set
-sizes) and returns a :class:`~sklearn.utils.Bunch`; no fitting is involved.
-The same functions are what :func:`sklearn_bcv.compare_estimators` runs.
+sizes) and returns a :class:`~sklearn.utils.Bunch` with at least
+``statistic``, ``pvalue``, ``df``, ``reject``, ``alternative`` and ``test``;
+no fitting is involved. The same functions are what
+:func:`sklearn_bcv.compare_estimators` runs.
+
+Conventions shared by every test:
+
+* ``table[i, j]`` counts the records on which A's correctness is ``i`` and
+  B's is ``j`` (0 = wrong), and ``differences = score_a - score_b``; signed
+  statistics are positive when A is better, and ``alternative="greater"``
+  means "A is better than B".
+* Leading batch dimensions (``tables`` of shape ``(..., n_splits, 2, 2)``,
+  ``differences`` of shape ``(..., n_splits)``) evaluate many comparisons in
+  one call; the result fields are then arrays.
+* Degenerate input never gives NaN: a 0/0 statistic is 0 with p-value 1 for
+  every alternative, a non-zero numerator over a zero denominator is
+  ``±inf`` with p-value 0 on the side of the infinity.
 """
 
 from ._bayesian import bayesian_correlated_t
@@ -18,18 +33,22 @@ from ._ttests import (
 )
 from ._ztests import cv_ci_z, proportion_z
 
-__all__ = []
-
-__all__ += [
+__all__ = [
+    # McNemar family (contingency tables)
+    "mcnemar",
+    "kfold_mcnemar",
+    "bcv_mcnemar",
+    # m×2 designs (score differences)
     "paired_t_5x2cv",
     "combined_f_5x2cv",
     "calibrated_f_5x2bcv",
     "combined_t_5x2cv",
     "blocked_t_3x2cv",
+    # any design (score differences)
     "paired_t",
     "corrected_t",
     "bayesian_correlated_t",
+    # z tests
+    "proportion_z",
+    "cv_ci_z",
 ]
-
-__all__ += ["mcnemar", "kfold_mcnemar", "bcv_mcnemar"]
-__all__ += ["proportion_z", "cv_ci_z"]
