@@ -160,13 +160,19 @@ def assert_strength_two(codes):
                 assert cell_counts(codes, a, b, r, s) * 4 == n_rows
 
 
-def sub_block_sets(codes):
-    """Training sets S_j as sets of sub-block numbers (1-based rows of the
-    orthogonal array), recovering each record's sub-block from its code."""
-    array = _orthogonal_array(codes.shape[1])
-    row_of = {tuple(row): b + 1 for b, row in enumerate(array)}
-    blocks = np.array([row_of[tuple(code)] for code in codes])
-    return [set(blocks[codes[:, r] == 0].tolist()) for r in range(codes.shape[1])]
+def assert_sub_blocks_follow(codes, train_sets):
+    """The records fall into equal sub-blocks D_1, D_2, ... (the records that
+    share a membership code) placed as the paper's table says: D_i is in the
+    training set S_j exactly when i is in train_sets[j]. Read off the splits
+    alone, whatever the splitter numbers its sub-blocks."""
+    n_blocks = 2 * len(train_sets[0])
+    expected = {
+        tuple(0 if i in train else 1 for train in train_sets)
+        for i in range(1, n_blocks + 1)
+    }
+    found, sizes = np.unique(codes, axis=0, return_counts=True)
+    assert {tuple(code) for code in found.tolist()} == expected
+    assert_array_equal(sizes, len(codes) // n_blocks)
 
 
 def all_splits(cv, n_samples, y=None):
@@ -361,11 +367,16 @@ def test_block_regularized_mx2_cv_many_repeats(n_repeats, n_samples):
         assert size_dev == 0 and cell_dev == 0
 
 
-@pytest.mark.parametrize("n_samples", [8, 16, 400])
-def test_block_regularized_5x2_cv_reproduces_table_iii(n_samples):
-    splits = all_splits(BlockRegularized5x2CV(random_state=1), n_samples)
+@pytest.mark.parametrize("n_samples", [16, 48, 400])
+@pytest.mark.parametrize(
+    "cv", [BlockRegularized5x2CV(random_state=1),
+           StratifiedBlockRegularized5x2CV(random_state=1)], ids=str
+)  # fmt: skip
+def test_block_regularized_5x2_cv_reproduces_table_iii(cv, n_samples):
+    y = np.arange(n_samples) % 2  # class counts multiples of 8
+    splits = all_splits(cv, n_samples, y)
     codes = check_mx2_structure(splits, n_samples, 5)
-    assert sub_block_sets(codes) == TABLE_III_S
+    assert_sub_blocks_follow(codes, TABLE_III_S)
     # every two training sets share exactly n/4 records
     for r, s in combinations(range(5), 2):
         shared = np.intersect1d(splits[2 * r][0], splits[2 * s][0])
@@ -376,7 +387,7 @@ def test_block_regularized_mx2_cv_reproduces_blocked_3x2():
     n_samples = 40
     splits = all_splits(BlockRegularizedMx2CV(3, random_state=2), n_samples)
     codes = check_mx2_structure(splits, n_samples, 3)
-    assert sub_block_sets(codes) == BLOCKED_3X2_S
+    assert_sub_blocks_follow(codes, BLOCKED_3X2_S)
     for r, s in combinations(range(3), 2):
         assert len(np.intersect1d(splits[2 * r][0], splits[2 * s][0])) == 10
 
