@@ -16,6 +16,7 @@ import inspect
 import io
 import json
 import math
+import os
 import sys
 import threading
 import time
@@ -26,6 +27,8 @@ import numpy as np
 from sklearn import datasets
 from sklearn.base import BaseEstimator, is_classifier, is_regressor
 from sklearn.utils.multiclass import type_of_target
+
+from ._compat import InvalidParameterError
 
 __all__ = ["build_parser", "main"]
 
@@ -58,6 +61,50 @@ class _Parser(argparse.ArgumentParser):
         raise CLIError(f"{message} (see '{self.prog} --help')")
 
 
+MAX_SEED = 2**32 - 1
+
+
+def _int_in(low, high=None, *, allow_zero=True, what="an integer"):
+    """An argparse type: an int in ``[low, high]`` (``0`` excluded if asked)."""
+
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"expected {what}; got {text!r}") from None
+        if (low is not None and value < low) or (high is not None and value > high) \
+                or (not allow_zero and value == 0):
+            raise argparse.ArgumentTypeError(f"expected {what}; got {value}")
+        return value
+
+    parse.__name__ = what  # argparse names the type in its messages
+    return parse
+
+
+def _probability(text):
+    """An argparse type: a float strictly between 0 and 1 (a level alpha)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a number between 0 and 1; got {text!r}") from None
+    if not 0 < value < 1:  # also rejects nan
+        raise argparse.ArgumentTypeError(
+            f"expected a number between 0 and 1 (exclusive); got {text}")
+    return value
+
+
+def _delimiter(text):
+    """An argparse type: one character (the csv module's delimiter)."""
+    if text in ("\\t", "tab"):
+        return "\t"
+    if len(text) != 1:
+        raise argparse.ArgumentTypeError(
+            f"expected one character (or 'tab'); got {text!r}")
+    return text
+
+
 def build_parser():
     """Return the argument parser of ``sklearn-bcv``.
 
@@ -80,7 +127,10 @@ def build_parser():
             "  sklearn-bcv --dataset wine --tests bcv_mcnemar,calibrated_f_5x2bcv\n"
             "  sklearn-bcv --data train.csv --target label --format json\n"
             "  sklearn-bcv --estimator-b sklearn.svm.SVC --params-b '{\"C\": 10}'\n"
-            "  sklearn-bcv --cv mx2 --repeats 3 --plot comparison.png"
+            "  sklearn-bcv --cv mx2 --repeats 3 --plot comparison.png\n\n"
+            "Exit status: 0 on success, 1 when the comparison cannot run, 2 on "
+            "a usage error,\n130 when interrupted; errors are one line on "
+            "stderr starting with 'error:'."
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -101,7 +151,8 @@ def build_parser():
         help="name of the target column of --data (required with --data)",
     )
     data.add_argument(
-        "--delimiter", default=",", help="field delimiter of --data (default: ,)",
+        "--delimiter", default=",", type=_delimiter,
+        help="field delimiter of --data: one character, or 'tab' (default: ,)",
     )
     data.add_argument(
         "--task", choices=("auto", "classification", "regression"), default="auto",
@@ -123,7 +174,8 @@ def build_parser():
         models.add_argument(
             f"--params-{side}", metavar="JSON", default=None,
             help=f"constructor parameters of estimator {side.upper()} as a JSON "
-                 "object, e.g. '{\"C\": 10}'",
+                 "object, e.g. '{\"C\": 10}' (for a default pipeline: of its "
+                 "final estimator)",
         )
 
     comparison = parser.add_argument_group("comparison")
@@ -139,11 +191,13 @@ def build_parser():
              "K-fold CV with --folds",
     )
     comparison.add_argument(
-        "--repeats", type=int, default=5, metavar="M",
+        "--repeats", type=_int_in(1, what="an integer >= 1"), default=5,
+        metavar="M",
         help="repetitions of 2-fold CV for --cv mx2/stratified (default: 5)",
     )
     comparison.add_argument(
-        "--folds", type=int, default=10, metavar="K",
+        "--folds", type=_int_in(2, what="an integer >= 2"), default=10,
+        metavar="K",
         help="folds for --cv kfold (default: 10)",
     )
     comparison.add_argument(
@@ -152,7 +206,8 @@ def build_parser():
              "(default: accuracy for classifiers, r2 for regressors)",
     )
     comparison.add_argument(
-        "--alpha", type=float, default=0.05, help="significance level (default: 0.05)",
+        "--alpha", type=_probability, default=0.05,
+        help="significance level, between 0 and 1 (default: 0.05)",
     )
     comparison.add_argument(
         "--alternative", choices=("two-sided", "greater", "less"),
@@ -160,11 +215,13 @@ def build_parser():
         help="greater: A better than B; less: B better (default: two-sided)",
     )
     comparison.add_argument(
-        "--random-state", type=int, default=0, metavar="SEED",
+        "--random-state", default=0, metavar="SEED",
+        type=_int_in(0, MAX_SEED, what=f"an integer in [0, {MAX_SEED}]"),
         help="seed of the splits and of the default estimators (default: 0)",
     )
     comparison.add_argument(
-        "--n-jobs", type=int, default=None, metavar="N",
+        "--n-jobs", default=None, metavar="N",
+        type=_int_in(None, allow_zero=False, what="a non-zero integer"),
         help="parallel fits (joblib n_jobs; -1 uses every core)",
     )
 
@@ -176,12 +233,14 @@ def build_parser():
     )
     output.add_argument(
         "--plot", metavar="FILE.png", type=Path, default=None,
-        help="also save a figure (score differences, posterior, contingency "
-             "tables); needs matplotlib",
+        help="also save a figure titled with the verdict (score differences, "
+             "posterior, contingency tables; .png, .svg, .pdf, ...); needs "
+             "matplotlib",
     )
     output.add_argument(
         "--quiet", action="store_true",
-        help="no progress indicator or warnings on stderr",
+        help="nothing on stderr but an error: no progress indicator, warnings "
+             "or output of imported modules",
     )
     output.add_argument(
         "-v", "--verbose", action="count", default=0,
@@ -265,6 +324,16 @@ def _numeric_column(values):
     return None if any(p is None for p in parsed) else parsed
 
 
+def _check_finite_features(columns, parsed):
+    """Reject infinite numbers: no imputer or estimator accepts them."""
+    for name, column in zip(columns, parsed):
+        if column is not None and np.isinf(column).any():
+            raise CLIError(
+                f"--data: column {name!r} holds an infinite value; use an empty "
+                "cell for a missing value"
+            )
+
+
 def features_from_columns(columns):
     """Turn raw string columns into ``(X, preprocessor)``.
 
@@ -278,6 +347,7 @@ def features_from_columns(columns):
     from sklearn.preprocessing import OneHotEncoder
 
     parsed = [_numeric_column(values) for values in columns.values()]
+    _check_finite_features(columns, parsed)
     numeric = [j for j, col in enumerate(parsed) if col is not None]
     categorical = [j for j, col in enumerate(parsed) if col is None]
     X = np.array(
@@ -353,8 +423,14 @@ def parse_params(text, option):
     return params
 
 
-def import_estimator_class(path, option):
-    """Import the class at ``path`` and check it is a scikit-learn estimator."""
+def import_estimator_class(path, option, *, stdout=None):
+    """Import the class at ``path`` and check it is a scikit-learn estimator.
+
+    Importing runs the module's code (that is what naming a module asks
+    for), but nothing else: ``path`` must be dotted identifiers, and
+    anything the module prints goes to ``stdout`` (stderr in :func:`run`)
+    so the requested output stays clean.
+    """
     module_name, _, class_name = path.rpartition(".")
     if not module_name or not class_name.isidentifier() or not all(
         part.isidentifier() for part in module_name.split(".")
@@ -363,10 +439,16 @@ def import_estimator_class(path, option):
             f"{option}: expected an import path such as sklearn.svm.SVC; got {path!r}"
         )
     try:
-        module = importlib.import_module(module_name)
+        with contextlib.redirect_stdout(stdout or sys.stderr):
+            module = importlib.import_module(module_name)
     except ImportError as exc:
         raise CLIError(
             f"{option}: cannot import module {module_name!r} ({exc})"
+        ) from None
+    except Exception as exc:  # the module's own code failed while importing
+        raise CLIError(
+            f"{option}: importing module {module_name!r} failed "
+            f"({type(exc).__name__}: {exc})"
         ) from None
     cls = getattr(module, class_name, None)
     if cls is None:
@@ -391,17 +473,35 @@ def default_estimators(task, random_state):
             RandomForestClassifier(n_estimators=50, random_state=random_state))
 
 
-def build_estimator(path, params_text, default, side):
-    """Instantiate estimator ``side`` from the options, or use ``default``."""
+def build_estimator(path, params_text, default, side, *, stdout=None):
+    """Instantiate estimator ``side`` from the options, or use ``default``.
+
+    ``--params-x`` sets parameters of the named class; for a default that is
+    a pipeline (the scaled linear model) they go to its final estimator, so
+    ``--params-a '{"C": 10}'`` works on the default A as on any classifier.
+    """
     option = f"--estimator-{side}"
     params = parse_params(params_text, f"--params-{side}")
     if path is None:
         estimator = default
+        target = default[-1] if hasattr(default, "steps") else default
     else:
-        estimator = import_estimator_class(path, option)()
+        cls = import_estimator_class(path, option, stdout=stdout)
+        try:
+            estimator = target = cls()
+        except Exception as exc:  # abstract classes, required arguments
+            raise CLIError(
+                f"{option}: cannot create {path}() without arguments "
+                f"({type(exc).__name__}: {exc})"
+            ) from None
+    if not hasattr(estimator, "predict"):
+        raise CLIError(
+            f"{option}: {type(estimator).__name__} has no predict method; "
+            "give a classifier or a regressor"
+        )
     if params:
         try:
-            estimator.set_params(**params)
+            target.set_params(**params)
         except ValueError as exc:
             raise CLIError(f"--params-{side}: {exc}") from None
     return estimator
@@ -443,10 +543,6 @@ def build_cv(args, task):
         StratifiedBlockRegularizedMx2CV,
     )
 
-    if args.repeats < 1:
-        raise CLIError(f"--repeats must be >= 1; got {args.repeats}")
-    if args.folds < 2:
-        raise CLIError(f"--folds must be >= 2; got {args.folds}")
     seed = args.random_state
     if args.cv == "5x2":
         return BlockRegularized5x2CV(random_state=seed)
@@ -485,7 +581,9 @@ class Progress:
     """Elapsed-time indicator on stderr while the fits run.
 
     On a terminal the line is refreshed in place; elsewhere (pipes, logs) it
-    writes one line when fitting starts and one when it ends.
+    writes one line when fitting starts and one when it ends. When the block
+    raises, it writes nothing more (the terminal line is wiped): the error
+    is the caller's one line to report.
     """
 
     def __init__(self, message, *, stream=None, enabled=True, interval=0.25):
@@ -525,12 +623,20 @@ class Progress:
         self._done.set()
         if self._thread is not None:
             self._thread.join()
-        if self.enabled:
-            elapsed = time.perf_counter() - self._start
-            status = "failed" if exc_info[0] is not None else "done"
-            prefix = "\r" if self._thread is not None else ""
-            self.stream.write(f"{prefix}{self.message} {status} in {elapsed:.1f} s\n")
-            self.stream.flush()
+        if not self.enabled:
+            return False
+        if exc_info[0] is not None:
+            # The caller reports the error in one line; on a terminal, wipe
+            # the spinner so that line stands alone.
+            if self._thread is not None:
+                width = len(self.message) + 10
+                self.stream.write("\r" + " " * width + "\r")
+                self.stream.flush()
+            return False
+        elapsed = time.perf_counter() - self._start
+        prefix = "\r" if self._thread is not None else ""
+        self.stream.write(f"{prefix}{self.message} done in {elapsed:.1f} s\n")
+        self.stream.flush()
         return False
 
 
@@ -589,8 +695,50 @@ def result_to_csv(result):
     return buffer.getvalue()
 
 
+def check_plot_path(path):
+    """Fail before fitting when ``--plot`` cannot be written."""
+    try:
+        from matplotlib.backend_bases import FigureCanvasBase
+    except ImportError:
+        raise CLIError("--plot needs matplotlib: pip install matplotlib") from None
+    formats = FigureCanvasBase.get_supported_filetypes()
+    suffix = path.suffix.lower().lstrip(".")
+    if suffix and suffix not in formats:
+        raise CLIError(
+            f"--plot: unknown image format {path.suffix!r}; use one of "
+            f"{', '.join('.' + f for f in sorted(formats))}"
+        )
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        raise CLIError(f"--plot: no directory {str(parent)!r} to save {path.name} in")
+
+
+def _plot_title(result, names):
+    """One line above the --plot figure: the verdict, with the real names."""
+    from ._compare import _decision
+
+    # The test the printed verdict uses: the recommended one, else the first.
+    name = result.get("recommended_test", None)
+    if name not in result.tests:
+        name = next(iter(result.tests), None)
+    if name is None:
+        return f"A = {names[0]}, B = {names[1]}"
+    test = result.tests[name]
+    decision = _decision(test, float(np.mean(result.differences)))
+    decision = decision.replace("A better", f"{names[0]} better")
+    decision = decision.replace("B better", f"{names[1]} better")
+    pvalue = test.get("pvalue", None)
+    p_text = "" if pvalue is None else f" (p = {pvalue:.3g})"
+    return f"{name}{p_text}: {decision} at alpha = {result.alpha}"
+
+
 def save_plot(result, path, names):
-    """Save the summary figure of ``result`` to ``path``."""
+    """Save the summary figure of ``result`` to ``path``.
+
+    Top row: the per-split differences and, when it was run, the posterior
+    of the Bayesian correlated t test; bottom row (classifiers): the mean
+    and effective contingency tables. The title is the verdict.
+    """
     try:
         from matplotlib.figure import Figure
     except ImportError:
@@ -604,10 +752,11 @@ def save_plot(result, path, names):
     has_tables = result.get("tables", None) is not None
     has_posterior = "bayesian_correlated_t" in result.tests
     n_rows = 2 if has_tables else 1
-    fig = Figure(figsize=(11, 4 * n_rows), layout="constrained")
-    grid = fig.add_gridspec(n_rows, 2)
+    fig = Figure(figsize=(12, 4.2 + 3.6 * (n_rows - 1)), layout="constrained")
+    grid = fig.add_gridspec(n_rows, 2, height_ratios=[1.15, 1][:n_rows])
     ScoreDifferencesDisplay.from_result(
-        result, estimator_names=names, ax=fig.add_subplot(grid[0, 0]))
+        result, estimator_names=names,
+        ax=fig.add_subplot(grid[0, 0] if has_posterior else grid[0, :]))
     if has_posterior:
         PosteriorDisplay.from_result(result, estimator_names=names,
                                      ax=fig.add_subplot(grid[0, 1]))
@@ -617,8 +766,9 @@ def save_plot(result, path, names):
         axes = [fig.add_subplot(grid[1, i]) for i in range(n_panels)]
         ContingencyTableDisplay.from_result(result, estimator_names=names,
                                             ax=axes, show_splits=False)
+    fig.suptitle(_plot_title(result, names), fontsize="large")
     try:
-        fig.savefig(path)
+        fig.savefig(path, dpi=100)
     except (OSError, ValueError) as exc:
         raise CLIError(f"--plot: cannot save {path}: {exc}") from None
 
@@ -648,14 +798,34 @@ def _load_data(args):
     return X, y, task, description, None
 
 
+def check_scoring(scoring, task):
+    """Check ``--scoring`` before fitting, with the engine's own resolver."""
+    if scoring is None:
+        return
+    from ._compare import _resolve_scoring
+
+    try:
+        _resolve_scoring(scoring, task)
+    except ValueError as exc:
+        raise CLIError(f"--scoring: {exc}") from None
+
+
 def run(args, *, stdout, stderr):
     """Run the comparison the parsed ``args`` describe; return the result."""
     tests = parse_tests(args.tests)
+    if args.plot is not None:
+        check_plot_path(args.plot)
     X, y, task, description, preprocessor = _load_data(args)
     check_target(y, task)
+    check_scoring(args.scoring, task)
     default_a, default_b = default_estimators(task, args.random_state)
-    estimator_a = build_estimator(args.estimator_a, args.params_a, default_a, "a")
-    estimator_b = build_estimator(args.estimator_b, args.params_b, default_b, "b")
+    # What a named module prints while it is imported is not our output:
+    # stderr, or nowhere with --quiet.
+    chatter = io.StringIO() if args.quiet else stderr
+    estimator_a = build_estimator(args.estimator_a, args.params_a, default_a, "a",
+                                  stdout=chatter)
+    estimator_b = build_estimator(args.estimator_b, args.params_b, default_b, "b",
+                                  stdout=chatter)
     for estimator, side in ((estimator_a, "a"), (estimator_b, "b")):
         check_estimator_task(estimator, task, side)
     names = (_estimator_name(estimator_a), _estimator_name(estimator_b))
@@ -694,6 +864,7 @@ def run(args, *, stdout, stderr):
     else:
         stdout.write(f"A: {estimator_a!r}\nB: {estimator_b!r}\n"
                      f"data: {description}\ncv: {cv!r}\n\n{result}\n")
+    stdout.flush()
     if args.plot is not None:
         save_plot(result, args.plot, names)
         if not args.quiet:
@@ -709,6 +880,42 @@ def _list_tests(stdout):
         stdout.write(f"{name:24s} design={design:8s} needs={','.join(needs)}\n")
 
 
+def _one_line(exc):
+    """The message of ``exc`` as one line for ``error: ...``."""
+    # sklearn's validate_params re-attributes an estimator's parameter error
+    # to the decorated function (compare_estimators); the estimator's own
+    # message, kept as the cause, names the class whose parameter is wrong.
+    cause = exc.__cause__
+    if isinstance(exc, InvalidParameterError) and isinstance(
+        cause, InvalidParameterError
+    ):
+        exc = cause
+    text = " ".join(str(exc).split())
+    if isinstance(exc, CLIError | ValueError | TypeError | OSError | ImportError):
+        return text or type(exc).__name__
+    # Anything else is unexpected: say what kind of error it was.
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _write_warnings(caught, stderr):
+    """Each distinct warning once, on one line."""
+    seen = set()
+    for warning in caught:
+        text = f"warning: {' '.join(str(warning.message).split())}"
+        if text not in seen:
+            seen.add(text)
+            stderr.write(text + "\n")
+
+
+def _silence_broken_stdout(stdout):
+    """After EPIPE (``sklearn-bcv ... | head``), stop Python's exit-time flush
+    of sys.stdout from printing a second error."""
+    if stdout is sys.stdout:
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+
+
 def main(argv=None, *, stdout=None, stderr=None):
     """Entry point of ``sklearn-bcv``; returns the exit status.
 
@@ -722,7 +929,9 @@ def main(argv=None, *, stdout=None, stderr=None):
     Returns
     -------
     status : int
-        0 on success, 1 when the comparison cannot run, 2 on a usage error.
+        0 on success, 1 when the comparison cannot run, 2 on a usage error,
+        130 when interrupted (Ctrl-C). Every error is reported as one line
+        ``error: ...`` on ``stderr``, after any warnings.
     """
     stdout = sys.stdout if stdout is None else stdout
     stderr = sys.stderr if stderr is None else stderr
@@ -735,28 +944,25 @@ def main(argv=None, *, stdout=None, stderr=None):
         except SystemExit as exit_:  # --help and --version
             return exit_.code if isinstance(exit_.code, int) else 0
     except CLIError as exc:
-        stderr.write(f"error: {exc}\n")
+        stderr.write(f"error: {_one_line(exc)}\n")
         return 2
     if args.tests == "list":
         _list_tests(stdout)
         return 0
+    error, status = None, 0
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
             run(args, stdout=stdout, stderr=stderr)
-            status = 0
-        except CLIError as exc:
-            stderr.write(f"error: {exc}\n")
-            status = 1
-        except (ValueError, TypeError, ImportError, OSError) as exc:
-            message = " ".join(str(exc).split()) or type(exc).__name__
-            stderr.write(f"error: {message}\n")
-            status = 1
+        except BrokenPipeError:
+            _silence_broken_stdout(stdout)
+            return 1
+        except KeyboardInterrupt:
+            error, status = "interrupted", 130
+        except Exception as exc:  # every failure ends in one line, no traceback
+            error, status = _one_line(exc), 1
     if not args.quiet:
-        seen = set()
-        for warning in caught:
-            text = f"warning: {' '.join(str(warning.message).split())}"
-            if text not in seen:
-                seen.add(text)
-                stderr.write(text + "\n")
+        _write_warnings(caught, stderr)
+    if error is not None:
+        stderr.write(f"error: {error}\n")
     return status

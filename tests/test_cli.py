@@ -72,7 +72,21 @@ def test_help_in_process_exits_zero():
     "argv, match",
     [
         (["--cv", "loo"], "argument --cv: invalid choice: 'loo'"),
-        (["--alpha", "high"], "argument --alpha: invalid float value: 'high'"),
+        (["--alpha", "high"],
+         "argument --alpha: expected a number between 0 and 1; got 'high'"),
+        (["--alpha", "1"], "argument --alpha: expected a number between 0 and 1 "
+                           "(exclusive); got 1"),
+        (["--alpha", "nan"], "(exclusive); got nan"),
+        (["--n-jobs", "0"], "argument --n-jobs: expected a non-zero integer; got 0"),
+        (["--random-state", "-1"],
+         "argument --random-state: expected an integer in [0, 4294967295]; got -1"),
+        (["--random-state", "1.5"], "expected an integer in [0, 4294967295]; "
+                                    "got '1.5'"),
+        (["--repeats", "0", "--cv", "mx2"],
+         "argument --repeats: expected an integer >= 1; got 0"),
+        (["--folds", "1"], "argument --folds: expected an integer >= 2; got 1"),
+        (["--delimiter", ";;"],
+         "argument --delimiter: expected one character (or 'tab'); got ';;'"),
         (["--dataset", "iris", "--data", "x.csv"], "not allowed with argument"),
         (["--no-such-option"], "unrecognized arguments: --no-such-option"),
     ],
@@ -102,12 +116,31 @@ def test_usage_errors_are_one_line_with_status_2(argv, match):
         (["--tests", "bcv_mcnemar,magic"], "unknown test(s) ['magic']"),
         (["--tests", ","], "--tests: give one or more test names"),
         (["--target", "y"], "--target is only used with --data"),
-        (["--repeats", "0", "--cv", "mx2"], "--repeats must be >= 1"),
+        (["--estimator-a", "sklearn.preprocessing.StandardScaler"],
+         "--estimator-a: StandardScaler has no predict method; give a classifier "
+         "or a regressor"),
+        (["--estimator-b", "sklearn.ensemble.VotingClassifier"],
+         "--estimator-b: cannot create sklearn.ensemble.VotingClassifier() without "
+         "arguments (TypeError: "),
+        (["--estimator-b", "sklearn.linear_model._base.LinearModel"],
+         "cannot create sklearn.linear_model._base.LinearModel() without "
+         "arguments (TypeError: Can't instantiate abstract class"),
+        (["--params-a", '{"no_such_param": 1}'],
+         "--params-a: Invalid parameter 'no_such_param' for estimator "
+         "LogisticRegression"),
+        (["--scoring", "bogus"], "--scoring: 'bogus' is not a valid scoring value"),
+        (["--scoring", "roc_auc"], "--scoring: scoring='roc_auc' needs"),
+        (["--plot", "/no/such/dir/x.png"],
+         "--plot: no directory '/no/such/dir' to save x.png in"),
+        (["--plot", "figure.xyz"], "--plot: unknown image format '.xyz'; use one"),
         (["--dataset", "diabetes", "--cv", "stratified"],
          "--cv stratified needs a classification target"),
     ],
 )
 def test_bad_options_give_one_line_errors(argv, match):
+    # Checked before any fitting: no progress line, only the error.
+    if "--plot" in argv:
+        pytest.importorskip("matplotlib")
     status, out, err = run_cli(*argv)
     assert_one_line_error(status, err, match)
     assert out == ""
@@ -281,7 +314,7 @@ def test_progress_on_a_terminal_refreshes_one_line():
     assert text.endswith("s\n") and "fitting done in" in text
 
 
-def test_progress_disabled_writes_nothing_and_reports_failure():
+def test_progress_disabled_writes_nothing_and_leaves_failures_to_the_caller():
     from sklearn_bcv._cli import Progress
 
     quiet = io.StringIO()
@@ -291,9 +324,14 @@ def test_progress_disabled_writes_nothing_and_reports_failure():
     log = io.StringIO()
     with pytest.raises(RuntimeError), Progress("fitting", stream=log):
         raise RuntimeError("boom")
-    first, last = log.getvalue().splitlines()
-    assert first == "fitting ..."
-    assert last.startswith("fitting failed in")
+    # Only the start line: the caller reports the error in its own line.
+    assert log.getvalue() == "fitting ...\n"
+    terminal = _FakeTerminal()
+    with pytest.raises(RuntimeError), Progress("fitting", stream=terminal,
+                                               interval=60):
+        raise RuntimeError("boom")
+    # The spinner line is wiped (carriage return, blanks, carriage return).
+    assert terminal.getvalue().strip(" \r") == ""
 
 
 def test_verbose_reports_fits_on_stderr_and_keeps_stdout_clean():
@@ -341,3 +379,138 @@ def test_csv_regression_target(tmp_path):
     assert document["task"] == "regression"
     # Ridge explains the price (nearly linear in x1); the mean predictor does not.
     assert np.mean(document["differences"]) > 0.5
+
+
+# ---- error paths during fitting, user modules, output plumbing -------------
+
+USER_MODULE = '''
+import warnings
+
+from sklearn.dummy import DummyClassifier
+
+print("hello from the module")  # must not reach the requested output
+
+
+class Majority(DummyClassifier):
+    """A user-defined estimator class."""
+
+
+class Broken(DummyClassifier):
+    def fit(self, X, y):
+        warnings.warn("about to fail")
+        raise RuntimeError("boom")
+
+
+class Interrupted(DummyClassifier):
+    def fit(self, X, y):
+        raise KeyboardInterrupt
+'''
+
+
+@pytest.fixture
+def user_module(tmp_path, monkeypatch):
+    name = f"user_estimators_{tmp_path.name.replace('-', '_')}"
+    (tmp_path / f"{name}.py").write_text(USER_MODULE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return name
+
+
+def test_user_estimator_class_and_module_output_kept_off_stdout(user_module):
+    status, out, err = run_cli("--dataset", "iris", "--format", "csv",
+                               "--estimator-b", f"{user_module}.Majority",
+                               "--tests", "bcv_mcnemar")
+    assert status == 0, err
+    assert err.splitlines()[0] == "hello from the module"
+    assert out.splitlines()[0].startswith("test,statistic")
+    # The scaled logistic regression beats the majority class on iris.
+    assert out.splitlines()[1].split(",")[4] == "True"
+
+
+def test_unexpected_error_in_fit_is_one_line_after_the_warnings(user_module):
+    status, out, err = run_cli("--dataset", "iris", "--estimator-b",
+                               f"{user_module}.Broken")
+    assert status == 1
+    assert out == ""
+    lines = err.splitlines()
+    # The module's print, the progress start line, the warning, then the
+    # error as the last line.
+    assert lines[0] == "hello from the module"
+    assert lines[1].startswith("fitting LogisticRegression and Broken on 10 splits")
+    assert lines[2] == "warning: about to fail"
+    assert lines[-1] == "error: RuntimeError: boom"
+    assert "Traceback" not in err
+    status, _, err = run_cli("--dataset", "iris", "--quiet", "--estimator-b",
+                             f"{user_module}.Broken")
+    assert_one_line_error(status, err, "error: RuntimeError: boom")
+
+
+def test_interrupt_exits_130_with_one_line(user_module):
+    status, _, err = run_cli("--dataset", "iris", "--quiet", "--estimator-a",
+                             f"{user_module}.Interrupted")
+    assert_one_line_error(status, err, "error: interrupted", expected_status=130)
+
+
+def test_invalid_parameter_value_names_the_estimator_not_the_engine():
+    # sklearn's validate_params re-attributes the estimator's error to
+    # compare_estimators; the CLI reports the estimator's own message.
+    status, _, err = run_cli("--dataset", "iris", "--quiet", "--params-b",
+                             '{"n_estimators": "many"}')
+    assert_one_line_error(
+        status, err, "The 'n_estimators' parameter of RandomForestClassifier "
+        "must be an int in the range [1, inf). Got 'many' instead.")
+
+
+def test_params_of_the_default_pipeline_go_to_its_final_estimator():
+    status, out, err = run_cli("--dataset", "iris", "--quiet", *FAST_B,
+                               "--params-a", '{"C": 0.01}', "--tests",
+                               "bcv_mcnemar")
+    assert status == 0, err
+    assert "LogisticRegression(C=0.01, max_iter=1000)" in out
+    assert "StandardScaler()" in out
+
+
+def test_broken_pipe_exits_quietly():
+    class ClosedPipe(io.StringIO):
+        def write(self, text):
+            raise BrokenPipeError(32, "Broken pipe")
+
+    err = io.StringIO()
+    status = main(["--dataset", "iris", "--quiet", *FAST_B, "--tests",
+                   "bcv_mcnemar"], stdout=ClosedPipe(), stderr=err)
+    assert status == 1
+    assert err.getvalue() == ""
+
+
+def test_csv_infinite_feature_and_tab_delimiter(tmp_path):
+    rows = [["x", "y"]] + [[str(i), str(i % 2)] for i in range(20)]
+    rows[5][0] = "inf"
+    data = write_csv(tmp_path / "inf.csv", rows)
+    status, _, err = run_cli("--data", data, "--target", "y")
+    assert_one_line_error(status, err, "--data: column 'x' holds an infinite value")
+
+    from sklearn_bcv._cli import read_csv
+
+    tabbed = tmp_path / "tabbed.tsv"
+    tabbed.write_text("a\tlabel\n1\tx\n2\ty\n")
+    status, _, err = run_cli("--data", str(tabbed), "--target", "label",
+                             "--delimiter", "tab", "--tests", "list")
+    assert status == 0
+    assert read_csv(tabbed, "label", delimiter="\t") == ({"a": ["1", "2"]},
+                                                         ["x", "y"])
+
+
+def test_plot_title_states_the_verdict_with_the_estimator_names():
+    pytest.importorskip("matplotlib")
+    from sklearn_bcv import compare_predictions
+    from sklearn_bcv._cli import _plot_title
+
+    y = np.array([0, 1] * 20)
+    splits = [(np.arange(20), np.arange(20, 40)), (np.arange(20, 40), np.arange(20))]
+    truth = [y[test] for _, test in splits]
+    result = compare_predictions(y, truth, [1 - t for t in truth], splits,
+                                 tests=["corrected_t"])
+    # A always right, B always wrong: corrected t is +inf, p = 0.
+    assert _plot_title(result, ("lr", "rf")) == (
+        "corrected_t (p = 0): significant: lr better at alpha = 0.05")
+    result.tests = {}
+    assert _plot_title(result, ("lr", "rf")) == "A = lr, B = rf"
