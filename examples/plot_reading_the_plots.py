@@ -35,20 +35,23 @@ result = compare_estimators(
 # ------------------
 # One panel per split (rows: A wrong / right; columns: B wrong / right), then
 # the mean table and the effective table of the 5×2 BCV McNemar's test. Only
-# the off-diagonal cells matter to McNemar: ``[0, 1]`` counts records where A
-# is wrong and B right, ``[1, 0]`` the reverse. The effective table is the
-# mean table scaled by ``t = 20/11``: the ten correlated tables carry about as
-# much information as 20/11 × n/2 ≈ 0.9 n independent records, not 5 n.
+# the off-diagonal cells matter to McNemar, so only they are coloured:
+# ``[0, 1]`` (top right) counts records where A is wrong and B right,
+# ``[1, 0]`` (bottom left) the reverse. A dark bottom-left cell and a pale
+# top-right one, split after split, is what "A better" looks like. The split
+# and mean tables share one colour scale. The effective table is the mean
+# table scaled by ``t = 20/11``: the ten correlated tables carry about as much
+# information as 20/11 × n/2 ≈ 0.9 n independent records, not 5 n.
 ContingencyTableDisplay.from_result(result, estimator_names=names)
 
 # %%
 # Score differences
 # -----------------
 # The accuracy of A minus that of B on each split, the two folds of each
-# repetition side by side. Points above zero favour A. The 5×2cv t and F
-# tests compare the spread *within* repetitions (the ``s2_r``) with the size
-# of the differences; a mean line far from zero relative to that spread is
-# what makes them reject.
+# repetition joined by a grey segment. Points above zero favour A. The 5×2cv
+# t and F tests compare the spread *within* repetitions (the length of the
+# segments, ``s2_r`` is half its square) with the size of the differences;
+# short segments far from zero are what makes them reject.
 ScoreDifferencesDisplay.from_result(result, estimator_names=names)
 
 # %%

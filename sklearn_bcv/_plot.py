@@ -54,6 +54,11 @@ def _n_repeats_of(result):
     return n_repeats if n_repeats is not None and 2 * n_repeats == n_splits else None
 
 
+def _disagreements(table):
+    """The two off-diagonal counts of a 2×2 table."""
+    return np.array([table[0, 1], table[1, 0]])
+
+
 def _new_axes(n_panels, n_cols):
     import matplotlib.pyplot as plt
 
@@ -168,20 +173,27 @@ class ContingencyTableDisplay:
              colorbar=False):
         """Draw the tables.
 
+        Only the disagreement cells ``[0, 1]`` and ``[1, 0]`` are coloured:
+        they are what McNemar's tests compare, and on the colour scale of the
+        (much larger) agreement counts they would all look blank. The split
+        tables and the mean table share one colour scale, so panels can be
+        compared; the effective table, ``t`` times larger, has its own.
+
         Parameters
         ----------
         ax : matplotlib Axes or sequence of Axes, default=None
             One axes per table drawn (the splits when ``show_splits``, then
             the mean table, then the effective table when there is one); a
             single Axes is accepted when one table is drawn. None makes a new
-            figure with a grid of ``n_cols`` columns.
+            figure with a grid of ``n_cols`` columns, labelled on its outer
+            edges only.
         show_splits : bool, default=True
             Whether to draw every split's table or only the mean (and
             effective) tables.
         n_cols : int, default=4
             Columns of the grid made when ``ax`` is None.
         cmap : str or matplotlib Colormap, default="Blues"
-            Colormap of the cells.
+            Colormap of the disagreement cells.
         colorbar : bool, default=False
             Whether to add a colorbar to each table.
 
@@ -194,8 +206,10 @@ class ContingencyTableDisplay:
         check_matplotlib_support("ContingencyTableDisplay.plot")
         panels = self._panels(show_splits)
         if ax is None:
-            fig, axes = _new_axes(len(panels), min(n_cols, len(panels)))
+            n_cols = min(n_cols, len(panels))
+            fig, axes = _new_axes(len(panels), n_cols)
         else:
+            n_cols = None
             axes = np.atleast_1d(np.asarray(ax, dtype=object)).ravel()
             if len(axes) != len(panels):
                 raise ValueError(
@@ -204,12 +218,21 @@ class ContingencyTableDisplay:
                 )
             fig = axes[0].figure
         name_a, name_b = _names(self.estimator_names)
+        # One colour scale for the split and mean tables (same units).
+        shared_max = max(_disagreements(table).max()
+                         for title, table, _ in panels if title != "effective")
         self.images_, self.text_ = [], []
-        for axis, (title, table, is_mean) in zip(axes, panels):
-            image, texts = self._draw_table(axis, table, is_mean, cmap)
+        for i, (axis, (title, table, is_mean)) in enumerate(zip(axes, panels)):
+            vmax = (_disagreements(table).max() if title == "effective"
+                    else shared_max)
+            image, texts = self._draw_table(axis, table, is_mean, cmap, vmax)
             axis.set_title(title)
-            axis.set_xlabel(f"{name_b} is")
-            axis.set_ylabel(f"{name_a} is")
+            # On a grid of our own, label the outer edges only.
+            n_panels = len(panels)
+            if n_cols is None or i % n_cols == 0:
+                axis.set_ylabel(f"{name_a} is")
+            if n_cols is None or i + n_cols >= n_panels:
+                axis.set_xlabel(f"{name_b} is")
             if colorbar:
                 fig.colorbar(image, ax=axis)
             self.images_.append(image)
@@ -218,16 +241,21 @@ class ContingencyTableDisplay:
         return self
 
     @staticmethod
-    def _draw_table(ax, table, is_mean, cmap):
-        image = ax.imshow(table, cmap=cmap, vmin=0, vmax=max(table.max(), 1))
-        threshold = table.max() / 2
+    def _draw_table(ax, table, is_mean, cmap, vmax):
+        # The agreement cells are masked (drawn in light grey): only the
+        # disagreements carry colour.
+        masked = np.ma.masked_array(table, mask=np.eye(2, dtype=bool))
+        image = ax.imshow(masked, cmap=cmap, vmin=0, vmax=max(vmax, 1))
+        ax.set_facecolor("#eeeeee")
         texts = np.empty((2, 2), dtype=object)
         for i in range(2):
             for j in range(2):
                 label = f"{table[i, j]:.1f}" if is_mean else f"{table[i, j]:.0f}"
-                color = "white" if table[i, j] > threshold else "black"
+                dark_cell = i != j and table[i, j] > max(vmax, 1) / 2
+                color = "white" if dark_cell else ("black" if i != j else "dimgray")
                 texts[i, j] = ax.text(j, i, label, ha="center", va="center",
-                                      color=color)
+                                      color=color,
+                                      fontsize="large" if i != j else "medium")
         ax.set_xticks([0, 1], labels=_OUTCOMES)
         ax.set_yticks([0, 1], labels=_OUTCOMES)
         return image, texts
@@ -318,6 +346,9 @@ class ScoreDifferencesDisplay:
         Horizontal line at the mean difference.
     zero_line_ : matplotlib Line2D
         Horizontal line at zero (no difference).
+    spread_ : matplotlib LineCollection or None
+        In an m×2 design, one vertical segment per repetition joining its
+        two folds' differences; None otherwise.
 
     See Also
     --------
@@ -370,14 +401,14 @@ class ScoreDifferencesDisplay:
         -------
         display : ScoreDifferencesDisplay
             The object itself, with ``figure_``, ``ax_``, ``lines_``,
-            ``mean_line_`` and ``zero_line_`` set.
+            ``mean_line_``, ``zero_line_`` and ``spread_`` set.
         """
         check_matplotlib_support("ScoreDifferencesDisplay.plot")
         import matplotlib.pyplot as plt
 
         differences = self._checked_differences()
         if ax is None:
-            _, ax = plt.subplots(figsize=(6, 3.5), constrained_layout=True)
+            _, ax = plt.subplots(figsize=(6, 4), constrained_layout=True)
         name_a, name_b = _names(self.estimator_names)
         self.zero_line_ = ax.axhline(0.0, color="black", linewidth=1,
                                      label="no difference")
@@ -387,19 +418,29 @@ class ScoreDifferencesDisplay:
             positions = np.arange(len(differences))
             self.lines_ = ax.plot(positions, differences, "o", label="split")
             ax.set_xlabel("split")
+            self.spread_ = None
         else:
             per_fold = differences.reshape(self.n_repeats, 2)
             repetitions = np.arange(self.n_repeats)
+            # The gap between the two folds of a repetition is what the
+            # 5×2cv t and F tests use as their variance (s2_r); draw it.
+            self.spread_ = ax.vlines(repetitions, per_fold.min(axis=1),
+                                     per_fold.max(axis=1), color="0.6",
+                                     linewidth=1.5, zorder=1,
+                                     label="spread within repetition")
             self.lines_ = [
                 ax.plot(repetitions + offset, per_fold[:, fold], marker,
-                        label=f"fold {fold}")[0]
-                for fold, offset, marker in ((0, -0.08, "o"), (1, 0.08, "s"))
+                        label=f"fold {fold}", zorder=2)[0]
+                for fold, offset, marker in ((0, 0.0, "o"), (1, 0.0, "s"))
             ]
             ax.set_xticks(repetitions)
+            ax.set_xlim(-0.5, self.n_repeats - 0.5)
             ax.set_xlabel("repetition")
         ax.set_ylabel(f"difference in {score_name}")
         ax.set_title(f"{name_a} − {name_b} per split\n(above 0: {name_a} better)")
-        ax.legend(loc="best", fontsize="small")
+        # Below the axes, so the legend never hides a point.
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=3,
+                  fontsize="small", frameon=False)
         self.figure_, self.ax_ = ax.figure, ax
         return self
 
@@ -549,7 +590,7 @@ class PosteriorDisplay:
         p_a, p_rope, p_b = self._probabilities(loc, scale, df, rope)
         name_a, name_b = _names(self.estimator_names)
         if ax is None:
-            _, ax = plt.subplots(figsize=(6, 3.5), constrained_layout=True)
+            _, ax = plt.subplots(figsize=(6, 4), constrained_layout=True)
         if scale == 0:
             self.line_ = ax.axvline(loc, color="tab:blue",
                                     label="posterior (point mass)")

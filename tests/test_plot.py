@@ -172,3 +172,54 @@ def test_posterior_display_errors():
         PosteriorDisplay(0.0, 1.0, 0).plot()
     with pytest.raises(ValueError, match="has no 'bayesian_correlated_t'"):
         PosteriorDisplay.from_result(_result(with_bayes=False))
+
+
+def test_contingency_display_colours_only_the_disagreements_on_a_shared_scale():
+    result = _result()
+    display = ContingencyTableDisplay.from_result(result)
+    split_image, mean_image, effective_image = (display.images_[0],
+                                                display.images_[10],
+                                                display.images_[11])
+    # The agreement cells (diagonal) are masked; the disagreements are not.
+    np.testing.assert_array_equal(np.ma.getmaskarray(split_image.get_array()),
+                                  [[True, False], [False, True]])
+    np.testing.assert_array_equal(split_image.get_array().compressed(),
+                                  [2, 4])  # split 0: n01 = 2, n10 = 4
+    # Splits and mean share one scale: the largest disagreement count, 4
+    # (n10 = 4 everywhere, n01 at most 4); the effective table has its own.
+    assert {image.norm.vmax for image in display.images_[:11]} == {4}
+    assert mean_image.norm.vmax == 4
+    assert effective_image.norm.vmax == pytest.approx(20 / 11 * 4)
+    # The largest count is written in white on its dark cell.
+    assert display.text_[2][0, 1].get_text() == "4"
+    assert display.text_[2][0, 1].get_color() == "white"
+    assert display.text_[0][0, 1].get_color() == "black"
+
+
+def test_contingency_display_labels_the_outer_edges_of_its_own_grid():
+    display = ContingencyTableDisplay.from_result(_result(),
+                                                  estimator_names=("lr", "rf"))
+    # 12 panels on a 4-column grid: y labels on column 0, x labels on row 2.
+    ylabels = [ax.get_ylabel() for ax in display.ax_]
+    xlabels = [ax.get_xlabel() for ax in display.ax_]
+    assert [i for i, label in enumerate(ylabels) if label] == [0, 4, 8]
+    assert [i for i, label in enumerate(xlabels) if label] == [8, 9, 10, 11]
+    assert set(ylabels) - {""} == {"lr is"} and set(xlabels) - {""} == {"rf is"}
+    # Axes the caller gives are all labelled.
+    fig, axes = plt.subplots(1, 2)
+    given = ContingencyTableDisplay.from_result(_result(), ax=axes,
+                                                show_splits=False)
+    assert [ax.get_ylabel() for ax in given.ax_] == ["A is", "A is"]
+
+
+def test_score_differences_display_draws_the_spread_within_repetitions():
+    result = _result()
+    display = ScoreDifferencesDisplay.from_result(result)
+    segments = display.spread_.get_segments()
+    assert len(segments) == 5
+    pairs = result.differences.reshape(5, 2)
+    for r, segment in enumerate(segments):
+        # A vertical segment at x = r from one fold's difference to the other's.
+        np.testing.assert_allclose(segment[:, 0], [r, r])
+        np.testing.assert_allclose(sorted(segment[:, 1]), sorted(pairs[r]))
+    assert ScoreDifferencesDisplay([0.1, 0.2]).plot().spread_ is None
