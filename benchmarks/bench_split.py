@@ -5,7 +5,7 @@ with ``RepeatedKFold(n_splits=2, n_repeats=5)`` (the random 5×2 CV) in the
 same run, printing each one's time ratio to ``RepeatedKFold`` (target: at
 most 1.5) and peak bytes per record: for each ``n`` the splitters are timed
 alternately, ``--repeats`` times each, and the best time kept, so
-that background load affects both alike. Every split's indices are consumed
+that background load affects all alike. Every split's indices are consumed
 (touched), as a fitting loop would. Peak memory is measured separately with
 ``tracemalloc`` (numpy reports its allocations to it).
 
