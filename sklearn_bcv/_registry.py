@@ -6,6 +6,7 @@ after what it needs (``tables``, ``differences``, ``n_train``, ``n_test``,
 parameters. It returns a :class:`~sklearn.utils.Bunch`.
 """
 
+import inspect
 from dataclasses import dataclass
 
 __all__ = [
@@ -132,10 +133,38 @@ def register_test(name, *, needs, design=None, overwrite=False):
         )
 
     def decorator(func):
+        _check_signature(func, name, needs)
         _REGISTRY[name] = _RegisteredTest(name, func, needs, design)
         return func
 
     return decorator
+
+
+def _check_signature(func, name, needs):
+    """Fail at registration, not deep inside a comparison, on a bad signature."""
+    if not callable(func):
+        raise ValueError(
+            f"register_test({name!r}, ...) decorates a function; got {func!r}."
+        )
+    try:
+        parameters = inspect.signature(func).parameters.values()
+    except (TypeError, ValueError):  # some builtins have no signature
+        return
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters):
+        return
+    by_keyword = {
+        p.name
+        for p in parameters
+        if p.kind
+        in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    }
+    missing = [arg for arg in (*needs, "alpha", "alternative") if arg not in by_keyword]
+    if missing:
+        raise ValueError(
+            f"The test {name!r} is called with the keyword arguments "
+            f"{[*needs, 'alpha', 'alternative']}; {func.__name__}() does not "
+            f"accept {missing}."
+        )
 
 
 def unregister_test(name):

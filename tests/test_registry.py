@@ -138,8 +138,34 @@ def test_unregister_test(restore_registry):
     with pytest.raises(ValueError, match=r"'dummy' is not a registered test"):
         get_test("dummy")
     # the name is free again: registering it needs no overwrite
-    register_test("dummy", needs="tables")(dummy_test)
-    assert get_test_info("dummy") == (("tables",), "any")
+    register_test("dummy", needs="differences", design="kfold")(dummy_test)
+    assert get_test_info("dummy") == (("differences",), "kfold")
+
+
+def test_register_checks_the_signature(restore_registry):
+    # dummy_test takes differences, not tables: refused when registered, not
+    # with a TypeError in the middle of a comparison.
+    with pytest.raises(
+        ValueError,
+        match=r"The test 'dummy' is called with the keyword arguments \['tables', "
+        r"'alpha', 'alternative'\]; dummy_test\(\) does not accept \['tables'\]",
+    ):
+        register_test("dummy", needs="tables")(dummy_test)
+
+    def no_alpha(*, differences, alternative="two-sided"):
+        return None
+
+    with pytest.raises(ValueError, match=r"does not accept \['alpha'\]"):
+        register_test("dummy", needs="differences")(no_alpha)
+    with pytest.raises(ValueError, match=r"decorates a function; got 3"):
+        register_test("dummy", needs="differences")(3)
+    assert "dummy" not in available_tests()
+
+    def catch_all(**kwargs):  # **kwargs accepts every keyword
+        return dummy_test(differences=kwargs["differences"])
+
+    register_test("dummy", needs=("differences", "n_test"))(catch_all)
+    assert get_test("dummy")(differences=[0.1], n_test=5).test == "dummy"
 
 
 def test_unregister_unknown_name_lists_valid_names():
