@@ -160,9 +160,10 @@ def _check_signature(func, name, needs):
     }
     missing = [arg for arg in (*needs, "alpha", "alternative") if arg not in by_keyword]
     if missing:
+        func_name = getattr(func, "__name__", repr(func))
         raise ValueError(
             f"The test {name!r} is called with the keyword arguments "
-            f"{[*needs, 'alpha', 'alternative']}; {func.__name__}() does not "
+            f"{[*needs, 'alpha', 'alternative']}; {func_name}() does not "
             f"accept {missing}."
         )
 
