@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import sklearn_bcv
-from sklearn_bcv import stats
+from sklearn_bcv import datasets, simulation, stats
 
 ROOT = Path(__file__).resolve().parents[1]
 API = (ROOT / "doc" / "api.rst").read_text(encoding="utf-8")
@@ -30,9 +30,16 @@ def test_every_statistical_test_is_in_the_api_reference(name):
     assert name in _documented_names()
 
 
+@pytest.mark.parametrize("name", datasets.__all__ + simulation.__all__)
+def test_every_dataset_and_simulation_name_is_in_the_api_reference(name):
+    # Constants are documented with autodata, the rest in autosummary lists.
+    assert name in _documented_names() or f".. autodata:: {name}" in API
+
+
 def test_api_reference_names_exist():
+    modules = (sklearn_bcv, stats, datasets, simulation)
     for name in _documented_names():
-        assert hasattr(sklearn_bcv, name) or hasattr(stats, name), name
+        assert any(hasattr(module, name) for module in modules), name
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
