@@ -149,9 +149,31 @@ def _decision(test_result, mean_difference):
     return f"significant: {_direction(test_result, mean_difference)}"
 
 
+def _estimator_name(estimator):
+    """Short readable name: the class, with the steps or inner estimator."""
+    name = type(estimator).__name__
+    steps = getattr(estimator, "steps", None)
+    if isinstance(steps, list):
+        inner = [
+            _estimator_name(step)
+            for _, step in steps
+            if step is not None and step != "passthrough"
+        ]
+        return f"{name}({', '.join(inner)})"
+    # GridSearchCV and other meta-estimators taking an ``estimator`` parameter.
+    inner = estimator.get_params(deep=False).get("estimator")
+    if hasattr(inner, "fit"):
+        return f"{name}({_estimator_name(inner)})"
+    return name
+
+
 def _format_summary(result):
+    names = result.get("estimator_names")
+    who = (
+        f"A = {names[0]} and B = {names[1]}" if names else "estimator A and estimator B"
+    )
     lines = [
-        f"Comparison of estimator A and estimator B on {result.design.describe()}, "
+        f"Comparison of {who} on {result.design.describe()}, "
         f"{result.design.n_samples} records",
         f"task: {result.task}, scoring: {result.scoring}, mean score A "
         f"{np.mean(result.scores_a):.4g}, B {np.mean(result.scores_b):.4g}, "
@@ -996,8 +1018,9 @@ def _default_cv(random_state):
 
 @validate_params(
     {
-        "estimator_a": [HasMethods(["fit", "predict"])],
-        "estimator_b": [HasMethods(["fit", "predict"])],
+        # get_params: clone() needs it to give every fit a fresh copy.
+        "estimator_a": [HasMethods(["fit", "predict", "get_params"])],
+        "estimator_b": [HasMethods(["fit", "predict", "get_params"])],
         "X": ["array-like", "sparse matrix"],
         "y": ["array-like"],
         "cv": ["cv_object"],
@@ -1046,7 +1069,8 @@ def compare_estimators(
     Parameters
     ----------
     estimator_a, estimator_b : estimator objects implementing fit and predict
-        The two learning algorithms; both classifiers or both regressors.
+        The two learning algorithms (scikit-learn compatible, so that they
+        can be cloned); both classifiers or both regressors.
         They are cloned, never fitted in place. Meta-estimators such as
         :class:`~sklearn.model_selection.GridSearchCV` give nested CV.
     X : {array-like, sparse matrix} of shape (n_samples, n_features)
@@ -1110,6 +1134,9 @@ def compare_estimators(
             When ``return_estimator``.
         failed_fits : ndarray of bool of shape (n_splits, 2)
             Which fits failed (all False unless ``error_score`` is a number).
+        estimator_names : tuple of str
+            Short names of A and B (class names, with pipeline steps or the
+            inner estimator), shown by the printed summary.
 
     See Also
     --------
@@ -1269,6 +1296,10 @@ def compare_estimators(
             return_predictions,
         )
     result["failed_fits"] = failed
+    result["estimator_names"] = (
+        _estimator_name(estimator_a),
+        _estimator_name(estimator_b),
+    )
     result["fit_time"] = np.array(
         [[a["fit_time"], b["fit_time"]] for a, b in zip(outputs_a, outputs_b)]
     )

@@ -266,6 +266,7 @@ def test_compare_estimators_nested_cv_with_grid_search():
     )
     assert sorted(result.tests) == ["bcv_mcnemar", "corrected_t"]
     assert all(est.best_params_["max_depth"] in (1, 3) for est in result.estimators_a)
+    assert result.estimator_names[0] == "GridSearchCV(DecisionTreeClassifier)"
 
 
 # ---------------------------------------------------------------- regression
@@ -577,6 +578,11 @@ class _NotAnEstimator:
         return self
 
 
+class _NotCloneable(_NotAnEstimator):
+    def predict(self, X):
+        return np.zeros(len(X))
+
+
 @pytest.mark.parametrize(
     "args, kwargs, match",
     [
@@ -590,6 +596,11 @@ class _NotAnEstimator:
             (logistic(), _NotAnEstimator(), X_BC, Y_BC),
             {},
             "'estimator_b' parameter",
+        ),
+        (
+            (_NotCloneable(), tree(), X_BC, Y_BC),
+            {},
+            "'estimator_a' parameter .* implementing 'fit', 'predict' and 'get_params'",
         ),
         (
             (logistic(), Ridge(), X_BC, Y_BC),
@@ -861,7 +872,10 @@ def test_summary_is_readable(bc_result):
     text = str(bc_result)
     assert text == repr(bc_result)
     lines = text.splitlines()
-    assert "5×2 block-regularized CV, 569 records" in lines[0]
+    assert lines[0] == (
+        "Comparison of A = Pipeline(StandardScaler, LogisticRegression) and "
+        "B = RandomForestClassifier on 5×2 block-regularized CV, 569 records"
+    )
     assert re.match(r"test +statistic +df +p-value +decision \(alpha=0.05\)", lines[2])
     assert any(line.startswith("bcv_mcnemar ") for line in lines)
     verdict = lines[-1]
