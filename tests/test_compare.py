@@ -1,6 +1,7 @@
 """Tests of the comparison engine: compare_estimators and compare_predictions."""
 
 import re
+import time
 import warnings
 
 import numpy as np
@@ -896,6 +897,34 @@ def test_verbose_prints_progress(capsys):
     assert "Fitting 2 estimators on each of 2 splits, totalling 4 fits" in out
     assert "[compare A split 1/2] END fit_time=" in out
     assert "[compare B split 2/2] END" in out
+
+
+class _Slow(DummyClassifier):
+    """A dummy whose fit or predict sleeps, to tell the timing columns apart."""
+
+    def __init__(self, fit_delay=0.0, predict_delay=0.0):
+        super().__init__()
+        self.fit_delay = fit_delay
+        self.predict_delay = predict_delay
+
+    def fit(self, X, y):
+        time.sleep(self.fit_delay)
+        return super().fit(X, y)
+
+    def predict(self, X):
+        time.sleep(self.predict_delay)
+        return super().predict(X)
+
+
+def test_fit_and_score_time_columns_are_a_then_b():
+    result = compare_estimators(
+        _Slow(fit_delay=0.02), _Slow(predict_delay=0.02), X_BC, Y_BC, cv=2
+    )
+    assert result.fit_time.shape == result.score_time.shape == (2, 2)
+    # Sleeps bound the times from below only (no flaky upper bounds): swapped
+    # columns would put the quick fits of B in column 0.
+    assert np.all(result.fit_time[:, 0] >= 0.02)
+    assert np.all(result.score_time[:, 1] >= 0.02)
 
 
 def test_return_flags():
