@@ -237,11 +237,11 @@ def test_random_state_instances_give_the_same_result_for_any_n_jobs(backend):
     random_state = np.random.RandomState(0)
     kwargs = dict(random_state=0, tests="corrected_t")
     serial = compare_estimators(
-        forest(random_state), logistic(), X_BC, Y_BC, n_jobs=1, **kwargs
+        forest(random_state), logistic(), X_BC[:200], Y_BC[:200], n_jobs=1, **kwargs
     )
     with parallel_config(backend=backend):
         parallel = compare_estimators(
-            forest(random_state), logistic(), X_BC, Y_BC, n_jobs=2, **kwargs
+            forest(random_state), logistic(), X_BC[:200], Y_BC[:200], n_jobs=2, **kwargs
         )
     _same_result(serial, parallel)
     # The caller's generator was copied, never advanced.
