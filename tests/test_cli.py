@@ -245,6 +245,17 @@ def test_same_seed_same_output():
     assert run_cli(*argv)[1] == run_cli(*argv)[1]
 
 
+def test_n_jobs_does_not_change_the_output():
+    # Everything random is drawn before the fits are dispatched; the CSV
+    # holds no timings, so it must be byte-identical.
+    argv = ("--dataset", "wine", "--quiet", "--format", "csv", "--random-state",
+            "3", "--params-b", '{"n_estimators": 10}')
+    serial = run_cli(*argv, "--n-jobs", "1")
+    parallel = run_cli(*argv, "--n-jobs", "2")
+    assert serial[0] == parallel[0] == 0
+    assert serial[1] == parallel[1]
+
+
 def test_csv_output_and_mixed_csv_data(mixed_csv):
     status, out, err = run_cli("--data", mixed_csv, "--target", "label",
                                *FAST_B, "--quiet", "--format", "csv",
