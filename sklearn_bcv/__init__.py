@@ -7,7 +7,7 @@ from . import stats  # noqa: F401  (importing registers the built-in tests)
 from ._compare import ComparisonResult, compare_estimators, compare_predictions
 from ._mcnemar import mcnemar_table
 from ._plot import ContingencyTableDisplay, PosteriorDisplay, ScoreDifferencesDisplay
-from ._registry import available_tests, get_test, register_test
+from ._registry import available_tests, get_test, register_test, unregister_test
 from ._split import (
     BlockRegularized5x2CV,
     BlockRegularizedMx2CV,
@@ -30,6 +30,7 @@ __all__ = [
     "get_test",
     "mcnemar_table",
     "register_test",
+    "unregister_test",
     "stats",
     "__version__",
 ]

@@ -110,7 +110,7 @@ def register_test(name, *, needs, design=None, overwrite=False):
 
     :func:`unregister_test` removes it again:
 
-    >>> from sklearn_bcv._registry import unregister_test
+    >>> from sklearn_bcv import unregister_test
     >>> unregister_test("sign_test")
     >>> "sign_test" in available_tests()
     False
@@ -184,7 +184,7 @@ def unregister_test(name):
     --------
     >>> from sklearn.utils import Bunch
     >>> from sklearn_bcv import available_tests, register_test
-    >>> from sklearn_bcv._registry import unregister_test
+    >>> from sklearn_bcv import unregister_test
     >>> @register_test("always_one", needs="differences")
     ... def always_one(*, differences, alpha=0.05, alternative="two-sided"):
     ...     return Bunch(statistic=0.0, pvalue=1.0, df=None, reject=False,
