@@ -202,8 +202,8 @@ def build_parser():
     )
     comparison.add_argument(
         "--scoring", default=None,
-        help="a scikit-learn metric name such as balanced_accuracy or r2 "
-             "(default: accuracy for classifiers, r2 for regressors)",
+        help="a scikit-learn scorer name such as balanced_accuracy, roc_auc "
+             "or r2 (default: accuracy for classifiers, r2 for regressors)",
     )
     comparison.add_argument(
         "--alpha", type=_probability, default=0.05,

@@ -17,6 +17,7 @@ from collections import Counter
 from itertools import product
 from numbers import Integral, Real
 from traceback import format_exc
+from typing import NamedTuple
 
 import numpy as np
 from sklearn import get_config
@@ -392,28 +393,37 @@ def _run_tests(plan, needs, alpha, alternative):
 # --------------------------------------------------------------------------
 
 
+class _Scoring(NamedTuple):
+    """How a split is scored.
+
+    ``metric(y_true, y_pred)`` scores predictions; it is None for a sklearn
+    scorer that needs other outputs of the fitted estimator (``predict_proba``,
+    ``decision_function``), which ``scorer(estimator, X_test, y_test)`` then
+    scores where the estimator was fitted.
+    """
+
+    label: str
+    metric: object = None
+    scorer: object = None
+
+
 def _resolve_scoring(scoring, task):
-    """Return ``(label, metric)`` with ``metric(y_true, y_pred) -> float``."""
+    """Return the :class:`_Scoring` of ``scoring``."""
     if scoring is None:
         if task == CLASSIFICATION:
-            return "accuracy", _accuracy
-        return "r2", r2_score
+            return _Scoring("accuracy", _accuracy)
+        return _Scoring("r2", r2_score)
     if isinstance(scoring, str) or hasattr(scoring, "_score_func"):
         scorer = get_scorer(scoring)
         func, kwargs, sign, response_method = metric_of_scorer(scorer)
         label = scoring if isinstance(scoring, str) else repr(scorer)
         if response_method != "predict":
-            raise ValueError(
-                f"scoring={label!r} needs {response_method!r} outputs; the "
-                "comparison works from predict() outputs. Use a metric of "
-                "(y_true, y_pred) such as 'accuracy', 'balanced_accuracy', "
-                "'f1_macro', 'r2' or 'neg_mean_squared_error'."
-            )
+            return _Scoring(label, scorer=scorer)
 
         def metric(y_true, y_pred):
             return sign * func(y_true, y_pred, **kwargs)
 
-        return label, metric
+        return _Scoring(label, metric)
     if callable(scoring):
         label = getattr(scoring, "__name__", repr(scoring))
         if _required_positional_count(scoring) > 2:
@@ -423,7 +433,7 @@ def _resolve_scoring(scoring, task):
                 "(y_true, y_pred) -> float, a metric name, or "
                 "sklearn.metrics.make_scorer(metric) of a predict-based metric."
             )
-        return label, scoring
+        return _Scoring(label, scoring)
     raise ValueError(
         "scoring must be None, the name of a sklearn metric of (y_true, y_pred) "
         f"or a callable (y_true, y_pred) -> float; got {scoring!r}."
@@ -452,7 +462,10 @@ def _accuracy(y_true, y_pred):
 
 
 def _score(metric, label, y_true, y_pred):
-    value = metric(y_true, y_pred)
+    return _check_score(metric(y_true, y_pred), label)
+
+
+def _check_score(value, label):
     if np.ndim(value) != 0 or not np.isfinite(value):
         raise ValueError(
             f"scoring={label!r} must return one finite number per split; got {value!r}."
@@ -470,8 +483,12 @@ def _loss_difference(y_true, pred_a, pred_b, task):
     return (pred_a - y_true) ** 2 - (pred_b - y_true) ** 2
 
 
-def _compute_needs(y, predictions_a, predictions_b, splits, task, metric, label):
-    """Everything the registered tests may need, each computed once."""
+def _compute_needs(y, predictions_a, predictions_b, splits, task, scoring, scores):
+    """Everything the registered tests may need, each computed once.
+
+    ``scores`` (n_splits, 2) are the scores of A and B when the fits scored
+    themselves (``scoring.scorer``); otherwise the predictions are scored.
+    """
     needs = {}
     tests_y = [y[test] for _, test in splits]
     if task == CLASSIFICATION:
@@ -481,12 +498,14 @@ def _compute_needs(y, predictions_a, predictions_b, splits, task, metric, label)
                 for y_test, pred_a, pred_b in zip(tests_y, predictions_a, predictions_b)
             ]
         )
-    scores_a = np.array(
-        [_score(metric, label, t, p) for t, p in zip(tests_y, predictions_a)]
-    )
-    scores_b = np.array(
-        [_score(metric, label, t, p) for t, p in zip(tests_y, predictions_b)]
-    )
+    if scores is None:
+        scores = [
+            [_score(scoring.metric, scoring.label, t, p) for t, p in zip(tests_y, pred)]
+            for pred in (predictions_a, predictions_b)
+        ]
+    else:
+        scores = [[_check_score(v, scoring.label) for v in col] for col in scores.T]
+    scores_a, scores_b = np.array(scores[0]), np.array(scores[1])
     needs["scores_a"], needs["scores_b"] = scores_a, scores_b
     needs["differences"] = scores_a - scores_b
     needs["n_train"] = float(np.mean([train.size for train, _ in splits]))
@@ -616,10 +635,12 @@ def _build_result(
     alpha,
     alternative,
     return_predictions=True,
+    scores=None,
 ):
     """The one statistics path shared by both public functions."""
-    label, metric = scoring
-    needs = _compute_needs(y, predictions_a, predictions_b, splits, task, metric, label)
+    needs = _compute_needs(
+        y, predictions_a, predictions_b, splits, task, scoring, scores
+    )
     tests, skipped = _run_tests(plan, needs, alpha, alternative)
     predictions = (predictions_a, predictions_b) if return_predictions else None
     return _make_result(
@@ -630,7 +651,7 @@ def _build_result(
         splits,
         design,
         task,
-        label,
+        scoring.label,
         alpha,
         alternative,
     )
@@ -720,7 +741,10 @@ def compare_predictions(
         labels and r2 for a continuous target; a string names a sklearn
         metric of ``(y_true, y_pred)`` (``"balanced_accuracy"``,
         ``"f1_macro"``, ``"r2"``, ``"neg_mean_squared_error"``, ...); a
-        callable is called as ``scoring(y_true, y_pred)``.
+        callable is called as ``scoring(y_true, y_pred)``. Scorers that
+        need ``predict_proba`` or ``decision_function`` (``"roc_auc"``,
+        ``"neg_log_loss"``) need the fitted estimators: use
+        :func:`compare_estimators`.
     alpha : float, default=0.05
         Significance level of every test's ``reject``.
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
@@ -843,6 +867,16 @@ def compare_predictions(
     ):
         _check_predictions(predictions, splits, name, task)
     scoring = _resolve_scoring(scoring, task)
+    if scoring.metric is None:
+        raise ValueError(
+            f"scoring={scoring.label!r} needs the fitted estimators' "
+            f"{metric_of_scorer(scoring.scorer)[3]!r} outputs; "
+            "compare_predictions scores predicted values. Use a metric of "
+            "(y_true, y_pred) such as 'accuracy', 'balanced_accuracy', "
+            "'f1_macro', 'r2' or 'neg_mean_squared_error', a callable "
+            "(y_true, y_pred) -> float, or compare_estimators, which scores "
+            "the fitted estimators."
+        )
     plan = _plan_tests(tests, design, task)
     return _build_result(
         y,
@@ -864,17 +898,33 @@ def compare_predictions(
 
 
 def _fit_and_predict(
-    estimator, X, y, train, test, *, fit_params, error_score, verbose, label
+    estimator,
+    X,
+    y,
+    train,
+    test,
+    *,
+    fit_params,
+    error_score,
+    verbose,
+    label,
+    scorer=None,
 ):
     """Fit ``estimator`` on ``train`` and predict ``test`` (a joblib task).
 
-    Returns a dict: predictions, fit_time, score_time (time to predict),
-    estimator, fit_error (traceback text or None).
+    Returns a dict: predictions, score (``scorer(estimator, X_test, y_test)``
+    when a scorer is given, else None), fit_time, score_time (time to predict
+    and score), estimator, fit_error (traceback text or None).
     """
     fit_params = _check_method_params(X, params=fit_params or {}, indices=train)
     X_train, y_train = _safe_split(estimator, X, y, train)
-    X_test, _ = _safe_split(estimator, X, y, test, train)
-    result = {"predictions": None, "estimator": estimator, "fit_error": None}
+    X_test, y_test = _safe_split(estimator, X, y, test, train)
+    result = {
+        "predictions": None,
+        "score": None,
+        "estimator": estimator,
+        "fit_error": None,
+    }
     start = time.perf_counter()
     try:
         estimator.fit(X_train, y_train, **fit_params)
@@ -889,10 +939,12 @@ def _fit_and_predict(
         start = time.perf_counter()
         try:
             result["predictions"] = np.asarray(estimator.predict(X_test))
+            if scorer is not None:
+                result["score"] = scorer(estimator, X_test, y_test)
         except Exception:
             if error_score == "raise":
                 raise
-            result["fit_error"] = "predict failed:\n" + format_exc()
+            result["fit_error"] = "predict or score failed:\n" + format_exc()
         result["score_time"] = time.perf_counter() - start
     if verbose > 1:
         print(
@@ -1088,10 +1140,16 @@ def compare_estimators(
     tests : str, list of str or dict, default=None
         ``None`` runs every registered test applicable to the design and
         task; a name, a list of names, or ``{name: {param: value}}``.
-    scoring : str or callable, default=None
-        Score of one split from predictions, higher is better: ``None``
-        (accuracy for classifiers, r2 for regressors), a sklearn metric name
-        taking ``(y_true, y_pred)`` or a callable ``(y_true, y_pred)``.
+    scoring : str, callable or scorer, default=None
+        Score of one split, higher is better: ``None`` (accuracy for
+        classifiers, r2 for regressors), any name
+        :func:`~sklearn.metrics.get_scorer` knows (``"roc_auc"`` and
+        ``"neg_log_loss"`` included), a scorer made by
+        :func:`~sklearn.metrics.make_scorer`, or a callable
+        ``(y_true, y_pred) -> float``. A scorer that needs
+        ``predict_proba`` or ``decision_function`` scores each fitted
+        estimator on its test set where it was fitted; the contingency
+        tables and loss differences always come from ``predict``.
     alpha : float, default=0.05
         Significance level.
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
@@ -1242,6 +1300,7 @@ def compare_estimators(
             error_score=error_score,
             verbose=verbose,
             label=f"{label} split {i + 1}/{n_splits}",
+            scorer=scoring.scorer,
         )
         for (_, label, estimator, fit_params), (i, (train, test)) in product(
             estimators, enumerate(splits)
@@ -1262,6 +1321,12 @@ def compare_estimators(
     )
     predictions_a = [out["predictions"] for out in outputs_a]
     predictions_b = [out["predictions"] for out in outputs_b]
+    scores = None
+    if scoring.scorer is not None:
+        scores = np.array(
+            [[a["score"], b["score"]] for a, b in zip(outputs_a, outputs_b)],
+            dtype=object,
+        )
     if failed.any():
         result = _failed_result(
             y,
@@ -1277,6 +1342,7 @@ def compare_estimators(
             error_score,
             failed,
             return_predictions,
+            scores,
         )
     else:
         for name, predictions in (
@@ -1296,6 +1362,7 @@ def compare_estimators(
             alpha,
             alternative,
             return_predictions,
+            scores,
         )
     result["failed_fits"] = failed
     result["estimator_names"] = (
@@ -1328,14 +1395,20 @@ def _failed_result(
     error_score,
     failed,
     return_predictions,
+    fitted_scores=None,
 ):
     """Scores (error_score where a fit failed) and no tests."""
-    label, metric = scoring
     scores = np.full(failed.shape, float(error_score))
     for i, (_, test) in enumerate(splits):
         for j, predictions in enumerate((predictions_a, predictions_b)):
-            if not failed[i, j]:
-                scores[i, j] = _score(metric, label, y[test], predictions[i])
+            if failed[i, j]:
+                continue
+            if fitted_scores is None:
+                scores[i, j] = _score(
+                    scoring.metric, scoring.label, y[test], predictions[i]
+                )
+            else:
+                scores[i, j] = _check_score(fitted_scores[i, j], scoring.label)
     fields = dict(
         scores_a=scores[:, 0],
         scores_b=scores[:, 1],
@@ -1353,7 +1426,7 @@ def _failed_result(
         splits,
         design,
         task,
-        label,
+        scoring.label,
         alpha,
         alternative,
     )

@@ -129,7 +129,6 @@ def test_usage_errors_are_one_line_with_status_2(argv, match):
          "--params-a: Invalid parameter 'no_such_param' for estimator "
          "LogisticRegression"),
         (["--scoring", "bogus"], "--scoring: 'bogus' is not a valid scoring value"),
-        (["--scoring", "roc_auc"], "--scoring: scoring='roc_auc' needs"),
         (["--plot", "/no/such/dir/x.png"],
          "--plot: no directory '/no/such/dir' to save x.png in"),
         (["--plot", "figure.xyz"], "--plot: unknown image format '.xyz'; use one"),
@@ -237,6 +236,15 @@ def test_quiet_json_output_on_a_bundled_dataset():
     assert document["task"] == "classification"
     assert document["recommended_test"] == "bcv_mcnemar"
     assert document["verdict"].startswith("Verdict from bcv_mcnemar")
+
+
+def test_probability_scoring_on_a_binary_target():
+    status, out, _ = run_cli(*FAST_B, "--quiet", "--format", "json", "--scoring",
+                             "roc_auc", "--tests", "calibrated_f_5x2bcv")
+    assert status == 0
+    document = json.loads(out)
+    assert document["scoring"] == "roc_auc"
+    assert all(0.5 < s <= 1 for s in document["scores_a"] + document["scores_b"])
 
 
 def test_same_seed_same_output():

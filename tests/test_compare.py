@@ -16,7 +16,13 @@ from sklearn.dummy import DummyClassifier, DummyRegressor
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.exceptions import FitFailedWarning
 from sklearn.linear_model import LogisticRegression, Ridge
-from sklearn.metrics import accuracy_score, balanced_accuracy_score, r2_score
+from sklearn.metrics import (
+    accuracy_score,
+    balanced_accuracy_score,
+    log_loss,
+    r2_score,
+    roc_auc_score,
+)
 from sklearn.model_selection import (
     GridSearchCV,
     GroupKFold,
@@ -556,10 +562,90 @@ def test_scoring_negated_loss_is_higher_is_better():
     np.testing.assert_allclose(result.differences, 1.0)
 
 
+def test_scoring_that_needs_probabilities_scores_the_fitted_estimators():
+    # roc_auc and log loss need predict_proba/decision_function, so each
+    # fitted clone is scored where it was fitted; the tables still come from
+    # predict(). Check against roc_auc_score / log_loss on refitted clones.
+    X, y = X_BC[:200], Y_BC[:200]
+    cv = BlockRegularized5x2CV(random_state=0)
+    splits = list(cv.split(X, y))
+    for scoring in ("roc_auc", "neg_log_loss"):
+        result = compare_estimators(
+            logistic(),
+            tree(max_depth=2),
+            X,
+            y,
+            cv=cv,
+            scoring=scoring,
+            tests=["calibrated_f_5x2bcv", "bcv_mcnemar"],
+        )
+        assert result.scoring == scoring
+        for i, (train, test) in enumerate(splits):
+            for estimator, column in (
+                (logistic(), "scores_a"),
+                (tree(max_depth=2), "scores_b"),
+            ):
+                fitted = clone(estimator).fit(X[train], y[train])
+                proba = fitted.predict_proba(X[test])[:, 1]
+                expected = (
+                    roc_auc_score(y[test], proba)
+                    if scoring == "roc_auc"
+                    else -log_loss(y[test], proba)
+                )
+                assert result[column][i] == pytest.approx(expected)
+                if column == "scores_a":
+                    np.testing.assert_array_equal(
+                        result.predictions_a[i], fitted.predict(X[test])
+                    )
+        np.testing.assert_allclose(
+            result.differences, result.scores_a - result.scores_b
+        )
+        expected_f = get_test("calibrated_f_5x2bcv")(differences=result.differences)
+        assert result.tests.calibrated_f_5x2bcv.statistic == pytest.approx(
+            expected_f.statistic
+        )
+        # The McNemar table does not depend on the scoring.
+        accuracy = compare_estimators(
+            logistic(), tree(max_depth=2), X, y, cv=cv, tests="bcv_mcnemar"
+        )
+        np.testing.assert_array_equal(result.tables, accuracy.tables)
+        assert result.recommended_test == "calibrated_f_5x2bcv"
+
+
+def test_probability_scorer_failure_follows_error_score():
+    class NoProba(DecisionTreeClassifier):
+        def predict_proba(self, X):
+            raise RuntimeError("no probabilities today")
+
+    X, y = X_BC[:120], Y_BC[:120]
+    with pytest.raises(RuntimeError, match="no probabilities today"):
+        compare_estimators(logistic(), NoProba(), X, y, cv=2, scoring="roc_auc")
+    with pytest.warns(FitFailedWarning, match="predict or score failed"):
+        result = compare_estimators(
+            logistic(), NoProba(), X, y, cv=2, scoring="roc_auc", error_score=-1.0
+        )
+    np.testing.assert_array_equal(result.scores_b, [-1.0, -1.0])
+    assert result.failed_fits[:, 1].all() and not result.failed_fits[:, 0].any()
+    assert len(result.tests) == 0
+
+
+def test_compare_predictions_refuses_scorers_that_need_the_estimator(bc_result):
+    splits = [
+        (np.setdiff1d(np.arange(len(Y_BC)), t), t) for t in bc_result.test_indices
+    ]
+    with pytest.raises(ValueError, match="scoring='roc_auc' needs the fitted"):
+        compare_predictions(
+            Y_BC,
+            bc_result.predictions_a,
+            bc_result.predictions_b,
+            splits,
+            scoring="roc_auc",
+        )
+
+
 @pytest.mark.parametrize(
     "scoring, match",
     [
-        ("roc_auc", "scoring='roc_auc' needs"),
         ("not_a_metric", "not_a_metric"),
         (lambda y_true, y_pred: np.array([1.0, 2.0]), "one finite number per split"),
     ],
