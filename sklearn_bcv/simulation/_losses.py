@@ -50,6 +50,17 @@ def _check_losses(loss_a, loss_b):
     return arrays
 
 
+def _split_records(cv, n_samples):
+    """The splits of ``n_samples`` records, which carry no labels or groups."""
+    try:
+        return list(cv.split(np.zeros((n_samples, 1))))
+    except (TypeError, ValueError) as exc:
+        raise ValueError(
+            f"cv must split {n_samples} records without class labels or groups "
+            f"(loss vectors carry neither); {cv!r} failed: {exc}"
+        ) from exc
+
+
 def _tables(loss_a, loss_b, masks):
     """Tables (n_repetitions, n_splits, 2, 2) of the test records of ``masks``.
 
@@ -255,8 +266,12 @@ def simulate_loss_vectors(
     read. For splitters that allocate records at random (the block-regularized
     ones, shuffled k-fold, :class:`~sklearn.model_selection.ShuffleSplit`,
     :class:`~sklearn.model_selection.RepeatedKFold`) this has the same
-    distribution as drawing a fresh split for every repetition; an unshuffled
-    k-fold becomes a random one. As :func:`~sklearn_bcv.compare_predictions`
+    distribution as drawing a fresh split for every repetition, except that
+    when the sizes of the folds or sub-blocks differ by one record, which of
+    them holds the extra records is fixed; an unshuffled k-fold becomes a
+    random one. Splitters that need class labels or groups (stratified or
+    group splitters) are refused: loss vectors carry neither. As
+    :func:`~sklearn_bcv.compare_predictions`
     does, score differences are accuracies (``(n10 - n01) / n_test`` per
     split) and ``n_train`` / ``n_test`` the mean set sizes.
 
@@ -284,7 +299,7 @@ def simulate_loss_vectors(
     loss_a, loss_b = _check_losses(loss_a, loss_b)
     n_repetitions, n_samples = loss_a.shape
     cv = check_cv(cv)
-    splits = list(cv.split(np.zeros((n_samples, 1))))
+    splits = _split_records(cv, n_samples)
     design = describe_design(splits, n_samples, cv=cv)
     plan = _plan_tests(tests, design, "classification")
 
