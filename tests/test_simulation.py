@@ -4,6 +4,7 @@ from functools import partial
 
 import numpy as np
 import pytest
+from joblib import parallel_config
 from scipy.signal import fftconvolve
 from scipy.special import gammaln
 from scipy.stats import beta, chi2, norm
@@ -485,22 +486,39 @@ def test_simulation_result_prints_a_table(epsilon_losses):
 SIMPLE = partial(make_simple, n_samples=120, delta=0.0)
 
 
-def test_simulate_comparisons_does_not_depend_on_n_jobs():
+@pytest.mark.parametrize("backend, n_jobs", [("loky", 2), ("threading", 2)])
+def test_simulate_comparisons_does_not_depend_on_n_jobs(backend, n_jobs):
     kwargs = dict(
         tests=["bcv_mcnemar", "calibrated_f_5x2bcv"], n_repetitions=6, random_state=0
     )
     serial = simulate_comparisons(
         SIMPLE, LogisticRegression(), DummyClassifier(), n_jobs=1, **kwargs
     )
-    parallel = simulate_comparisons(
-        SIMPLE, LogisticRegression(), DummyClassifier(), n_jobs=2, **kwargs
-    )
+    with parallel_config(backend=backend):
+        parallel = simulate_comparisons(
+            SIMPLE, LogisticRegression(), DummyClassifier(), n_jobs=n_jobs, **kwargs
+        )
     np.testing.assert_array_equal(serial.seeds, parallel.seeds)
     for name in serial.tests:
         np.testing.assert_array_equal(serial.pvalues[name], parallel.pvalues[name])
         np.testing.assert_array_equal(
             serial.rejections[name], parallel.rejections[name]
         )
+
+
+def test_simulations_report_progress(capsys, epsilon_losses):
+    simulate_loss_vectors(
+        *epsilon_losses, BlockRegularized5x2CV(random_state=0),
+        tests=["bcv_mcnemar"], verbose=1, random_state=0,
+    )  # fmt: skip
+    out = capsys.readouterr().out
+    assert "500 repetitions × 10 splits" in out and "bcv_mcnemar:" in out
+    simulate_comparisons(
+        SIMPLE, LogisticRegression(), DummyClassifier(), tests="bcv_mcnemar",
+        n_repetitions=2, verbose=10, random_state=0,
+    )  # fmt: skip
+    captured = capsys.readouterr()
+    assert "Done" in captured.out + captured.err  # joblib's progress lines
 
 
 def test_simulate_comparisons_repetition_is_one_compare_estimators():
