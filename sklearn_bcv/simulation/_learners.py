@@ -180,7 +180,7 @@ def simulate_comparisons(
         Repetitions run in parallel in one joblib pool
         (:class:`sklearn.utils.parallel.Parallel`); each repetition fits its
         splits serially. ``None`` means 1 unless in a
-        :func:`joblib.parallel_backend` context.
+        :func:`joblib.parallel_config` context.
     verbose : int, default=0
         joblib's progress messages when > 0.
     random_state : int, RandomState instance or None, default=None
