@@ -369,7 +369,7 @@ class BlockRegularizedMx2CV(BaseCrossValidator):
 
     References
     ----------
-    .. [1] W. Yang, R. Wang, Y. Song and J. Li, "Block-regularized 5×2
+    .. [1] J. Yang, R. Wang, Y. Song and J. Li, "Block-regularized 5×2
        cross-validated McNemar's test for comparing two classification
        algorithms" (seed paper 000 of this project; §4.1 and Table III).
     .. [2] Y. Wang, J. Li and Y. Li, "Choosing between two classification
@@ -538,7 +538,7 @@ class BlockRegularized5x2CV(BlockRegularizedMx2CV):
 
     References
     ----------
-    .. [1] W. Yang, R. Wang, Y. Song and J. Li, "Block-regularized 5×2
+    .. [1] J. Yang, R. Wang, Y. Song and J. Li, "Block-regularized 5×2
        cross-validated McNemar's test for comparing two classification
        algorithms" (seed paper 000 of this project; §4.1 and Table III).
     .. [2] Y. Wang, J. Li and Y. Li, "Choosing between two classification
@@ -630,9 +630,19 @@ class StratifiedBlockRegularizedMx2CV(BlockRegularizedMx2CV):
     them; a warning says so, as :class:`~sklearn.model_selection.StratifiedKFold`
     does.
 
+    The BCV tests were derived and calibrated for the unstratified
+    allocation, and stratification changes the correlations they assume.
+    Comparing logistic regression with the majority class on the "simple"
+    data set with no signal (300 simulated data sets of 1,000 records), the
+    F tests rejected 13% (calibrated) and 15% (combined) of the time at
+    ``alpha=0.05`` on this splitter, against 6% and 7% on
+    :class:`BlockRegularizedMx2CV`; ``bcv_mcnemar`` stayed below 5% on both.
+    For testing, prefer :class:`BlockRegularizedMx2CV` unless a class is so
+    small that an unstratified training set could miss it.
+
     References
     ----------
-    .. [1] W. Yang, R. Wang, Y. Song and J. Li, "Block-regularized 5×2
+    .. [1] J. Yang, R. Wang, Y. Song and J. Li, "Block-regularized 5×2
        cross-validated McNemar's test for comparing two classification
        algorithms" (seed paper 000 of this project; §4.1 and Table III).
     .. [2] Y. Wang, J. Li and Y. Li, "Choosing between two classification
@@ -751,7 +761,7 @@ class StratifiedBlockRegularized5x2CV(StratifiedBlockRegularizedMx2CV):
 
     References
     ----------
-    .. [1] W. Yang, R. Wang, Y. Song and J. Li, "Block-regularized 5×2
+    .. [1] J. Yang, R. Wang, Y. Song and J. Li, "Block-regularized 5×2
        cross-validated McNemar's test for comparing two classification
        algorithms" (seed paper 000 of this project; §4.1 and Table III).
 
