@@ -44,6 +44,7 @@ from sklearn_bcv.simulation import simulate_comparisons
 from sklearn_bcv.simulation._paper import (
     TABLE5_COLUMNS,
     TABLE5_ROWS,
+    format_text_table,
     simple_learners,
     table5_designs,
 )
@@ -98,15 +99,7 @@ def format_table(deltas, curves, *, rst=False):
             [label, "-" if published is None else f"{published:.3f}"]
             + [f"{rate:.3f}" for rate in rates]
         )
-    widths = [max(len(r[i]) for r in [header, *lines]) for i in range(len(header))]
-    rule = "  ".join("=" * w for w in widths)
-    out = [rule] if rst else []
-    out.append("  ".join(h.ljust(w) for h, w in zip(header, widths)))
-    out.append(rule if rst else "  ".join("-" * w for w in widths))
-    out += ["  ".join(c.ljust(w) for c, w in zip(cells, widths)) for cells in lines]
-    if rst:
-        out.append(rule)
-    return "\n".join(line.rstrip() for line in out)
+    return format_text_table(header, lines, rst=rst)
 
 
 def plot(deltas, curves, path, n_repetitions):

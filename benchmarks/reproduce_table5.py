@@ -48,6 +48,7 @@ from sklearn_bcv.simulation._paper import (
     TABLE5_COLUMNS,
     TABLE5_ROWS,
     designs_and_tests,
+    format_text_table,
     simple_learners,
     table5_designs,
 )
@@ -128,17 +129,7 @@ def format_table(columns, results, *, rst=False):
                     "yes" if agrees(row["rate"], row["n"], published) else "NO"
                 )
         lines.append(cells)
-    widths = [max(len(r[i]) for r in [header, *lines]) for i in range(len(header))]
-    rule = "  ".join("=" * w for w in widths)
-    out = []
-    if rst:
-        out.append(rule)
-    out.append("  ".join(h.ljust(w) for h, w in zip(header, widths)))
-    out.append(rule if rst else "  ".join("-" * w for w in widths))
-    out += ["  ".join(c.ljust(w) for c, w in zip(cells, widths)) for cells in lines]
-    if rst:
-        out.append(rule)
-    return "\n".join(line.rstrip() for line in out)
+    return format_text_table(header, lines, rst=rst)
 
 
 def main(argv=None):

@@ -15,6 +15,7 @@ __all__ = [
     "TABLE5_COLUMNS",
     "TABLE5_ROWS",
     "designs_and_tests",
+    "format_text_table",
     "simple_learners",
     "table5_designs",
 ]
@@ -172,3 +173,27 @@ def simple_learners():
         LogisticRegression(C=np.inf, solver="newton-cholesky"),
         DummyClassifier(strategy="most_frequent"),
     )
+
+
+def format_text_table(header, rows, *, rst=False):
+    """Left-aligned columns of strings; an rst simple table when ``rst``.
+
+    Used by the reproduction scripts to print our rates beside the paper's.
+
+    Examples
+    --------
+    >>> from sklearn_bcv.simulation._paper import format_text_table
+    >>> print(format_text_table(["test", "rate"], [["bcv_mcnemar", "0.024"]]))
+    test         rate
+    -----------  -----
+    bcv_mcnemar  0.024
+    """
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    rule = "  ".join("=" * w for w in widths)
+    out = [rule] if rst else []
+    out.append("  ".join(h.ljust(w) for h, w in zip(header, widths)))
+    out.append(rule if rst else "  ".join("-" * w for w in widths))
+    out += ["  ".join(c.ljust(w) for c, w in zip(cells, widths)) for cells in rows]
+    if rst:
+        out.append(rule)
+    return "\n".join(line.rstrip() for line in out)
