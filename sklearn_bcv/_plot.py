@@ -59,6 +59,20 @@ def _disagreements(table):
     return np.array([table[0, 1], table[1, 0]])
 
 
+def _legend_below(ax, *, ncol, own_figure):
+    """A legend under the axes, so it never hides the data or the annotation.
+
+    On a figure the display made itself, a figure legend placed "outside"
+    lets constrained layout make room for it; an axes legend anchored below
+    the axes is only settled by a second layout pass, so the first saved
+    image clips the y label. On the user's axes, the axes legend below them.
+    """
+    style = {"ncol": ncol, "fontsize": "small", "frameon": False}
+    if own_figure:
+        return ax.figure.legend(loc="outside lower center", **style)
+    return ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), **style)
+
+
 def _new_axes(n_panels, n_cols):
     import matplotlib.pyplot as plt
 
@@ -344,6 +358,9 @@ class ScoreDifferencesDisplay:
         one line otherwise.
     mean_line_ : matplotlib Line2D
         Horizontal line at the mean difference.
+    legend_ : matplotlib Legend
+        The legend, below the axes (a figure legend when the display made
+        the figure).
     zero_line_ : matplotlib Line2D
         Horizontal line at zero (no difference).
     spread_ : matplotlib LineCollection or None
@@ -401,14 +418,15 @@ class ScoreDifferencesDisplay:
         -------
         display : ScoreDifferencesDisplay
             The object itself, with ``figure_``, ``ax_``, ``lines_``,
-            ``mean_line_``, ``zero_line_`` and ``spread_`` set.
+            ``mean_line_``, ``zero_line_``, ``spread_`` and ``legend_`` set.
         """
         check_matplotlib_support("ScoreDifferencesDisplay.plot")
         import matplotlib.pyplot as plt
 
         differences = self._checked_differences()
-        if ax is None:
-            _, ax = plt.subplots(figsize=(6, 4), constrained_layout=True)
+        own_figure = ax is None
+        if own_figure:
+            _, ax = plt.subplots(figsize=(6, 4), layout="constrained")
         name_a, name_b = _names(self.estimator_names)
         self.zero_line_ = ax.axhline(0.0, color="black", linewidth=1,
                                      label="no difference")
@@ -438,9 +456,7 @@ class ScoreDifferencesDisplay:
             ax.set_xlabel("repetition")
         ax.set_ylabel(f"difference in {score_name}")
         ax.set_title(f"{name_a} − {name_b} per split\n(above 0: {name_a} better)")
-        # Below the axes, so the legend never hides a point.
-        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=3,
-                  fontsize="small", frameon=False)
+        self.legend_ = _legend_below(ax, ncol=3, own_figure=own_figure)
         self.figure_, self.ax_ = ax.figure, ax
         return self
 
@@ -514,6 +530,9 @@ class PosteriorDisplay:
         The shaded rope, None when ``rope == 0``.
     text_ : matplotlib Text
         The annotation with the three probabilities.
+    legend_ : matplotlib Legend
+        The legend, below the axes (a figure legend when the display made
+        the figure).
 
     See Also
     --------
@@ -581,7 +600,7 @@ class PosteriorDisplay:
         -------
         display : PosteriorDisplay
             The object itself, with ``figure_``, ``ax_``, ``line_``,
-            ``rope_patch_`` and ``text_`` set.
+            ``rope_patch_``, ``text_`` and ``legend_`` set.
         """
         check_matplotlib_support("PosteriorDisplay.plot")
         import matplotlib.pyplot as plt
@@ -589,8 +608,9 @@ class PosteriorDisplay:
         loc, scale, df, rope = self._check()
         p_a, p_rope, p_b = self._probabilities(loc, scale, df, rope)
         name_a, name_b = _names(self.estimator_names)
-        if ax is None:
-            _, ax = plt.subplots(figsize=(6, 4), constrained_layout=True)
+        own_figure = ax is None
+        if own_figure:
+            _, ax = plt.subplots(figsize=(6, 4), layout="constrained")
         if scale == 0:
             self.line_ = ax.axvline(loc, color="tab:blue",
                                     label="posterior (point mass)")
@@ -622,9 +642,7 @@ class PosteriorDisplay:
         ax.set_xlabel(f"mean difference {name_a} − {name_b}")
         ax.set_ylabel("density")
         ax.set_title("Posterior of the mean difference")
-        # Below the axes, so long estimator names never cover the annotation.
-        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2,
-                  fontsize="small", frameon=False)
+        self.legend_ = _legend_below(ax, ncol=2, own_figure=own_figure)
         self.figure_, self.ax_ = ax.figure, ax
         return self
 

@@ -1,5 +1,7 @@
 """Tests of the Display objects, rendered with the Agg backend."""
 
+import io
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -151,7 +153,34 @@ def test_posterior_display_from_result_shades_rope_and_annotates():
     # The drawn curve is the t(9) density with loc 0.025 and scale 0.02.
     np.testing.assert_allclose(y, stats.t(9, loc=0.025, scale=0.02).pdf(x))
     assert display.ax_.get_title() == "Posterior of the mean difference"
-    assert "lr better" in [t.get_text() for t in display.ax_.get_legend().texts]
+    assert "lr better" in [t.get_text() for t in display.legend_.texts]
+
+
+@pytest.mark.parametrize("own_figure", [True, False])
+def test_legends_below_the_axes_keep_the_y_label_inside_the_figure(own_figure):
+    # The legend sits under the axes; on a figure the display makes itself,
+    # constrained layout must leave room for it and for the y label in the
+    # first saved image (an axes legend anchored below needs a second pass).
+    displays = [
+        ScoreDifferencesDisplay(np.linspace(0.0, 0.04, 10), n_repeats=5),
+        PosteriorDisplay(loc=0.03, scale=0.01, df=9, rope=0.01),
+    ]
+    for display in displays:
+        ax = None
+        if not own_figure:
+            _, ax = plt.subplots(figsize=(6, 5), layout="constrained")
+        display.plot(ax=ax)
+        fig = display.figure_
+        assert (display.legend_ in fig.legends) is own_figure
+        assert (display.ax_.get_legend() is display.legend_) is not own_figure
+        fig.savefig(io.BytesIO(), format="png")
+        renderer = fig.canvas.get_renderer()
+        label = display.ax_.yaxis.label.get_window_extent(renderer)
+        legend = display.legend_.get_window_extent(renderer)
+        assert label.x0 >= 0
+        axes_box = display.ax_.get_window_extent(renderer)
+        assert legend.y1 <= axes_box.y0  # below the axes, hiding nothing
+        plt.close(fig)
 
 
 def test_posterior_display_computes_probabilities_and_point_mass():
