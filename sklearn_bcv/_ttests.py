@@ -67,6 +67,25 @@ def _mean_and_sum_of_squares(d):
     return dbar, np.where(constant, 0.0, sum_of_squares)
 
 
+def _t_result(test, numerator, std_error, df, alpha, alternative, **extra):
+    """Result of ``t = numerator / std_error`` referred to t(df).
+
+    The one place the zero-variance rule meets the t tests: 0/0 gives
+    statistic 0 and p-value 1 for every alternative.
+    """
+    statistic = safe_divide(numerator, std_error)
+    undefined = undefined_ratio(numerator, std_error)
+    return make_result(
+        test=test,
+        statistic=statistic,
+        pvalue=t_pvalue(statistic, df, alternative, undefined=undefined),
+        df=df,
+        alpha=alpha,
+        alternative=alternative,
+        **extra,
+    )
+
+
 def _combined_f_statistic(p):
     """Alpaydin's ``sum_r sum_k p[r,k]**2 / (2 sum_r s2_r)``."""
     numerator = np.sum(p**2, axis=(-2, -1))
@@ -150,17 +169,7 @@ def paired_t_5x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     p = check_mx2_differences(differences, test=test)
     m = p.shape[-2]
     variance = np.sum(_mx2_variances(p), axis=-1) / m
-    statistic = safe_divide(p[..., 0, 0], np.sqrt(variance))
-    undefined = undefined_ratio(p[..., 0, 0], variance)
-    pvalue = t_pvalue(statistic, m, alternative, undefined=undefined)
-    return make_result(
-        test=test,
-        statistic=statistic,
-        pvalue=pvalue,
-        df=m,
-        alpha=alpha,
-        alternative=alternative,
-    )
+    return _t_result(test, p[..., 0, 0], np.sqrt(variance), m, alpha, alternative)
 
 
 @register_test("combined_f_5x2cv", needs="differences", design="mx2")
@@ -435,16 +444,7 @@ def combined_t_5x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     m = p.shape[-2]
     numerator = np.sqrt(2.0 * m) * p.mean(axis=(-2, -1))
     variance = np.sum(_mx2_variances(p), axis=-1) / m
-    statistic = safe_divide(numerator, np.sqrt(variance))
-    undefined = undefined_ratio(numerator, variance)
-    return make_result(
-        test=test,
-        statistic=statistic,
-        pvalue=t_pvalue(statistic, m, alternative, undefined=undefined),
-        df=m,
-        alpha=alpha,
-        alternative=alternative,
-    )
+    return _t_result(test, numerator, np.sqrt(variance), m, alpha, alternative)
 
 
 @register_test("blocked_t_3x2cv", needs="differences", design="bcv")
@@ -511,17 +511,8 @@ def blocked_t_3x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     d = p.reshape(*p.shape[:-2], -1)
     dbar, sum_of_squares = _mean_and_sum_of_squares(d)
     sigma2 = sum_of_squares / d.shape[-1]
-    statistic = safe_divide(dbar, np.sqrt(sigma2))
     df = d.shape[-1] - 1
-    undefined = undefined_ratio(dbar, sigma2)
-    return make_result(
-        test=test,
-        statistic=statistic,
-        pvalue=t_pvalue(statistic, df, alternative, undefined=undefined),
-        df=df,
-        alpha=alpha,
-        alternative=alternative,
-    )
+    return _t_result(test, dbar, np.sqrt(sigma2), df, alpha, alternative)
 
 
 # --------------------------------------------------------------------------
@@ -531,18 +522,9 @@ def blocked_t_3x2cv(differences, *, alpha=0.05, alternative="two-sided"):
 
 def _location_t_result(test, dbar, std_error, df, alpha, alternative):
     """Result of ``t = dbar / std_error`` ~ t(df), with its confidence interval."""
-    statistic = safe_divide(dbar, std_error)
-    undefined = undefined_ratio(dbar, std_error)
-    return make_result(
-        test=test,
-        statistic=statistic,
-        pvalue=t_pvalue(statistic, df, alternative, undefined=undefined),
-        df=df,
-        alpha=alpha,
-        alternative=alternative,
-        confidence_interval=confidence_interval(
-            dbar, std_error, alpha, alternative, df=df
-        ),
+    interval = confidence_interval(dbar, std_error, alpha, alternative, df=df)
+    return _t_result(
+        test, dbar, std_error, df, alpha, alternative, confidence_interval=interval
     )
 
 
