@@ -108,18 +108,14 @@ def plot(deltas, curves, path, n_repetitions):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(
-        1, 2, figsize=(12, 4.8), sharey=True, layout="constrained"
-    )
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.8), sharey=True, layout="constrained")
     for label, test, design, paper in TABLE5_ROWS:
         published = _paper_type_one_error(paper)
         reasonable = published is not None and published <= REASONABLE
         ax = axes[0] if reasonable else axes[1]
         rates, lows, highs = curves[test, design]
         style = {"linewidth": 2.5} if test == "bcv_mcnemar" else {}
-        (line,) = ax.plot(
-            deltas, rates, marker="o", markersize=3, label=label, **style
-        )
+        (line,) = ax.plot(deltas, rates, marker="o", markersize=3, label=label, **style)
         ax.fill_between(deltas, lows, highs, color=line.get_color(), alpha=0.08)
         if published is not None:
             ax.plot(0, published, marker="x", color=line.get_color(), markersize=8)

@@ -34,8 +34,13 @@ extensions = [
 ]
 
 templates_path = ["_templates"]
-exclude_patterns = ["_build", "auto_examples/*.ipynb", "auto_examples/*.py",
-                    "auto_examples/*.md5", "auto_examples/*.zip"]
+exclude_patterns = [
+    "_build",
+    "auto_examples/*.ipynb",
+    "auto_examples/*.py",
+    "auto_examples/*.md5",
+    "auto_examples/*.zip",
+]
 default_role = "literal"
 
 # -- autodoc / autosummary / numpydoc --------------------------------------

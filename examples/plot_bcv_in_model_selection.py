@@ -27,8 +27,10 @@ for i, (train, test) in enumerate(cv.split(X_toy)):
 
 # Training sets of different repetitions (splits 0 and 2, 0 and 4, ...)
 # overlap in n/4 = 4 records.
-print("overlaps with split 0:",
-      [len(train_sets[0] & train_sets[j]) for j in range(2, 10, 2)])
+print(
+    "overlaps with split 0:",
+    [len(train_sets[0] & train_sets[j]) for j in range(2, 10, 2)],
+)
 
 # %%
 # In cross_validate
@@ -60,5 +62,4 @@ search = GridSearchCV(
 )
 search.fit(X, y)
 print("best parameters:", search.best_params_)
-print("mean test score per candidate:",
-      search.cv_results_["mean_test_score"].round(3))
+print("mean test score per candidate:", search.cv_results_["mean_test_score"].round(3))

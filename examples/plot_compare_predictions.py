@@ -45,7 +45,11 @@ print(result)
 # contingency tables (and so the McNemar tests) always count correct
 # predictions.
 balanced = compare_predictions(
-    y, predictions_a, predictions_b, splits, scoring="balanced_accuracy",
+    y,
+    predictions_a,
+    predictions_b,
+    splits,
+    scoring="balanced_accuracy",
     tests=["calibrated_f_5x2bcv"],
 )
 print(balanced.tests.calibrated_f_5x2bcv)
@@ -60,7 +64,8 @@ from sklearn_bcv import mcnemar_table
 train, test = splits[0]
 table = mcnemar_table(y[test], predictions_a[0], predictions_b[0])
 print("A wrong & B right:", table[0, 1], " A right & B wrong:", table[1, 0])
-holdout = compare_predictions(y, predictions_a[:1], predictions_b[:1], splits[:1],
-                              tests="mcnemar")
+holdout = compare_predictions(
+    y, predictions_a[:1], predictions_b[:1], splits[:1], tests="mcnemar"
+)
 print(holdout.tests.mcnemar)
 print("hold-out accuracies:", np.round([holdout.scores_a[0], holdout.scores_b[0]], 3))

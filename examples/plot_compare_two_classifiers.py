@@ -40,8 +40,9 @@ print("mean table:\n", bcv.mean_table.round(1))
 print("effective table:\n", bcv.effective_table.round(1))
 
 f_test = result.tests.calibrated_f_5x2bcv
-print(f"calibrated F(7, 5): statistic={f_test.statistic:.3f}, "
-      f"p-value={f_test.pvalue:.4f}")
+print(
+    f"calibrated F(7, 5): statistic={f_test.statistic:.3f}, p-value={f_test.pvalue:.4f}"
+)
 
 # %%
 # The raw material

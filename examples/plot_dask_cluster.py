@@ -30,8 +30,12 @@ forest = RandomForestClassifier(n_estimators=30, random_state=0)
 # run as threads of this process so the example also works where new
 # processes cannot be spawned; a real cluster has its own machines.)
 cluster = LocalCluster(
-    n_workers=2, threads_per_worker=1, processes=False,
-    host="127.0.0.1", protocol="tcp://", dashboard_address=None,
+    n_workers=2,
+    threads_per_worker=1,
+    processes=False,
+    host="127.0.0.1",
+    protocol="tcp://",
+    dashboard_address=None,
 )
 client = Client(cluster)
 with parallel_config(backend="dask"):
@@ -47,5 +51,7 @@ import numpy as np
 
 local = compare_estimators(logreg, forest, X, y, n_jobs=1, random_state=0)
 print("same differences:", np.array_equal(on_dask.differences, local.differences))
-print("same BCV McNemar p-value:",
-      on_dask.tests.bcv_mcnemar.pvalue == local.tests.bcv_mcnemar.pvalue)
+print(
+    "same BCV McNemar p-value:",
+    on_dask.tests.bcv_mcnemar.pvalue == local.tests.bcv_mcnemar.pvalue,
+)

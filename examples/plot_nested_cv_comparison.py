@@ -41,9 +41,13 @@ tuned_svc = GridSearchCV(
 # splits are shared by A and B; ``return_estimator=True`` keeps the fitted
 # searches so we can look at the chosen hyper-parameters.
 result = compare_estimators(
-    tuned_logreg, tuned_svc, X, y,
+    tuned_logreg,
+    tuned_svc,
+    X,
+    y,
     tests=["bcv_mcnemar", "calibrated_f_5x2bcv", "bayesian_correlated_t"],
-    random_state=0, return_estimator=True,
+    random_state=0,
+    return_estimator=True,
 )
 print(result)
 

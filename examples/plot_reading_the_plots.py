@@ -26,7 +26,10 @@ X, y = load_breast_cancer(return_X_y=True)
 names = ("logistic regression", "naive Bayes")
 result = compare_estimators(
     make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)),
-    GaussianNB(), X, y, random_state=0,
+    GaussianNB(),
+    X,
+    y,
+    random_state=0,
     tests={"bcv_mcnemar": {}, "bayesian_correlated_t": {"rope": 0.01}},
 )
 

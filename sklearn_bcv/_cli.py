@@ -71,10 +71,12 @@ def _int_in(low, high=None, *, allow_zero=True, what="an integer"):
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"expected {what}; got {text!r}") from None
-        if (low is not None and value < low) or (high is not None and value > high) \
-                or (not allow_zero and value == 0):
+            raise argparse.ArgumentTypeError(f"expected {what}; got {text!r}") from None
+        if (
+            (low is not None and value < low)
+            or (high is not None and value > high)
+            or (not allow_zero and value == 0)
+        ):
             raise argparse.ArgumentTypeError(f"expected {what}; got {value}")
         return value
 
@@ -88,10 +90,12 @@ def _probability(text):
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"expected a number between 0 and 1; got {text!r}") from None
+            f"expected a number between 0 and 1; got {text!r}"
+        ) from None
     if not 0 < value < 1:  # also rejects nan
         raise argparse.ArgumentTypeError(
-            f"expected a number between 0 and 1 (exclusive); got {text}")
+            f"expected a number between 0 and 1 (exclusive); got {text}"
+        )
     return value
 
 
@@ -101,7 +105,8 @@ def _delimiter(text):
         return "\t"
     if len(text) != 1:
         raise argparse.ArgumentTypeError(
-            f"expected one character (or 'tab'); got {text!r}")
+            f"expected one character (or 'tab'); got {text!r}"
+        )
     return text
 
 
@@ -137,119 +142,163 @@ def build_parser():
     data = parser.add_argument_group("data")
     source = data.add_mutually_exclusive_group()
     source.add_argument(
-        "--dataset", choices=sorted(DATASETS), default=None,
+        "--dataset",
+        choices=sorted(DATASETS),
+        default=None,
         help="a data set bundled with scikit-learn (default: breast_cancer; "
-             "diabetes is a regression task)",
+        "diabetes is a regression task)",
     )
     source.add_argument(
-        "--data", metavar="FILE.csv", type=Path, default=None,
+        "--data",
+        metavar="FILE.csv",
+        type=Path,
+        default=None,
         help="a CSV file with a header row; non-numeric feature columns are "
-             "one-hot encoded, empty cells of numeric columns imputed",
+        "one-hot encoded, empty cells of numeric columns imputed",
     )
     data.add_argument(
-        "--target", metavar="COLUMN", default=None,
+        "--target",
+        metavar="COLUMN",
+        default=None,
         help="name of the target column of --data (required with --data)",
     )
     data.add_argument(
-        "--delimiter", default=",", type=_delimiter,
+        "--delimiter",
+        default=",",
+        type=_delimiter,
         help="field delimiter of --data: one character, or 'tab' (default: ,)",
     )
     data.add_argument(
-        "--task", choices=("auto", "classification", "regression"), default="auto",
+        "--task",
+        choices=("auto", "classification", "regression"),
+        default="auto",
         help="task of --data; auto: regression for a numeric target with "
-             f"non-integer values or more than {MAX_CLASSES} distinct values, "
-             "classification otherwise (default: auto)",
+        f"non-integer values or more than {MAX_CLASSES} distinct values, "
+        "classification otherwise (default: auto)",
     )
 
     models = parser.add_argument_group("estimators")
-    for side, default in (("a", "a scaled LogisticRegression (Ridge for "
-                                "regression)"),
-                          ("b", "RandomForestClassifier(n_estimators=50) "
-                                "(RandomForestRegressor for regression)")):
+    for side, default in (
+        ("a", "a scaled LogisticRegression (Ridge for regression)"),
+        (
+            "b",
+            "RandomForestClassifier(n_estimators=50) "
+            "(RandomForestRegressor for regression)",
+        ),
+    ):
         models.add_argument(
-            f"--estimator-{side}", metavar="IMPORT.PATH", default=None,
+            f"--estimator-{side}",
+            metavar="IMPORT.PATH",
+            default=None,
             help=f"import path of estimator {side.upper()}'s class, e.g. "
-                 f"sklearn.svm.SVC (default: {default})",
+            f"sklearn.svm.SVC (default: {default})",
         )
         models.add_argument(
-            f"--params-{side}", metavar="JSON", default=None,
+            f"--params-{side}",
+            metavar="JSON",
+            default=None,
             help=f"constructor parameters of estimator {side.upper()} as a JSON "
-                 "object, e.g. '{\"C\": 10}' (for a default pipeline: of its "
-                 "final estimator)",
+            "object, e.g. '{\"C\": 10}' (for a default pipeline: of its "
+            "final estimator)",
         )
 
     comparison = parser.add_argument_group("comparison")
     comparison.add_argument(
-        "--tests", metavar="NAME[,NAME...]", default=None,
+        "--tests",
+        metavar="NAME[,NAME...]",
+        default=None,
         help="comma-separated registered tests to run (default: every test "
-             "applicable to the design and task); 'list' prints the names",
+        "applicable to the design and task); 'list' prints the names",
     )
     comparison.add_argument(
-        "--cv", choices=CV_CHOICES, default="5x2",
+        "--cv",
+        choices=CV_CHOICES,
+        default="5x2",
         help="5x2: 5×2 block-regularized CV (default); mx2: m×2 BCV with "
-             "--repeats; stratified: stratified m×2 BCV; kfold: (stratified) "
-             "K-fold CV with --folds",
+        "--repeats; stratified: stratified m×2 BCV; kfold: (stratified) "
+        "K-fold CV with --folds",
     )
     comparison.add_argument(
-        "--repeats", type=_int_in(1, what="an integer >= 1"), default=5,
+        "--repeats",
+        type=_int_in(1, what="an integer >= 1"),
+        default=5,
         metavar="M",
         help="repetitions of 2-fold CV for --cv mx2/stratified (default: 5)",
     )
     comparison.add_argument(
-        "--folds", type=_int_in(2, what="an integer >= 2"), default=10,
+        "--folds",
+        type=_int_in(2, what="an integer >= 2"),
+        default=10,
         metavar="K",
         help="folds for --cv kfold (default: 10)",
     )
     comparison.add_argument(
-        "--scoring", default=None,
+        "--scoring",
+        default=None,
         help="a scikit-learn scorer name such as balanced_accuracy, roc_auc "
-             "or r2 (default: accuracy for classifiers, r2 for regressors)",
+        "or r2 (default: accuracy for classifiers, r2 for regressors)",
     )
     comparison.add_argument(
-        "--alpha", type=_probability, default=0.05,
+        "--alpha",
+        type=_probability,
+        default=0.05,
         help="significance level, between 0 and 1 (default: 0.05)",
     )
     comparison.add_argument(
-        "--alternative", choices=("two-sided", "greater", "less"),
+        "--alternative",
+        choices=("two-sided", "greater", "less"),
         default="two-sided",
         help="greater: A better than B; less: B better (default: two-sided)",
     )
     comparison.add_argument(
-        "--random-state", default=0, metavar="SEED",
+        "--random-state",
+        default=0,
+        metavar="SEED",
         type=_int_in(0, MAX_SEED, what=f"an integer in [0, {MAX_SEED}]"),
         help="seed of the splits and of the default estimators (default: 0)",
     )
     comparison.add_argument(
-        "--n-jobs", default=None, metavar="N",
+        "--n-jobs",
+        default=None,
+        metavar="N",
         type=_int_in(None, allow_zero=False, what="a non-zero integer"),
         help="parallel fits (joblib n_jobs; -1 uses every core)",
     )
 
     output = parser.add_argument_group("output")
     output.add_argument(
-        "--format", choices=FORMATS, default="text",
-        help="text: summary table and verdict (default); json; csv: one row "
-             "per test",
+        "--format",
+        choices=FORMATS,
+        default="text",
+        help="text: summary table and verdict (default); json; csv: one row per test",
     )
     output.add_argument(
-        "--plot", metavar="FILE.png", type=Path, default=None,
+        "--plot",
+        metavar="FILE.png",
+        type=Path,
+        default=None,
         help="also save a figure titled with the verdict (score differences, "
-             "posterior, contingency tables; .png, .svg, .pdf, ...); needs "
-             "matplotlib",
+        "posterior, contingency tables; .png, .svg, .pdf, ...); needs "
+        "matplotlib",
     )
     output.add_argument(
-        "--quiet", action="store_true",
+        "--quiet",
+        action="store_true",
         help="nothing on stderr but an error: no progress indicator, warnings "
-             "or output of imported modules",
+        "or output of imported modules",
     )
     output.add_argument(
-        "-v", "--verbose", action="count", default=0,
+        "-v",
+        "--verbose",
+        action="count",
+        default=0,
         help="report each fit on stderr (repeat for more detail)",
     )
     from . import __version__
 
-    output.add_argument("--version", action="version",
-                        version=f"%(prog)s {__version__}")
+    output.add_argument(
+        "--version", action="version", version=f"%(prog)s {__version__}"
+    )
     return parser
 
 
@@ -285,8 +334,11 @@ def read_csv(path, target, *, delimiter=","):
         raise CLIError("--data needs --target COLUMN (the name of the target column)")
     try:
         with open(path, newline="", encoding="utf-8-sig") as handle:
-            rows = [row for row in csv.reader(handle, delimiter=delimiter)
-                    if any(cell.strip() for cell in row)]
+            rows = [
+                row
+                for row in csv.reader(handle, delimiter=delimiter)
+                if any(cell.strip() for cell in row)
+            ]
     except FileNotFoundError:
         raise CLIError(f"--data: file not found: {path}") from None
     except (OSError, UnicodeDecodeError, csv.Error) as exc:
@@ -351,8 +403,7 @@ def features_from_columns(columns):
     numeric = [j for j, col in enumerate(parsed) if col is not None]
     categorical = [j for j, col in enumerate(parsed) if col is None]
     X = np.array(
-        [col if col is not None else raw
-         for col, raw in zip(parsed, columns.values())],
+        [col if col is not None else raw for col, raw in zip(parsed, columns.values())],
         dtype=object,
     ).T
     has_missing = any(np.isnan(parsed[j]).any() for j in numeric)
@@ -387,8 +438,11 @@ def target_from_column(y, task="auto"):
         raise CLIError("the target column holds non-finite values (nan or inf)")
     if task == "auto":
         continuous = type_of_target(values) == "continuous"
-        task = ("regression" if continuous or len(np.unique(values)) > MAX_CLASSES
-                else "classification")
+        task = (
+            "regression"
+            if continuous or len(np.unique(values)) > MAX_CLASSES
+            else "classification"
+        )
     return values, task
 
 
@@ -418,8 +472,9 @@ def parse_params(text, option):
     except json.JSONDecodeError as exc:
         raise CLIError(f"{option}: not valid JSON ({exc.msg}): {text!r}") from None
     if not isinstance(params, dict):
-        raise CLIError(f"{option}: expected a JSON object like '{{\"C\": 1.0}}'; "
-                       f"got {text!r}")
+        raise CLIError(
+            f"{option}: expected a JSON object like '{{\"C\": 1.0}}'; got {text!r}"
+        )
     return params
 
 
@@ -432,8 +487,10 @@ def import_estimator_class(path, option, *, stdout=None):
     so the requested output stays clean.
     """
     module_name, _, class_name = path.rpartition(".")
-    if not module_name or not class_name.isidentifier() or not all(
-        part.isidentifier() for part in module_name.split(".")
+    if (
+        not module_name
+        or not class_name.isidentifier()
+        or not all(part.isidentifier() for part in module_name.split("."))
     ):
         raise CLIError(
             f"{option}: expected an import path such as sklearn.svm.SVC; got {path!r}"
@@ -453,8 +510,9 @@ def import_estimator_class(path, option, *, stdout=None):
     cls = getattr(module, class_name, None)
     if cls is None:
         raise CLIError(f"{option}: module {module_name!r} has no {class_name!r}")
-    if not (inspect.isclass(cls) and issubclass(cls, BaseEstimator)
-            and hasattr(cls, "fit")):
+    if not (
+        inspect.isclass(cls) and issubclass(cls, BaseEstimator) and hasattr(cls, "fit")
+    ):
         raise CLIError(f"{option}: {path} is not a scikit-learn estimator class")
     return cls
 
@@ -467,10 +525,14 @@ def default_estimators(task, random_state):
     from sklearn.preprocessing import StandardScaler
 
     if task == "regression":
-        return (make_pipeline(StandardScaler(), Ridge()),
-                RandomForestRegressor(n_estimators=50, random_state=random_state))
-    return (make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)),
-            RandomForestClassifier(n_estimators=50, random_state=random_state))
+        return (
+            make_pipeline(StandardScaler(), Ridge()),
+            RandomForestRegressor(n_estimators=50, random_state=random_state),
+        )
+    return (
+        make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)),
+        RandomForestClassifier(n_estimators=50, random_state=random_state),
+    )
 
 
 def build_estimator(path, params_text, default, side, *, stdout=None):
@@ -551,8 +613,9 @@ def build_cv(args, task):
     if args.cv == "stratified":
         if task != "classification":
             raise CLIError("--cv stratified needs a classification target")
-        return StratifiedBlockRegularizedMx2CV(n_repeats=args.repeats,
-                                               random_state=seed)
+        return StratifiedBlockRegularizedMx2CV(
+            n_repeats=args.repeats, random_state=seed
+        )
     splitter = StratifiedKFold if task == "classification" else KFold
     return splitter(n_splits=args.folds, shuffle=True, random_state=seed)
 
@@ -602,8 +665,7 @@ class Progress:
         tick = 0
         while not self._done.wait(self.interval):
             elapsed = time.perf_counter() - self._start
-            self.stream.write(
-                f"\r{frames[tick % 4]} {self.message} {elapsed:5.1f} s")
+            self.stream.write(f"\r{frames[tick % 4]} {self.message} {elapsed:5.1f} s")
             self.stream.flush()
             tick += 1
 
@@ -666,8 +728,14 @@ def result_to_dict(result, context):
     document["tests"] = {
         name: _plain(dict(test)) for name, test in result.tests.items()
     }
-    for key in ("scores_a", "scores_b", "differences", "fit_time", "score_time",
-                "tables"):
+    for key in (
+        "scores_a",
+        "scores_b",
+        "differences",
+        "fit_time",
+        "score_time",
+        "tables",
+    ):
         if result.get(key, None) is not None:
             document[key] = _plain(result[key])
     design = result.get("design", None)
@@ -755,17 +823,21 @@ def save_plot(result, path, names):
     fig = Figure(figsize=(12, 4.2 + 3.6 * (n_rows - 1)), layout="constrained")
     grid = fig.add_gridspec(n_rows, 2, height_ratios=[1.15, 1][:n_rows])
     ScoreDifferencesDisplay.from_result(
-        result, estimator_names=names,
-        ax=fig.add_subplot(grid[0, 0] if has_posterior else grid[0, :]))
+        result,
+        estimator_names=names,
+        ax=fig.add_subplot(grid[0, 0] if has_posterior else grid[0, :]),
+    )
     if has_posterior:
-        PosteriorDisplay.from_result(result, estimator_names=names,
-                                     ax=fig.add_subplot(grid[0, 1]))
+        PosteriorDisplay.from_result(
+            result, estimator_names=names, ax=fig.add_subplot(grid[0, 1])
+        )
     if has_tables:
         bcv = result.tests.get("bcv_mcnemar", None)
         n_panels = 2 if bcv is not None and "effective_table" in bcv else 1
         axes = [fig.add_subplot(grid[1, i]) for i in range(n_panels)]
-        ContingencyTableDisplay.from_result(result, estimator_names=names,
-                                            ax=axes, show_splits=False)
+        ContingencyTableDisplay.from_result(
+            result, estimator_names=names, ax=axes, show_splits=False
+        )
     fig.suptitle(_plot_title(result, names), fontsize="large")
     try:
         fig.savefig(path, dpi=100)
@@ -822,10 +894,12 @@ def run(args, *, stdout, stderr):
     # What a named module prints while it is imported is not our output:
     # stderr, or nowhere with --quiet.
     chatter = io.StringIO() if args.quiet else stderr
-    estimator_a = build_estimator(args.estimator_a, args.params_a, default_a, "a",
-                                  stdout=chatter)
-    estimator_b = build_estimator(args.estimator_b, args.params_b, default_b, "b",
-                                  stdout=chatter)
+    estimator_a = build_estimator(
+        args.estimator_a, args.params_a, default_a, "a", stdout=chatter
+    )
+    estimator_b = build_estimator(
+        args.estimator_b, args.params_b, default_b, "b", stdout=chatter
+    )
     for estimator, side in ((estimator_a, "a"), (estimator_b, "b")):
         check_estimator_task(estimator, task, side)
     names = (_estimator_name(estimator_a), _estimator_name(estimator_b))
@@ -838,32 +912,48 @@ def run(args, *, stdout, stderr):
     from ._compare import compare_estimators
 
     n_splits = cv.get_n_splits(X, y)
-    message = (f"fitting {names[0]} and {names[1]} on {n_splits} splits of "
-               f"{description}")
+    message = f"fitting {names[0]} and {names[1]} on {n_splits} splits of {description}"
     # The engine's and joblib's verbose messages go to stderr so that stdout
     # holds only the requested output (JSON and CSV stay parseable).
     show_progress = not args.quiet and not args.verbose
-    with Progress(message, stream=stderr, enabled=show_progress), \
-            contextlib.redirect_stdout(stderr):
+    with (
+        Progress(message, stream=stderr, enabled=show_progress),
+        contextlib.redirect_stdout(stderr),
+    ):
         result = compare_estimators(
-            estimator_a, estimator_b, X, y, cv=cv, tests=tests,
-            scoring=args.scoring, alpha=args.alpha,
-            alternative=args.alternative, n_jobs=args.n_jobs,
-            verbose=args.verbose, random_state=args.random_state,
+            estimator_a,
+            estimator_b,
+            X,
+            y,
+            cv=cv,
+            tests=tests,
+            scoring=args.scoring,
+            alpha=args.alpha,
+            alternative=args.alternative,
+            n_jobs=args.n_jobs,
+            verbose=args.verbose,
+            random_state=args.random_state,
         )
     context = {
-        "data": description, "task": task,
-        "estimator_a": repr(estimator_a), "estimator_b": repr(estimator_b),
-        "cv": repr(cv), "scoring": args.scoring, "alpha": args.alpha,
-        "alternative": args.alternative, "random_state": args.random_state,
+        "data": description,
+        "task": task,
+        "estimator_a": repr(estimator_a),
+        "estimator_b": repr(estimator_b),
+        "cv": repr(cv),
+        "scoring": args.scoring,
+        "alpha": args.alpha,
+        "alternative": args.alternative,
+        "random_state": args.random_state,
     }
     if args.format == "json":
         stdout.write(json.dumps(result_to_dict(result, context), indent=2) + "\n")
     elif args.format == "csv":
         stdout.write(result_to_csv(result))
     else:
-        stdout.write(f"A: {estimator_a!r}\nB: {estimator_b!r}\n"
-                     f"data: {description}\ncv: {cv!r}\n\n{result}\n")
+        stdout.write(
+            f"A: {estimator_a!r}\nB: {estimator_b!r}\n"
+            f"data: {description}\ncv: {cv!r}\n\n{result}\n"
+        )
     stdout.flush()
     if args.plot is not None:
         save_plot(result, args.plot, names)

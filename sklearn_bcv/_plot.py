@@ -145,8 +145,15 @@ class ContingencyTableDisplay:
     '5.5'
     """
 
-    def __init__(self, tables, *, mean_table=None, effective_table=None,
-                 n_repeats=None, estimator_names=None):
+    def __init__(
+        self,
+        tables,
+        *,
+        mean_table=None,
+        effective_table=None,
+        n_repeats=None,
+        estimator_names=None,
+    ):
         self.tables = tables
         self.mean_table = mean_table
         self.effective_table = effective_table
@@ -174,8 +181,9 @@ class ContingencyTableDisplay:
                     f"tables must hold 2 * n_repeats = {2 * self.n_repeats} "
                     f"tables; got {len(tables)}."
                 )
-            panels += [(self._split_title(i), table, False)
-                       for i, table in enumerate(tables)]
+            panels += [
+                (self._split_title(i), table, False) for i, table in enumerate(tables)
+            ]
         mean = tables.mean(axis=0) if self.mean_table is None else self.mean_table
         panels.append(("mean", np.asarray(mean, dtype=float), True))
         if self.effective_table is not None:
@@ -183,8 +191,9 @@ class ContingencyTableDisplay:
             panels.append(("effective", effective, True))
         return panels
 
-    def plot(self, ax=None, *, show_splits=True, n_cols=4, cmap="Blues",
-             colorbar=False):
+    def plot(
+        self, ax=None, *, show_splits=True, n_cols=4, cmap="Blues", colorbar=False
+    ):
         """Draw the tables.
 
         Only the disagreement cells ``[0, 1]`` and ``[1, 0]`` are coloured:
@@ -233,12 +242,14 @@ class ContingencyTableDisplay:
             fig = axes[0].figure
         name_a, name_b = _names(self.estimator_names)
         # One colour scale for the split and mean tables (same units).
-        shared_max = max(_disagreements(table).max()
-                         for title, table, _ in panels if title != "effective")
+        shared_max = max(
+            _disagreements(table).max()
+            for title, table, _ in panels
+            if title != "effective"
+        )
         self.images_, self.text_ = [], []
         for i, (axis, (title, table, is_mean)) in enumerate(zip(axes, panels)):
-            vmax = (_disagreements(table).max() if title == "effective"
-                    else shared_max)
+            vmax = _disagreements(table).max() if title == "effective" else shared_max
             image, texts = self._draw_table(axis, table, is_mean, cmap, vmax)
             axis.set_title(title)
             # On a grid of our own, label the outer edges only.
@@ -267,16 +278,31 @@ class ContingencyTableDisplay:
                 label = f"{table[i, j]:.1f}" if is_mean else f"{table[i, j]:.0f}"
                 dark_cell = i != j and table[i, j] > max(vmax, 1) / 2
                 color = "white" if dark_cell else ("black" if i != j else "dimgray")
-                texts[i, j] = ax.text(j, i, label, ha="center", va="center",
-                                      color=color,
-                                      fontsize="large" if i != j else "medium")
+                texts[i, j] = ax.text(
+                    j,
+                    i,
+                    label,
+                    ha="center",
+                    va="center",
+                    color=color,
+                    fontsize="large" if i != j else "medium",
+                )
         ax.set_xticks([0, 1], labels=_OUTCOMES)
         ax.set_yticks([0, 1], labels=_OUTCOMES)
         return image, texts
 
     @classmethod
-    def from_result(cls, result, *, estimator_names=None, ax=None,
-                    show_splits=True, n_cols=4, cmap="Blues", colorbar=False):
+    def from_result(
+        cls,
+        result,
+        *,
+        estimator_names=None,
+        ax=None,
+        show_splits=True,
+        n_cols=4,
+        cmap="Blues",
+        colorbar=False,
+    ):
         """Plot the tables of a comparison result.
 
         The mean and effective tables are those of ``result.tests.bcv_mcnemar``
@@ -313,21 +339,28 @@ class ContingencyTableDisplay:
         tables = result.get("tables", None)
         if tables is None:
             raise ValueError(
-                "result has no contingency tables (they exist for classifiers "
-                "only)."
+                "result has no contingency tables (they exist for classifiers only)."
             )
         bcv = result.get("tests", {}).get("bcv_mcnemar", None)
         mean_table = effective_table = None
         if bcv is not None:
             mean_table = bcv.get("mean_table", None)
             effective_table = bcv.get("effective_table", None)
-        n_repeats = (_n_repeats_of(result)
-                     if result.get("differences", None) is not None else None)
-        display = cls(tables, mean_table=mean_table,
-                      effective_table=effective_table, n_repeats=n_repeats,
-                      estimator_names=_result_names(result, estimator_names))
-        return display.plot(ax=ax, show_splits=show_splits, n_cols=n_cols,
-                            cmap=cmap, colorbar=colorbar)
+        n_repeats = (
+            _n_repeats_of(result)
+            if result.get("differences", None) is not None
+            else None
+        )
+        display = cls(
+            tables,
+            mean_table=mean_table,
+            effective_table=effective_table,
+            n_repeats=n_repeats,
+            estimator_names=_result_names(result, estimator_names),
+        )
+        return display.plot(
+            ax=ax, show_splits=show_splits, n_cols=n_cols, cmap=cmap, colorbar=colorbar
+        )
 
 
 class ScoreDifferencesDisplay:
@@ -428,10 +461,12 @@ class ScoreDifferencesDisplay:
         if own_figure:
             _, ax = plt.subplots(figsize=(6, 4), layout="constrained")
         name_a, name_b = _names(self.estimator_names)
-        self.zero_line_ = ax.axhline(0.0, color="black", linewidth=1,
-                                     label="no difference")
-        self.mean_line_ = ax.axhline(differences.mean(), color="tab:red",
-                                     linestyle="--", label="mean")
+        self.zero_line_ = ax.axhline(
+            0.0, color="black", linewidth=1, label="no difference"
+        )
+        self.mean_line_ = ax.axhline(
+            differences.mean(), color="tab:red", linestyle="--", label="mean"
+        )
         if self.n_repeats is None:
             positions = np.arange(len(differences))
             self.lines_ = ax.plot(positions, differences, "o", label="split")
@@ -442,13 +477,23 @@ class ScoreDifferencesDisplay:
             repetitions = np.arange(self.n_repeats)
             # The gap between the two folds of a repetition is what the
             # 5×2cv t and F tests use as their variance (s2_r); draw it.
-            self.spread_ = ax.vlines(repetitions, per_fold.min(axis=1),
-                                     per_fold.max(axis=1), color="0.6",
-                                     linewidth=1.5, zorder=1,
-                                     label="spread within repetition")
+            self.spread_ = ax.vlines(
+                repetitions,
+                per_fold.min(axis=1),
+                per_fold.max(axis=1),
+                color="0.6",
+                linewidth=1.5,
+                zorder=1,
+                label="spread within repetition",
+            )
             self.lines_ = [
-                ax.plot(repetitions + offset, per_fold[:, fold], marker,
-                        label=f"fold {fold}", zorder=2)[0]
+                ax.plot(
+                    repetitions + offset,
+                    per_fold[:, fold],
+                    marker,
+                    label=f"fold {fold}",
+                    zorder=2,
+                )[0]
                 for fold, offset, marker in ((0, 0.0, "o"), (1, 0.0, "s"))
             ]
             ax.set_xticks(repetitions)
@@ -461,8 +506,7 @@ class ScoreDifferencesDisplay:
         return self
 
     @classmethod
-    def from_result(cls, result, *, estimator_names=None, ax=None,
-                    score_name=None):
+    def from_result(cls, result, *, estimator_names=None, ax=None, score_name=None):
         """Plot the score differences of a comparison result.
 
         Parameters
@@ -489,8 +533,11 @@ class ScoreDifferencesDisplay:
         if score_name is None:
             scoring = result.get("scoring", None)
             score_name = scoring if isinstance(scoring, str) else "score"
-        display = cls(result["differences"], n_repeats=_n_repeats_of(result),
-                      estimator_names=_result_names(result, estimator_names))
+        display = cls(
+            result["differences"],
+            n_repeats=_n_repeats_of(result),
+            estimator_names=_result_names(result, estimator_names),
+        )
         return display.plot(ax=ax, score_name=score_name)
 
 
@@ -551,8 +598,18 @@ class PosteriorDisplay:
     P(B better) = 0.038
     """
 
-    def __init__(self, loc, scale, df, *, rope=0.0, p_a_better=None,
-                 p_rope=None, p_b_better=None, estimator_names=None):
+    def __init__(
+        self,
+        loc,
+        scale,
+        df,
+        *,
+        rope=0.0,
+        p_a_better=None,
+        p_rope=None,
+        p_b_better=None,
+        estimator_names=None,
+    ):
         self.loc = loc
         self.scale = scale
         self.df = df
@@ -563,8 +620,9 @@ class PosteriorDisplay:
         self.estimator_names = estimator_names
 
     def _check(self):
-        loc, scale, df, rope = (float(v) for v in
-                                (self.loc, self.scale, self.df, self.rope))
+        loc, scale, df, rope = (
+            float(v) for v in (self.loc, self.scale, self.df, self.rope)
+        )
         if not np.isfinite(loc):
             raise ValueError(f"loc must be a finite number; got {self.loc!r}.")
         if not (np.isfinite(scale) and scale >= 0):
@@ -580,8 +638,7 @@ class PosteriorDisplay:
         if all(p is not None for p in given):
             return tuple(float(p) for p in given)
         if scale == 0:
-            return (float(loc > rope), float(-rope <= loc <= rope),
-                    float(loc < -rope))
+            return (float(loc > rope), float(-rope <= loc <= rope), float(loc < -rope))
         dist = stats.t(df, loc=loc, scale=scale)
         p_b, p_not_a = dist.cdf(-rope), dist.cdf(rope)
         return float(1 - p_not_a), float(p_not_a - p_b), float(p_b)
@@ -612,31 +669,47 @@ class PosteriorDisplay:
         if own_figure:
             _, ax = plt.subplots(figsize=(6, 4), layout="constrained")
         if scale == 0:
-            self.line_ = ax.axvline(loc, color="tab:blue",
-                                    label="posterior (point mass)")
+            self.line_ = ax.axvline(
+                loc, color="tab:blue", label="posterior (point mass)"
+            )
         else:
             dist = stats.t(df, loc=loc, scale=scale)
             low, high = dist.ppf([0.0005, 0.9995])
-            grid = np.linspace(min(low, -1.5 * rope), max(high, 1.5 * rope),
-                               n_points)
+            grid = np.linspace(min(low, -1.5 * rope), max(high, 1.5 * rope), n_points)
             density = dist.pdf(grid)
-            (self.line_,) = ax.plot(grid, density, color="tab:blue",
-                                    label="posterior")
+            (self.line_,) = ax.plot(grid, density, color="tab:blue", label="posterior")
             # Headroom above the curve for the probabilities.
             ax.set_ylim(0, 1.45 * density.max())
-            ax.fill_between(grid, density, where=grid > rope, color="tab:green",
-                            alpha=0.3, label=f"{name_a} better")
-            ax.fill_between(grid, density, where=grid < -rope, color="tab:orange",
-                            alpha=0.3, label=f"{name_b} better")
+            ax.fill_between(
+                grid,
+                density,
+                where=grid > rope,
+                color="tab:green",
+                alpha=0.3,
+                label=f"{name_a} better",
+            )
+            ax.fill_between(
+                grid,
+                density,
+                where=grid < -rope,
+                color="tab:orange",
+                alpha=0.3,
+                label=f"{name_b} better",
+            )
         self.rope_patch_ = None
         if rope > 0:
-            self.rope_patch_ = ax.axvspan(-rope, rope, color="grey", alpha=0.25,
-                                          label="rope")
+            self.rope_patch_ = ax.axvspan(
+                -rope, rope, color="grey", alpha=0.25, label="rope"
+            )
         self.text_ = ax.text(
-            0.02, 0.97,
+            0.02,
+            0.97,
             f"P({name_a} better) = {p_a:.3f}\nP(rope) = {p_rope:.3f}\n"
             f"P({name_b} better) = {p_b:.3f}",
-            transform=ax.transAxes, ha="left", va="top", fontsize="small",
+            transform=ax.transAxes,
+            ha="left",
+            va="top",
+            fontsize="small",
             bbox={"boxstyle": "round", "facecolor": "white", "alpha": 0.8},
         )
         ax.set_xlabel(f"mean difference {name_a} − {name_b}")
@@ -647,8 +720,7 @@ class PosteriorDisplay:
         return self
 
     @classmethod
-    def from_result(cls, result, *, estimator_names=None, ax=None,
-                    n_points=400):
+    def from_result(cls, result, *, estimator_names=None, ax=None, n_points=400):
         """Plot the posterior of ``result.tests.bayesian_correlated_t``.
 
         Parameters
@@ -675,10 +747,14 @@ class PosteriorDisplay:
                 "result.tests has no 'bayesian_correlated_t'; run the comparison "
                 "with that test (tests=None runs every applicable test)."
             )
-        display = cls(test["loc"], test["scale"], test["df"],
-                      rope=test.get("rope", 0.0),
-                      p_a_better=test.get("p_a_better", None),
-                      p_rope=test.get("p_rope", None),
-                      p_b_better=test.get("p_b_better", None),
-                      estimator_names=_result_names(result, estimator_names))
+        display = cls(
+            test["loc"],
+            test["scale"],
+            test["df"],
+            rope=test.get("rope", 0.0),
+            p_a_better=test.get("p_a_better", None),
+            p_rope=test.get("p_rope", None),
+            p_b_better=test.get("p_b_better", None),
+            estimator_names=_result_names(result, estimator_names),
+        )
         return display.plot(ax=ax, n_points=n_points)

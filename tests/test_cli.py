@@ -45,20 +45,40 @@ def mixed_csv(tmp_path):
     for i in range(80):
         label = "yes" if i % 2 else "no"
         noise = "" if i % 17 == 0 else f"{rng.normal():.3f}"
-        rows.append([f"{(i % 2) * 2 + rng.normal():.3f}", noise,
-                     ["red", "green", "blue"][i % 3], label])
+        rows.append(
+            [
+                f"{(i % 2) * 2 + rng.normal():.3f}",
+                noise,
+                ["red", "green", "blue"][i % 3],
+                label,
+            ]
+        )
     return write_csv(tmp_path / "mixed.csv", rows)
 
 
 def test_help_in_a_subprocess():
     completed = subprocess.run(
         [sys.executable, "-m", "sklearn_bcv", "--help"],
-        capture_output=True, text=True, timeout=120, check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert completed.returncode == 0
     assert completed.stdout.startswith("usage: sklearn-bcv")
-    for option in ("--dataset", "--data", "--estimator-a", "--params-b", "--tests",
-                   "--cv", "--n-jobs", "--alpha", "--format", "--plot", "--quiet"):
+    for option in (
+        "--dataset",
+        "--data",
+        "--estimator-a",
+        "--params-b",
+        "--tests",
+        "--cv",
+        "--n-jobs",
+        "--alpha",
+        "--format",
+        "--plot",
+        "--quiet",
+    ):
         assert option in completed.stdout
 
 
@@ -72,21 +92,33 @@ def test_help_in_process_exits_zero():
     "argv, match",
     [
         (["--cv", "loo"], "argument --cv: invalid choice: 'loo'"),
-        (["--alpha", "high"],
-         "argument --alpha: expected a number between 0 and 1; got 'high'"),
-        (["--alpha", "1"], "argument --alpha: expected a number between 0 and 1 "
-                           "(exclusive); got 1"),
+        (
+            ["--alpha", "high"],
+            "argument --alpha: expected a number between 0 and 1; got 'high'",
+        ),
+        (
+            ["--alpha", "1"],
+            "argument --alpha: expected a number between 0 and 1 (exclusive); got 1",
+        ),
         (["--alpha", "nan"], "(exclusive); got nan"),
         (["--n-jobs", "0"], "argument --n-jobs: expected a non-zero integer; got 0"),
-        (["--random-state", "-1"],
-         "argument --random-state: expected an integer in [0, 4294967295]; got -1"),
-        (["--random-state", "1.5"], "expected an integer in [0, 4294967295]; "
-                                    "got '1.5'"),
-        (["--repeats", "0", "--cv", "mx2"],
-         "argument --repeats: expected an integer >= 1; got 0"),
+        (
+            ["--random-state", "-1"],
+            "argument --random-state: expected an integer in [0, 4294967295]; got -1",
+        ),
+        (
+            ["--random-state", "1.5"],
+            "expected an integer in [0, 4294967295]; got '1.5'",
+        ),
+        (
+            ["--repeats", "0", "--cv", "mx2"],
+            "argument --repeats: expected an integer >= 1; got 0",
+        ),
         (["--folds", "1"], "argument --folds: expected an integer >= 2; got 1"),
-        (["--delimiter", ";;"],
-         "argument --delimiter: expected one character (or 'tab'); got ';;'"),
+        (
+            ["--delimiter", ";;"],
+            "argument --delimiter: expected one character (or 'tab'); got ';;'",
+        ),
         (["--dataset", "iris", "--data", "x.csv"], "not allowed with argument"),
         (["--no-such-option"], "unrecognized arguments: --no-such-option"),
     ],
@@ -103,37 +135,59 @@ def test_usage_errors_are_one_line_with_status_2(argv, match):
         (["--params-a", "{C: 1}"], "--params-a: not valid JSON"),
         (["--params-b", "[1, 2]"], "--params-b: expected a JSON object"),
         (["--params-b", '{"no_such_param": 1}'], "--params-b: Invalid parameter"),
-        (["--estimator-a", "__import__('os').system('echo hi')"],
-         "--estimator-a: expected an import path"),
-        (["--estimator-a", "no_such_module_xyz.Model"],
-         "cannot import module 'no_such_module_xyz'"),
-        (["--estimator-b", "sklearn.svm.NoSuchModel"],
-         "module 'sklearn.svm' has no 'NoSuchModel'"),
-        (["--estimator-b", "os.system"],
-         "os.system is not a scikit-learn estimator class"),
-        (["--estimator-b", "sklearn.linear_model.Ridge"],
-         "Ridge is a regressor but the target is categorical"),
+        (
+            ["--estimator-a", "__import__('os').system('echo hi')"],
+            "--estimator-a: expected an import path",
+        ),
+        (
+            ["--estimator-a", "no_such_module_xyz.Model"],
+            "cannot import module 'no_such_module_xyz'",
+        ),
+        (
+            ["--estimator-b", "sklearn.svm.NoSuchModel"],
+            "module 'sklearn.svm' has no 'NoSuchModel'",
+        ),
+        (
+            ["--estimator-b", "os.system"],
+            "os.system is not a scikit-learn estimator class",
+        ),
+        (
+            ["--estimator-b", "sklearn.linear_model.Ridge"],
+            "Ridge is a regressor but the target is categorical",
+        ),
         (["--tests", "bcv_mcnemar,magic"], "unknown test(s) ['magic']"),
         (["--tests", ","], "--tests: give one or more test names"),
         (["--target", "y"], "--target is only used with --data"),
-        (["--estimator-a", "sklearn.preprocessing.StandardScaler"],
-         "--estimator-a: StandardScaler has no predict method; give a classifier "
-         "or a regressor"),
-        (["--estimator-b", "sklearn.ensemble.VotingClassifier"],
-         "--estimator-b: cannot create sklearn.ensemble.VotingClassifier() without "
-         "arguments (TypeError: "),
-        (["--estimator-b", "sklearn.linear_model._base.LinearModel"],
-         "cannot create sklearn.linear_model._base.LinearModel() without "
-         "arguments (TypeError: Can't instantiate abstract class"),
-        (["--params-a", '{"no_such_param": 1}'],
-         "--params-a: Invalid parameter 'no_such_param' for estimator "
-         "LogisticRegression"),
+        (
+            ["--estimator-a", "sklearn.preprocessing.StandardScaler"],
+            "--estimator-a: StandardScaler has no predict method; give a classifier "
+            "or a regressor",
+        ),
+        (
+            ["--estimator-b", "sklearn.ensemble.VotingClassifier"],
+            "--estimator-b: cannot create sklearn.ensemble.VotingClassifier() without "
+            "arguments (TypeError: ",
+        ),
+        (
+            ["--estimator-b", "sklearn.linear_model._base.LinearModel"],
+            "cannot create sklearn.linear_model._base.LinearModel() without "
+            "arguments (TypeError: Can't instantiate abstract class",
+        ),
+        (
+            ["--params-a", '{"no_such_param": 1}'],
+            "--params-a: Invalid parameter 'no_such_param' for estimator "
+            "LogisticRegression",
+        ),
         (["--scoring", "bogus"], "--scoring: 'bogus' is not a valid scoring value"),
-        (["--plot", "/no/such/dir/x.png"],
-         "--plot: no directory '/no/such/dir' to save x.png in"),
+        (
+            ["--plot", "/no/such/dir/x.png"],
+            "--plot: no directory '/no/such/dir' to save x.png in",
+        ),
         (["--plot", "figure.xyz"], "--plot: unknown image format '.xyz'; use one"),
-        (["--dataset", "diabetes", "--cv", "stratified"],
-         "--cv stratified needs a classification target"),
+        (
+            ["--dataset", "diabetes", "--cv", "stratified"],
+            "--cv stratified needs a classification target",
+        ),
     ],
 )
 def test_bad_options_give_one_line_errors(argv, match):
@@ -155,11 +209,15 @@ def test_csv_errors(tmp_path):
     status, _, err = run_cli("--data", header_only, "--target", "y")
     assert_one_line_error(status, err, "has a header but no data rows")
 
-    data = write_csv(tmp_path / "d.csv", [["a", "b", "y"], ["1", "2", "x"],
-                                          ["3", "4", "x"]])
+    data = write_csv(
+        tmp_path / "d.csv", [["a", "b", "y"], ["1", "2", "x"], ["3", "4", "x"]]
+    )
     status, _, err = run_cli("--data", data, "--target", "label")
-    assert_one_line_error(status, err,
-                          "no column 'label' in", )
+    assert_one_line_error(
+        status,
+        err,
+        "no column 'label' in",
+    )
     assert "columns are ['a', 'b', 'y']" in err
     status, _, err = run_cli("--data", data)
     assert_one_line_error(status, err, "--data needs --target COLUMN")
@@ -215,10 +273,18 @@ def test_main_job_without_arguments_prints_table_and_verdict():
 
 
 def test_quiet_json_output_on_a_bundled_dataset():
-    status, out, err = run_cli("--dataset", "iris", *FAST_B, "--quiet",
-                               "--format", "json", "--tests",
-                               "bcv_mcnemar,calibrated_f_5x2bcv",
-                               "--random-state", "3")
+    status, out, err = run_cli(
+        "--dataset",
+        "iris",
+        *FAST_B,
+        "--quiet",
+        "--format",
+        "json",
+        "--tests",
+        "bcv_mcnemar,calibrated_f_5x2bcv",
+        "--random-state",
+        "3",
+    )
     assert status == 0
     assert err == ""
     document = json.loads(out)
@@ -228,8 +294,8 @@ def test_quiet_json_output_on_a_bundled_dataset():
     assert bcv["t"] == pytest.approx(20 / 11)
     assert len(document["differences"]) == 10
     np.testing.assert_allclose(
-        np.subtract(document["scores_a"], document["scores_b"]),
-        document["differences"])
+        np.subtract(document["scores_a"], document["scores_b"]), document["differences"]
+    )
     # iris: 150 records, each tested once per repetition (two splits).
     per_split = np.asarray(document["tables"]).sum(axis=(1, 2))
     assert per_split.reshape(5, 2).sum(axis=1).tolist() == [150] * 5
@@ -239,8 +305,16 @@ def test_quiet_json_output_on_a_bundled_dataset():
 
 
 def test_probability_scoring_on_a_binary_target():
-    status, out, _ = run_cli(*FAST_B, "--quiet", "--format", "json", "--scoring",
-                             "roc_auc", "--tests", "calibrated_f_5x2bcv")
+    status, out, _ = run_cli(
+        *FAST_B,
+        "--quiet",
+        "--format",
+        "json",
+        "--scoring",
+        "roc_auc",
+        "--tests",
+        "calibrated_f_5x2bcv",
+    )
     assert status == 0
     document = json.loads(out)
     assert document["scoring"] == "roc_auc"
@@ -248,16 +322,33 @@ def test_probability_scoring_on_a_binary_target():
 
 
 def test_same_seed_same_output():
-    argv = ("--dataset", "wine", *FAST_B, "--quiet", "--format", "csv",
-            "--random-state", "7")
+    argv = (
+        "--dataset",
+        "wine",
+        *FAST_B,
+        "--quiet",
+        "--format",
+        "csv",
+        "--random-state",
+        "7",
+    )
     assert run_cli(*argv)[1] == run_cli(*argv)[1]
 
 
 def test_n_jobs_does_not_change_the_output():
     # Everything random is drawn before the fits are dispatched; the CSV
     # holds no timings, so it must be byte-identical.
-    argv = ("--dataset", "wine", "--quiet", "--format", "csv", "--random-state",
-            "3", "--params-b", '{"n_estimators": 10}')
+    argv = (
+        "--dataset",
+        "wine",
+        "--quiet",
+        "--format",
+        "csv",
+        "--random-state",
+        "3",
+        "--params-b",
+        '{"n_estimators": 10}',
+    )
     serial = run_cli(*argv, "--n-jobs", "1")
     parallel = run_cli(*argv, "--n-jobs", "2")
     assert serial[0] == parallel[0] == 0
@@ -265,9 +356,20 @@ def test_n_jobs_does_not_change_the_output():
 
 
 def test_csv_output_and_mixed_csv_data(mixed_csv):
-    status, out, err = run_cli("--data", mixed_csv, "--target", "label",
-                               *FAST_B, "--quiet", "--format", "csv",
-                               "--cv", "mx2", "--repeats", "3")
+    status, out, err = run_cli(
+        "--data",
+        mixed_csv,
+        "--target",
+        "label",
+        *FAST_B,
+        "--quiet",
+        "--format",
+        "csv",
+        "--cv",
+        "mx2",
+        "--repeats",
+        "3",
+    )
     assert status == 0, err
     rows = list(csv.DictReader(io.StringIO(out)))
     names = [row["test"] for row in rows]
@@ -279,10 +381,21 @@ def test_csv_output_and_mixed_csv_data(mixed_csv):
 
 
 def test_regression_dataset_and_kfold():
-    status, out, err = run_cli("--dataset", "diabetes", "--quiet", "--cv", "kfold",
-                               "--folds", "5", "--tests", "corrected_t",
-                               "--format", "json", "--estimator-b",
-                               "sklearn.dummy.DummyRegressor")
+    status, out, err = run_cli(
+        "--dataset",
+        "diabetes",
+        "--quiet",
+        "--cv",
+        "kfold",
+        "--folds",
+        "5",
+        "--tests",
+        "corrected_t",
+        "--format",
+        "json",
+        "--estimator-b",
+        "sklearn.dummy.DummyRegressor",
+    )
     assert status == 0, err
     document = json.loads(out)
     assert document["task"] == "regression"
@@ -303,9 +416,17 @@ def test_plot_option_writes_a_png(tmp_path):
 
 def test_estimator_params_are_used():
     status, out, err = run_cli(
-        "--dataset", "iris", "--quiet", "--estimator-a",
-        "sklearn.neighbors.KNeighborsClassifier", "--params-a",
-        '{"n_neighbors": 3}', *FAST_B, "--tests", "bcv_mcnemar")
+        "--dataset",
+        "iris",
+        "--quiet",
+        "--estimator-a",
+        "sklearn.neighbors.KNeighborsClassifier",
+        "--params-a",
+        '{"n_neighbors": 3}',
+        *FAST_B,
+        "--tests",
+        "bcv_mcnemar",
+    )
     assert status == 0, err
     assert "KNeighborsClassifier(n_neighbors=3)" in out
 
@@ -346,16 +467,16 @@ def test_progress_disabled_writes_nothing_and_leaves_failures_to_the_caller():
     # Only the start line: the caller reports the error in its own line.
     assert log.getvalue() == "fitting ...\n"
     terminal = _FakeTerminal()
-    with pytest.raises(RuntimeError), Progress("fitting", stream=terminal,
-                                               interval=60):
+    with pytest.raises(RuntimeError), Progress("fitting", stream=terminal, interval=60):
         raise RuntimeError("boom")
     # The spinner line is wiped (carriage return, blanks, carriage return).
     assert terminal.getvalue().strip(" \r") == ""
 
 
 def test_verbose_reports_fits_on_stderr_and_keeps_stdout_clean():
-    status, out, err = run_cli("--dataset", "iris", *FAST_B, "-vv", "--format",
-                               "csv", "--tests", "bcv_mcnemar")
+    status, out, err = run_cli(
+        "--dataset", "iris", *FAST_B, "-vv", "--format", "csv", "--tests", "bcv_mcnemar"
+    )
     assert status == 0, err
     assert out.splitlines()[0].startswith("test,statistic,pvalue")
     assert len(out.splitlines()) == 2
@@ -390,9 +511,19 @@ def test_csv_regression_target(tmp_path):
         x1, x2 = rng.normal(size=2)
         rows.append([f"{x1:.3f}", f"{x2:.3f}", str(int(1000 + 300 * x1 + 20 * x2))])
     data = write_csv(tmp_path / "prices.csv", rows)
-    status, out, err = run_cli("--data", data, "--target", "price", "--quiet",
-                               "--format", "json", "--tests", "calibrated_f_5x2bcv",
-                               "--estimator-b", "sklearn.dummy.DummyRegressor")
+    status, out, err = run_cli(
+        "--data",
+        data,
+        "--target",
+        "price",
+        "--quiet",
+        "--format",
+        "json",
+        "--tests",
+        "calibrated_f_5x2bcv",
+        "--estimator-b",
+        "sklearn.dummy.DummyRegressor",
+    )
     assert status == 0, err
     document = json.loads(out)
     assert document["task"] == "regression"
@@ -435,9 +566,16 @@ def user_module(tmp_path, monkeypatch):
 
 
 def test_user_estimator_class_and_module_output_kept_off_stdout(user_module):
-    status, out, err = run_cli("--dataset", "iris", "--format", "csv",
-                               "--estimator-b", f"{user_module}.Majority",
-                               "--tests", "bcv_mcnemar")
+    status, out, err = run_cli(
+        "--dataset",
+        "iris",
+        "--format",
+        "csv",
+        "--estimator-b",
+        f"{user_module}.Majority",
+        "--tests",
+        "bcv_mcnemar",
+    )
     assert status == 0, err
     assert err.splitlines()[0] == "hello from the module"
     assert out.splitlines()[0].startswith("test,statistic")
@@ -446,8 +584,9 @@ def test_user_estimator_class_and_module_output_kept_off_stdout(user_module):
 
 
 def test_unexpected_error_in_fit_is_one_line_after_the_warnings(user_module):
-    status, out, err = run_cli("--dataset", "iris", "--estimator-b",
-                               f"{user_module}.Broken")
+    status, out, err = run_cli(
+        "--dataset", "iris", "--estimator-b", f"{user_module}.Broken"
+    )
     assert status == 1
     assert out == ""
     lines = err.splitlines()
@@ -458,31 +597,44 @@ def test_unexpected_error_in_fit_is_one_line_after_the_warnings(user_module):
     assert lines[2] == "warning: about to fail"
     assert lines[-1] == "error: RuntimeError: boom"
     assert "Traceback" not in err
-    status, _, err = run_cli("--dataset", "iris", "--quiet", "--estimator-b",
-                             f"{user_module}.Broken")
+    status, _, err = run_cli(
+        "--dataset", "iris", "--quiet", "--estimator-b", f"{user_module}.Broken"
+    )
     assert_one_line_error(status, err, "error: RuntimeError: boom")
 
 
 def test_interrupt_exits_130_with_one_line(user_module):
-    status, _, err = run_cli("--dataset", "iris", "--quiet", "--estimator-a",
-                             f"{user_module}.Interrupted")
+    status, _, err = run_cli(
+        "--dataset", "iris", "--quiet", "--estimator-a", f"{user_module}.Interrupted"
+    )
     assert_one_line_error(status, err, "error: interrupted", expected_status=130)
 
 
 def test_invalid_parameter_value_names_the_estimator_not_the_engine():
     # sklearn's validate_params re-attributes the estimator's error to
     # compare_estimators; the CLI reports the estimator's own message.
-    status, _, err = run_cli("--dataset", "iris", "--quiet", "--params-b",
-                             '{"n_estimators": "many"}')
+    status, _, err = run_cli(
+        "--dataset", "iris", "--quiet", "--params-b", '{"n_estimators": "many"}'
+    )
     assert_one_line_error(
-        status, err, "The 'n_estimators' parameter of RandomForestClassifier "
-        "must be an int in the range [1, inf). Got 'many' instead.")
+        status,
+        err,
+        "The 'n_estimators' parameter of RandomForestClassifier "
+        "must be an int in the range [1, inf). Got 'many' instead.",
+    )
 
 
 def test_params_of_the_default_pipeline_go_to_its_final_estimator():
-    status, out, err = run_cli("--dataset", "iris", "--quiet", *FAST_B,
-                               "--params-a", '{"C": 0.01}', "--tests",
-                               "bcv_mcnemar")
+    status, out, err = run_cli(
+        "--dataset",
+        "iris",
+        "--quiet",
+        *FAST_B,
+        "--params-a",
+        '{"C": 0.01}',
+        "--tests",
+        "bcv_mcnemar",
+    )
     assert status == 0, err
     assert "LogisticRegression(C=0.01, max_iter=1000)" in out
     assert "StandardScaler()" in out
@@ -494,8 +646,11 @@ def test_broken_pipe_exits_quietly():
             raise BrokenPipeError(32, "Broken pipe")
 
     err = io.StringIO()
-    status = main(["--dataset", "iris", "--quiet", *FAST_B, "--tests",
-                   "bcv_mcnemar"], stdout=ClosedPipe(), stderr=err)
+    status = main(
+        ["--dataset", "iris", "--quiet", *FAST_B, "--tests", "bcv_mcnemar"],
+        stdout=ClosedPipe(),
+        stderr=err,
+    )
     assert status == 1
     assert err.getvalue() == ""
 
@@ -511,11 +666,18 @@ def test_csv_infinite_feature_and_tab_delimiter(tmp_path):
 
     tabbed = tmp_path / "tabbed.tsv"
     tabbed.write_text("a\tlabel\n1\tx\n2\ty\n")
-    status, _, err = run_cli("--data", str(tabbed), "--target", "label",
-                             "--delimiter", "tab", "--tests", "list")
+    status, _, err = run_cli(
+        "--data",
+        str(tabbed),
+        "--target",
+        "label",
+        "--delimiter",
+        "tab",
+        "--tests",
+        "list",
+    )
     assert status == 0
-    assert read_csv(tabbed, "label", delimiter="\t") == ({"a": ["1", "2"]},
-                                                         ["x", "y"])
+    assert read_csv(tabbed, "label", delimiter="\t") == ({"a": ["1", "2"]}, ["x", "y"])
 
 
 def test_plot_title_states_the_verdict_with_the_estimator_names():
@@ -526,10 +688,12 @@ def test_plot_title_states_the_verdict_with_the_estimator_names():
     y = np.array([0, 1] * 20)
     splits = [(np.arange(20), np.arange(20, 40)), (np.arange(20, 40), np.arange(20))]
     truth = [y[test] for _, test in splits]
-    result = compare_predictions(y, truth, [1 - t for t in truth], splits,
-                                 tests=["corrected_t"])
+    result = compare_predictions(
+        y, truth, [1 - t for t in truth], splits, tests=["corrected_t"]
+    )
     # A always right, B always wrong: corrected t is +inf, p = 0.
     assert _plot_title(result, ("lr", "rf")) == (
-        "corrected_t (p = 0): significant: lr better at alpha = 0.05")
+        "corrected_t (p = 0): significant: lr better at alpha = 0.05"
+    )
     result.tests = {}
     assert _plot_title(result, ("lr", "rf")) == "A = lr, B = rf"

@@ -70,9 +70,7 @@ def test_epsilon_losses_expected_contingency_table():
     # n00 = n 3 eps² / 4 = 2.25.
     loss_a, loss_b = make_epsilon_losses(300, n_datasets=2000, random_state=2)
     y_true = np.zeros(300, dtype=int)
-    tables = np.array(
-        [mcnemar_table(y_true, a, b) for a, b in zip(loss_a, loss_b)]
-    )
+    tables = np.array([mcnemar_table(y_true, a, b) for a, b in zip(loss_a, loss_b)])
     mean = tables.mean(axis=0)
     # Standard errors over 2,000 data sets: about 0.11 for n01 and n10, 0.034
     # for n00.

@@ -44,8 +44,9 @@ def test_api_reference_names_exist():
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
 def test_examples_open_with_an_rst_title(path):
-    docstring = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")),
-                                  clean=False)
+    docstring = ast.get_docstring(
+        ast.parse(path.read_text(encoding="utf-8")), clean=False
+    )
     assert docstring is not None, "sphinx-gallery needs a module docstring"
     over, title, under = docstring.strip("\n").splitlines()[:3]
     assert set(over) == {"="} and over == under

@@ -39,17 +39,38 @@ def _result(with_bcv=True, with_bayes=True):
     tests = Bunch()
     if with_bcv:
         mean = tables.mean(axis=0)
-        tests.bcv_mcnemar = Bunch(test="bcv_mcnemar", statistic=1.0, pvalue=0.3,
-                                  df=1, reject=False, t=20 / 11,
-                                  mean_table=mean, effective_table=20 / 11 * mean)
+        tests.bcv_mcnemar = Bunch(
+            test="bcv_mcnemar",
+            statistic=1.0,
+            pvalue=0.3,
+            df=1,
+            reject=False,
+            t=20 / 11,
+            mean_table=mean,
+            effective_table=20 / 11 * mean,
+        )
     if with_bayes:
         tests.bayesian_correlated_t = Bunch(
-            test="bayesian_correlated_t", statistic=None, pvalue=None, df=9,
-            reject=False, p_a_better=0.9, p_rope=0.05, p_b_better=0.05,
-            rope=0.01, loc=0.025, scale=0.02)
-    return Bunch(tests=tests, tables=tables, differences=differences,
-                 scores_a=0.9 + differences, scores_b=np.full(10, 0.9),
-                 design="bcv")
+            test="bayesian_correlated_t",
+            statistic=None,
+            pvalue=None,
+            df=9,
+            reject=False,
+            p_a_better=0.9,
+            p_rope=0.05,
+            p_b_better=0.05,
+            rope=0.01,
+            loc=0.025,
+            scale=0.02,
+        )
+    return Bunch(
+        tests=tests,
+        tables=tables,
+        differences=differences,
+        scores_a=0.9 + differences,
+        scores_b=np.full(10, 0.9),
+        design="bcv",
+    )
 
 
 def test_contingency_display_from_result_draws_splits_mean_and_effective():
@@ -65,14 +86,16 @@ def test_contingency_display_from_result_draws_splits_mean_and_effective():
     assert display.text_[11][0, 1].get_text() == f"{20 / 11 * 2.9:.1f}"
     assert display.ax_[0].get_ylabel() == "A is"
     assert [t.get_text() for t in display.ax_[0].get_xticklabels()] == [
-        "wrong", "right"]
+        "wrong",
+        "right",
+    ]
     assert display.figure_ is display.ax_[0].figure
 
 
 def test_contingency_display_without_bcv_uses_mean_of_tables():
     display = ContingencyTableDisplay.from_result(
-        _result(with_bcv=False), show_splits=False,
-        estimator_names=("logreg", "forest"))
+        _result(with_bcv=False), show_splits=False, estimator_names=("logreg", "forest")
+    )
     assert [ax.get_title() for ax in display.ax_] == ["mean"]
     assert display.text_[0][0, 1].get_text() == "2.9"
     assert display.ax_[0].get_xlabel() == "forest is"
@@ -80,8 +103,7 @@ def test_contingency_display_without_bcv_uses_mean_of_tables():
 
 def test_contingency_display_on_given_axes():
     fig, axes = plt.subplots(1, 2)
-    display = ContingencyTableDisplay.from_result(_result(), ax=axes,
-                                                  show_splits=False)
+    display = ContingencyTableDisplay.from_result(_result(), ax=axes, show_splits=False)
     assert display.figure_ is fig
     assert [ax.get_title() for ax in axes] == ["mean", "effective"]
 
@@ -141,13 +163,11 @@ def test_score_differences_display_errors():
 
 
 def test_posterior_display_from_result_shades_rope_and_annotates():
-    display = PosteriorDisplay.from_result(_result(),
-                                           estimator_names=("lr", "rf"))
+    display = PosteriorDisplay.from_result(_result(), estimator_names=("lr", "rf"))
     text = display.text_.get_text()
     assert text == "P(lr better) = 0.900\nP(rope) = 0.050\nP(rf better) = 0.050"
     # The rope patch spans [-rope, rope] in data coordinates.
-    verts = display.ax_.transData.inverted().transform(
-        display.rope_patch_.get_verts())
+    verts = display.ax_.transData.inverted().transform(display.rope_patch_.get_verts())
     assert [verts[:, 0].min(), verts[:, 0].max()] == pytest.approx([-0.01, 0.01])
     x, y = display.line_.get_data()
     # The drawn curve is the t(9) density with loc 0.025 and scale 0.02.
@@ -187,7 +207,10 @@ def test_posterior_display_computes_probabilities_and_point_mass():
     # No rope: P(A better) = 1 - t.cdf(0) with loc 0 = 0.5 by symmetry.
     display = PosteriorDisplay(0.0, 1.0, 4).plot()
     assert display.text_.get_text().splitlines() == [
-        "P(A better) = 0.500", "P(rope) = 0.000", "P(B better) = 0.500"]
+        "P(A better) = 0.500",
+        "P(rope) = 0.000",
+        "P(B better) = 0.500",
+    ]
     assert display.rope_patch_ is None
     point = PosteriorDisplay(0.03, 0.0, 9, rope=0.01).plot()
     assert point.line_.get_xdata()[0] == pytest.approx(0.03)
@@ -206,14 +229,18 @@ def test_posterior_display_errors():
 def test_contingency_display_colours_only_the_disagreements_on_a_shared_scale():
     result = _result()
     display = ContingencyTableDisplay.from_result(result)
-    split_image, mean_image, effective_image = (display.images_[0],
-                                                display.images_[10],
-                                                display.images_[11])
+    split_image, mean_image, effective_image = (
+        display.images_[0],
+        display.images_[10],
+        display.images_[11],
+    )
     # The agreement cells (diagonal) are masked; the disagreements are not.
-    np.testing.assert_array_equal(np.ma.getmaskarray(split_image.get_array()),
-                                  [[True, False], [False, True]])
-    np.testing.assert_array_equal(split_image.get_array().compressed(),
-                                  [2, 4])  # split 0: n01 = 2, n10 = 4
+    np.testing.assert_array_equal(
+        np.ma.getmaskarray(split_image.get_array()), [[True, False], [False, True]]
+    )
+    np.testing.assert_array_equal(
+        split_image.get_array().compressed(), [2, 4]
+    )  # split 0: n01 = 2, n10 = 4
     # Splits and mean share one scale: the largest disagreement count, 4
     # (n10 = 4 everywhere, n01 at most 4); the effective table has its own.
     assert {image.norm.vmax for image in display.images_[:11]} == {4}
@@ -226,8 +253,9 @@ def test_contingency_display_colours_only_the_disagreements_on_a_shared_scale():
 
 
 def test_contingency_display_labels_the_outer_edges_of_its_own_grid():
-    display = ContingencyTableDisplay.from_result(_result(),
-                                                  estimator_names=("lr", "rf"))
+    display = ContingencyTableDisplay.from_result(
+        _result(), estimator_names=("lr", "rf")
+    )
     # 12 panels on a 4-column grid: y labels on column 0, x labels on row 2.
     ylabels = [ax.get_ylabel() for ax in display.ax_]
     xlabels = [ax.get_xlabel() for ax in display.ax_]
@@ -236,8 +264,7 @@ def test_contingency_display_labels_the_outer_edges_of_its_own_grid():
     assert set(ylabels) - {""} == {"lr is"} and set(xlabels) - {""} == {"rf is"}
     # Axes the caller gives are all labelled.
     fig, axes = plt.subplots(1, 2)
-    given = ContingencyTableDisplay.from_result(_result(), ax=axes,
-                                                show_splits=False)
+    given = ContingencyTableDisplay.from_result(_result(), ax=axes, show_splits=False)
     assert [ax.get_ylabel() for ax in given.ax_] == ["A is", "A is"]
 
 

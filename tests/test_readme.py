@@ -25,7 +25,7 @@ def test_readme_test_command_is_the_ci_command():
     # its own); the rest of the line is byte-identical to the CI's.
     readme = _readme_test_command()
     assert readme.startswith(VENV_PREFIX)
-    assert readme[len(VENV_PREFIX):] == _ci_test_command()
+    assert readme[len(VENV_PREFIX) :] == _ci_test_command()
 
 
 def test_readme_main_job_command_installs_and_runs_the_package():

@@ -370,8 +370,10 @@ def test_swapping_a_and_b_mirrors_the_decisions(design, epsilon_losses):
     loss_a, loss_b = (loss[:100] for loss in epsilon_losses)
     runs = {
         (swap, alternative): simulate_loss_vectors(
-            *((loss_b, loss_a) if swap else (loss_a, loss_b)), cv,
-            alternative=alternative, random_state=5,
+            *((loss_b, loss_a) if swap else (loss_a, loss_b)),
+            cv,
+            alternative=alternative,
+            random_state=5,
         )  # fmt: skip
         for swap in (False, True)
         for alternative in ("two-sided", "greater", "less")
