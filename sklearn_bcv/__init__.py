@@ -1,24 +1,41 @@
 """sklearn_bcv: block-regularized m×2 cross-validation and sound tests for
-comparing two learning algorithms, in the scikit-learn way."""
+comparing learning algorithms, in the scikit-learn way."""
 
 __version__ = "0.1.0.dev0"
 
 from . import stats  # noqa: F401  (importing registers the built-in tests)
 from ._compare import ComparisonResult, compare_estimators, compare_predictions
-from ._mcnemar import mcnemar_table
-from ._plot import ContingencyTableDisplay, PosteriorDisplay, ScoreDifferencesDisplay
-from ._registry import available_tests, get_test, register_test, unregister_test
+from ._many import (
+    ManyComparisonResult,
+    compare_many_estimators,
+    compare_many_predictions,
+)
+from ._plot import (
+    ContingencyTableDisplay,
+    PosteriorDisplay,
+    ScoreDifferencesDisplay,
+)
 from ._split import (
     BlockRegularized5x2CV,
     BlockRegularizedMx2CV,
     StratifiedBlockRegularized5x2CV,
     StratifiedBlockRegularizedMx2CV,
 )
+from .stats import (
+    available_tests,
+    get_test,
+    mcnemar_table,
+    register_test,
+    unregister_test,
+)
 
 __all__ = [
     "ComparisonResult",
+    "ManyComparisonResult",
     "compare_estimators",
     "compare_predictions",
+    "compare_many_estimators",
+    "compare_many_predictions",
     "BlockRegularized5x2CV",
     "BlockRegularizedMx2CV",
     "StratifiedBlockRegularized5x2CV",

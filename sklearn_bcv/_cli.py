@@ -622,7 +622,7 @@ def build_cv(args, task):
 
 def parse_tests(text):
     """The list of test names of ``--tests`` (None: every applicable test)."""
-    from ._registry import available_tests
+    from .stats._registry import available_tests
 
     if text is None:
         return None
@@ -742,7 +742,8 @@ def result_to_dict(result, context):
     if hasattr(design, "describe"):
         document["design"] = design.describe()
     document["recommended_test"] = result.get("recommended_test", None)
-    document["verdict"] = str(result).splitlines()[-1]
+    document["verdict"] = result.verdict.text
+    document["decision"] = result.verdict.decision
     return document
 
 
@@ -783,21 +784,15 @@ def check_plot_path(path):
 
 def _plot_title(result, names):
     """One line above the --plot figure: the verdict, with the real names."""
-    from ._compare import _decision
-
-    # The test the printed verdict uses: the recommended one, else the first.
-    name = result.get("recommended_test", None)
-    if name not in result.tests:
-        name = next(iter(result.tests), None)
-    if name is None:
+    verdict = result.verdict
+    if verdict.test is None or verdict.test not in result.tests:
         return f"A = {names[0]}, B = {names[1]}"
-    test = result.tests[name]
-    decision = _decision(test, float(np.mean(result.differences)))
-    decision = decision.replace("A better", f"{names[0]} better")
-    decision = decision.replace("B better", f"{names[1]} better")
-    pvalue = test.get("pvalue", None)
-    p_text = "" if pvalue is None else f" (p = {pvalue:.3g})"
-    return f"{name}{p_text}: {decision} at alpha = {result.alpha}"
+    decision = {
+        "A better": f"significant: {names[0]} better",
+        "B better": f"significant: {names[1]} better",
+    }.get(verdict.decision, "no significant difference")
+    p_text = "" if verdict.pvalue is None else f" (p = {verdict.pvalue:.3g})"
+    return f"{verdict.test}{p_text}: {decision} at alpha = {result.alpha}"
 
 
 def save_plot(result, path, names):
@@ -874,10 +869,10 @@ def check_scoring(scoring, task):
     """Check ``--scoring`` before fitting, with the engine's own resolver."""
     if scoring is None:
         return
-    from ._compare import _resolve_scoring
+    from ._engine._scoring import resolve_scoring
 
     try:
-        _resolve_scoring(scoring, task)
+        resolve_scoring(scoring, task)
     except ValueError as exc:
         raise CLIError(f"--scoring: {exc}") from None
 
@@ -963,7 +958,7 @@ def run(args, *, stdout, stderr):
 
 
 def _list_tests(stdout):
-    from ._registry import available_tests, get_test_info
+    from .stats._registry import available_tests, get_test_info
 
     for name in available_tests():
         needs, design = get_test_info(name)

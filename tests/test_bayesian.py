@@ -10,8 +10,8 @@ from numpy.testing import assert_allclose
 from scipy import stats
 
 from sklearn_bcv import get_test
-from sklearn_bcv._registry import get_test_info
 from sklearn_bcv.stats import bayesian_correlated_t, corrected_t
+from sklearn_bcv.stats._registry import get_test_info
 
 pytestmark = pytest.mark.filterwarnings("error")
 

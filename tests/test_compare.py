@@ -35,17 +35,17 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from sklearn.utils import Bunch
 
-import sklearn_bcv._compare
+import sklearn_bcv._engine._fit
 from sklearn_bcv import (
     BlockRegularized5x2CV,
     ComparisonResult,
-    _registry,
     compare_estimators,
     compare_predictions,
     get_test,
     mcnemar_table,
     register_test,
 )
+from sklearn_bcv.stats import _registry
 
 X_BC, Y_BC = load_breast_cancer(return_X_y=True)
 X_REG, Y_REG = make_regression(n_samples=120, n_features=5, noise=10.0, random_state=0)
@@ -754,7 +754,7 @@ def test_compare_estimators_bad_input(args, kwargs, match, monkeypatch):
         raise AssertionError("bad input must be rejected before any fit")
 
     # Every fit goes through _fit_and_predict (n_jobs=None runs in-process).
-    monkeypatch.setattr(sklearn_bcv._compare, "_fit_and_predict", no_fitting)
+    monkeypatch.setattr(sklearn_bcv._engine._fit, "_fit_and_predict", no_fitting)
     with pytest.raises(ValueError, match=match):
         compare_estimators(*args, **kwargs)
 

@@ -20,7 +20,7 @@ from sklearn_bcv import (
     StratifiedBlockRegularized5x2CV,
     available_tests,
 )
-from sklearn_bcv._design import (
+from sklearn_bcv._engine._design import (
     Design,
     block_regularization_bound,
     describe_design,

@@ -20,7 +20,6 @@ from sklearn.utils import Bunch
 
 from sklearn_bcv import (
     BlockRegularized5x2CV,
-    _registry,
     compare_estimators,
     get_test,
     register_test,
@@ -41,6 +40,7 @@ from sklearn_bcv.simulation._paper import (
     simple_learners,
     table5_designs,
 )
+from sklearn_bcv.stats import _registry
 
 # Seed 000, Table V: type I error of the 5×2 BCV McNemar's test on epsilon.
 PAPER_BCV_MCNEMAR_EPSILON = 0.025

@@ -10,8 +10,6 @@ from numpy.testing import assert_allclose
 from scipy import integrate, stats
 
 from sklearn_bcv import get_test
-from sklearn_bcv._registry import get_test_info
-from sklearn_bcv._ttests import averaged_bcv_df1
 from sklearn_bcv.stats import (
     blocked_t_3x2cv,
     calibrated_f_5x2bcv,
@@ -21,6 +19,8 @@ from sklearn_bcv.stats import (
     paired_t,
     paired_t_5x2cv,
 )
+from sklearn_bcv.stats._registry import get_test_info
+from sklearn_bcv.stats._ttests import averaged_bcv_df1
 
 pytestmark = pytest.mark.filterwarnings("error")
 

@@ -15,11 +15,13 @@ from sklearn.model_selection import check_cv
 from sklearn.utils import check_random_state
 from sklearn.utils.parallel import Parallel, delayed
 
-from .._compare import _plan_tests, _task_of_estimators, compare_estimators
+from .._compare import compare_estimators
 from .._compat import HasMethods, Interval, StrOptions, validate_params
-from .._design import describe_design
+from .._constants import ALTERNATIVES
+from .._engine._design import describe_design
+from .._engine._plan import plan_tests
+from .._engine._validation import task_of_estimators
 from .._split import BlockRegularized5x2CV
-from .._stats_utils import ALTERNATIVES
 from ._result import CI_METHODS, build_result
 
 __all__ = ["simulate_comparisons"]
@@ -93,17 +95,20 @@ def _one_repetition(
     }
 
 
-def _planned_names(make_data, estimator_a, estimator_b, cv, tests, seeds):
+def _planned_names(make_data, estimator_a, estimator_b, cv, tests, seeds, alternative):
     """Check the design and the tests once, on the first repetition's data."""
     X, y = _check_data(make_data(random_state=int(seeds[0, 0])), 0)
     y = np.asarray(y)
-    task = _task_of_estimators(estimator_a, estimator_b, y)
+    task = task_of_estimators(
+        [("estimator_a", estimator_a), ("estimator_b", estimator_b)], y
+    )
     cv = check_cv(
         _seeded_cv(cv, int(seeds[0, 1])), y, classifier=task == "classification"
     )
     splits = list(cv.split(X, y))
     design = describe_design(splits, len(y), cv=cv)
-    return [name for name, *_ in _plan_tests(tests, design, task)], design
+    plan, _ = plan_tests(tests, design, task, alternative=alternative)
+    return [test.name for test in plan], design
 
 
 @validate_params(
@@ -228,7 +233,7 @@ def simulate_comparisons(
     rng = check_random_state(random_state)
     seeds = rng.randint(_SEED_BOUND, size=(n_repetitions, 2))
     names, design = _planned_names(
-        make_data, estimator_a, estimator_b, cv, tests, seeds
+        make_data, estimator_a, estimator_b, cv, tests, seeds, alternative
     )
     outputs = Parallel(n_jobs=n_jobs, verbose=verbose)(
         delayed(_one_repetition)(
@@ -246,8 +251,6 @@ def simulate_comparisons(
         )
         for repetition, (data_seed, cv_seed) in enumerate(seeds)
     )
-    # With tests=None and a one-sided alternative, F tests are skipped.
-    names = [name for name in names if name in outputs[0]]
     rejections, pvalues, statistics = {}, {}, {}
     for name in names:
         decisions = [output[name] for output in outputs]

@@ -13,11 +13,11 @@ from sklearn.model_selection import check_cv
 from sklearn.utils import check_random_state
 
 from .. import stats
-from .._compare import _plan_tests, _run_tests
 from .._compat import HasMethods, Interval, StrOptions, validate_params
-from .._design import describe_design
-from .._registry import get_test
-from .._stats_utils import ALTERNATIVES
+from .._constants import ALTERNATIVES
+from .._engine._design import describe_design
+from .._engine._plan import plan_tests, run_tests
+from ..stats._registry import get_test
 from ._result import CI_METHODS, build_result
 
 __all__ = ["simulate_loss_vectors"]
@@ -98,13 +98,8 @@ def _takes_batches(name, test_needs):
     return builtin and set(test_needs) <= _BATCHED_NEEDS
 
 
-def _per_repetition_results(entry, loss_a, loss_b, splits, needs, alpha, alternative):
-    """Run a test one repetition at a time; None if it was skipped.
-
-    A test chosen automatically that cannot honour a one-sided alternative
-    is skipped, as :func:`~sklearn_bcv.compare_estimators` does.
-    """
-    name, test_needs = entry[:2]
+def _per_repetition_results(test, loss_a, loss_b, splits, needs, alpha, alternative):
+    """Run a test one repetition at a time."""
     results = []
     for r in range(loss_a.shape[0]):
         needs_r = {
@@ -113,13 +108,10 @@ def _per_repetition_results(entry, loss_a, loss_b, splits, needs, alpha, alterna
             "n_train": needs["n_train"],
             "n_test": needs["n_test"],
         }
-        if "loss_differences" in test_needs:
+        if "loss_differences" in test.needs:
             difference = loss_a[r].astype(np.float64) - loss_b[r]
             needs_r["loss_differences"] = [difference[test] for _, test in splits]
-        ran, _ = _run_tests([entry], needs_r, alpha, alternative)
-        if name not in ran:
-            return None
-        results.append(ran[name])
+        results.append(run_tests([test], needs_r, alpha, alternative)[test.name])
     return results
 
 
@@ -301,7 +293,7 @@ def simulate_loss_vectors(
     cv = check_cv(cv)
     splits = _split_records(cv, n_samples)
     design = describe_design(splits, n_samples, cv=cv)
-    plan = _plan_tests(tests, design, "classification")
+    plan, _ = plan_tests(tests, design, "classification", alternative=alternative)
 
     # The record orders come from a generator seeded through a SeedSequence:
     # drawn straight from ``random_state``'s stream they would repeat the
@@ -334,19 +326,17 @@ def simulate_loss_vectors(
         )
 
     rejections, pvalues, statistics = {}, {}, {}
-    for entry in plan:
-        name, test_needs = entry[:2]
+    for test in plan:
+        name = test.name
         start = time.perf_counter()
-        if _takes_batches(name, test_needs):
-            ran, _ = _run_tests([entry], needs, alpha, alternative)
-            collected = _collect(ran[name], n_repetitions) if name in ran else None
+        if _takes_batches(name, test.needs):
+            ran = run_tests([test], needs, alpha, alternative)
+            collected = _collect(ran[name], n_repetitions)
         else:
             results = _per_repetition_results(
-                entry, loss_a, loss_b, splits, needs, alpha, alternative
+                test, loss_a, loss_b, splits, needs, alpha, alternative
             )
-            collected = None if results is None else _stack(results)
-        if collected is None:  # skipped: no one-sided version (e.g. an F test)
-            continue
+            collected = _stack(results)
         rejections[name], pvalues[name], statistics[name] = collected
         if verbose > 0:
             print(

@@ -7,7 +7,7 @@ Optional leading batch dimensions are supported: ``differences`` of shape
 ``(n_batches, n_splits)`` gives array-valued fields, so thousands of simulated
 comparisons run as one numpy call.
 
-Degenerate input follows one documented rule (see ``_stats_utils``): when the
+Degenerate input follows one documented rule (see ``stats._utils``): when the
 variance estimate is zero the statistic is 0 with p-value 1 (for every
 alternative) if its numerator is 0 too, otherwise ``±inf`` with p-value 0
 (on the side of the infinity). No NaN, no warning.
@@ -16,7 +16,7 @@ alternative) if its numerator is 0 too, otherwise ``±inf`` with p-value 0
 import numpy as np
 
 from ._registry import register_test
-from ._stats_utils import (
+from ._utils import (
     check_alpha,
     check_alternative,
     check_differences,
@@ -172,7 +172,14 @@ def paired_t_5x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     return _t_result(test, p[..., 0, 0], np.sqrt(variance), m, alpha, alternative)
 
 
-@register_test("combined_f_5x2cv", needs="differences", design="mx2")
+@register_test(
+    "combined_f_5x2cv",
+    needs="differences",
+    design="mx2",
+    alternatives="two-sided",
+    recommended_for={"mx2": 1},
+    rationale="recommended for a random m×2 CV (Alpaydin)",
+)
 def combined_f_5x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     """Alpaydin's combined 5×2 CV F test, for any m×2 design.
 
@@ -272,7 +279,7 @@ def averaged_bcv_df1(n_repeats):
 
     Examples
     --------
-    >>> from sklearn_bcv._ttests import averaged_bcv_df1
+    >>> from sklearn_bcv.stats._ttests import averaged_bcv_df1
     >>> round(averaged_bcv_df1(5), 4), round(averaged_bcv_df1(3), 4)
     (6.7551, 4.7124)
     """
@@ -292,7 +299,15 @@ def _check_df1(df1, m):
     return int(df1) if df1.is_integer() else df1
 
 
-@register_test("calibrated_f_5x2bcv", needs="differences", design="bcv")
+@register_test(
+    "calibrated_f_5x2bcv",
+    needs="differences",
+    design="bcv",
+    alternatives="two-sided",
+    recommended_for={"bcv": 2},
+    rationale="recommended for scores on a block-regularized m×2 CV "
+    "(calibrated F-test)",
+)
 def calibrated_f_5x2bcv(differences, *, alpha=0.05, alternative="two-sided", df1=None):
     """Calibrated F test of a (5×2) block-regularized cross-validation.
 
@@ -603,7 +618,13 @@ def paired_t(differences, *, alpha=0.05, alternative="two-sided"):
     return _location_t_result(test, dbar, std_error, n_splits - 1, alpha, alternative)
 
 
-@register_test("corrected_t", needs=("differences", "n_train", "n_test"), design="any")
+@register_test(
+    "corrected_t",
+    needs=("differences", "n_train", "n_test"),
+    design="any",
+    recommended_for={"bcv": 3, "mx2": 2, "kfold": 1, "any": 1},
+    rationale="recommended for k-fold and other resampling designs (Nadeau & Bengio)",
+)
 def corrected_t(differences, n_train, n_test, *, alpha=0.05, alternative="two-sided"):
     """Corrected resampled / repeated CV t test (Nadeau & Bengio).
 

@@ -2,7 +2,7 @@
 
 The registered tests are derived for particular designs (one hold-out split,
 k-fold CV, m×2 CV, block-regularized m×2 CV, or any design with at least two
-splits, see :data:`sklearn_bcv._registry.DESIGNS`). :func:`describe_design`
+splits, see :data:`sklearn_bcv._constants.DESIGNS`). :func:`describe_design`
 reads the design off the materialised splits so the comparison engine can
 tell which tests apply, and refuse, with a message naming the design a test
 needs, to run one that does not.
@@ -14,7 +14,9 @@ from numbers import Integral
 
 import numpy as np
 
-from ._registry import DESIGNS, available_tests, get_test_info
+from .._constants import DESIGNS
+from .._split import BlockRegularizedMx2CV, StratifiedBlockRegularizedMx2CV
+from ..stats._registry import available_tests, get_entry
 
 __all__ = ["Design", "describe_design"]
 
@@ -131,30 +133,30 @@ class Design:
 
         Warn (UserWarning) if it runs outside the design it was derived for.
         """
-        design = get_test_info(name)[1]
-        if not self.supports(design):
+        entry = get_entry(name)
+        if not self.supports(entry.design):
             raise ValueError(
-                f"{name} needs {_DESIGN_NEEDS[design]}; the splits are "
+                f"{name} needs {_DESIGN_NEEDS[entry.design]}; the splits are "
                 f"{self.describe()} ({self.n_splits} split"
                 f"{'s' if self.n_splits != 1 else ''} of {self.n_samples} "
                 f"records). Tests that fit this design: "
-                f"{self.applicable_tests()}."
+                f"{self.applicable_tests(kind=entry.kind)}."
             )
-        if self.warns_for(design):
+        if self.warns_for(entry.design):
             warnings.warn(
                 f"{name} is derived for block-regularized m×2 splits "
                 f"(BlockRegularized5x2CV); the splits are {self.describe()}, so "
                 "its null distribution is only approximate here.",
                 UserWarning,
-                stacklevel=3,
+                stacklevel=4,
             )
 
-    def applicable_tests(self, *, include_warned=True):
-        """Names of the registered tests whose design fits these splits."""
+    def applicable_tests(self, *, include_warned=True, kind="pair"):
+        """Names of the registered tests of ``kind`` whose design fits."""
         return [
             name
-            for name in available_tests()
-            if self.supports(design := get_test_info(name)[1])
+            for name in available_tests(kind=kind)
+            if self.supports(design := get_entry(name).design)
             and (include_warned or not self.warns_for(design))
         ]
 
@@ -272,10 +274,6 @@ def _looks_block_regularized(splits, member, n_samples):
 
 
 def _is_bcv_splitter(cv):
-    try:
-        from ._split import BlockRegularizedMx2CV, StratifiedBlockRegularizedMx2CV
-    except ImportError:  # pragma: no cover - the splitters ship with the package
-        return False
     return isinstance(cv, BlockRegularizedMx2CV | StratifiedBlockRegularizedMx2CV)
 
 
@@ -315,7 +313,7 @@ def describe_design(splits, n_samples, *, cv=None):
     Examples
     --------
     >>> from sklearn.model_selection import KFold, RepeatedKFold
-    >>> from sklearn_bcv._design import describe_design
+    >>> from sklearn_bcv._engine._design import describe_design
     >>> X = list(range(100))
     >>> describe_design(list(KFold(5).split(X)), 100).describe()
     '5-fold CV'

@@ -1,10 +1,13 @@
 """The registered statistical tests, usable on their own.
 
-Each function takes raw inputs (contingency tables, score differences, set
-sizes) and returns a :class:`~sklearn.utils.Bunch` with at least
+This package knows nothing of estimators: it holds the registry of tests
+and the tests themselves. Each function takes raw inputs (contingency
+tables, score differences, set sizes, which records each estimator gets
+right) and returns a :class:`~sklearn.utils.Bunch` with at least
 ``statistic``, ``pvalue``, ``df``, ``reject``, ``alternative`` and ``test``;
 no fitting is involved. The same functions are what
-:func:`sklearn_bcv.compare_estimators` runs.
+:func:`sklearn_bcv.compare_estimators` and
+:func:`sklearn_bcv.compare_many_estimators` run.
 
 Conventions shared by every test:
 
@@ -21,7 +24,15 @@ Conventions shared by every test:
 """
 
 from ._bayesian import bayesian_correlated_t
+from ._corrections import adjust_pvalues  # noqa: F401 (not a registered test)
 from ._mcnemar import bcv_mcnemar, kfold_mcnemar, mcnemar
+from ._mcnemar import mcnemar_table  # noqa: F401 (re-exported by sklearn_bcv)
+from ._registry import (  # noqa: F401 (re-exported by sklearn_bcv)
+    available_tests,
+    get_test,
+    register_test,
+    unregister_test,
+)
 from ._ttests import (
     blocked_t_3x2cv,
     calibrated_f_5x2bcv,

@@ -19,7 +19,7 @@ import numpy as np
 from scipy import special
 from sklearn.utils import Bunch
 
-ALTERNATIVES = ("two-sided", "greater", "less")
+from .._constants import ALTERNATIVES
 
 
 def check_real(value, *, name, expected, is_valid):

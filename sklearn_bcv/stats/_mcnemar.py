@@ -11,7 +11,7 @@ import numpy as np
 from scipy import stats
 
 from ._registry import register_test
-from ._stats_utils import (
+from ._utils import (
     check_alpha,
     check_alternative,
     check_real,
@@ -149,7 +149,13 @@ def _check_one_split(tables, *, test, hint=_MULTI_SPLIT_HINT):
     return tables[..., 0, :, :]
 
 
-@register_test("mcnemar", needs="tables", design="holdout")
+@register_test(
+    "mcnemar",
+    needs="tables",
+    design="holdout",
+    recommended_for={"holdout": 1},
+    rationale="recommended for one hold-out split",
+)
 def mcnemar(
     tables, *, alpha=0.05, alternative="two-sided", correction=True, exact=False
 ):
@@ -284,7 +290,9 @@ def mcnemar(
     )
 
 
-@register_test("kfold_mcnemar", needs="tables", design="kfold")
+@register_test(
+    "kfold_mcnemar", needs="tables", design="kfold", alternatives="two-sided"
+)
 def kfold_mcnemar(tables, *, alpha=0.05, alternative="two-sided"):
     """Naïve K-fold cross-validated McNemar's test (not recommended).
 
@@ -407,7 +415,13 @@ def _effective_factor(n_repeats, rho1, rho2):
     return 2 * n_repeats / (1 + rho1 + 2 * (n_repeats - 1) * rho2)
 
 
-@register_test("bcv_mcnemar", needs="tables", design="bcv")
+@register_test(
+    "bcv_mcnemar",
+    needs="tables",
+    design="bcv",
+    recommended_for={"bcv": 1},
+    rationale="recommended for classifiers on a block-regularized m×2 CV (Yang et al.)",
+)
 def bcv_mcnemar(tables, *, alpha=0.05, alternative="two-sided", rho1=0.5, rho2=0.5):
     """Block-regularized m×2 cross-validated McNemar's test.
 

@@ -1,13 +1,20 @@
-"""Registry of the statistical tests that compare two learning algorithms.
+"""Registry of the statistical tests.
 
 A registered test is a plain function called with keyword arguments named
-after what it needs (``tables``, ``differences``, ``n_train``, ``n_test``,
-``loss_differences``) plus ``alpha``, ``alternative`` and its own
-parameters. It returns a :class:`~sklearn.utils.Bunch`.
+after what it needs (for two estimators: ``tables``, ``differences``,
+``n_train``, ``n_test``, ``loss_differences``; for k estimators:
+``correct``, ``scores``, ...) plus ``alpha``, ``alternative`` and its own
+parameters. It returns a :class:`~sklearn.utils.Bunch`. Besides the
+function, the registry keeps what the test **declares**: the kind of
+comparison it serves, the design of splits it is derived for, the
+alternatives it honours and the designs it is recommended for. The engine
+plans a comparison from these declarations alone.
 """
 
 import inspect
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from .._constants import ALTERNATIVES, DESIGNS, KINDS, NEEDS
 
 __all__ = [
     "available_tests",
@@ -16,47 +23,76 @@ __all__ = [
     "unregister_test",
     "NEEDS",
     "DESIGNS",
+    "KINDS",
 ]
-
-#: What a test may ask for; the comparison engine computes each once.
-NEEDS = ("tables", "differences", "n_train", "n_test", "loss_differences")
-
-#: The designs a test may be derived for.
-#:
-#: ``"holdout"``  one train/test split;
-#: ``"kfold"``    k >= 2 splits whose test sets partition the records;
-#: ``"mx2"``      m repetitions of 2-fold CV (split 2r tests on T_r, 2r+1 on S_r);
-#: ``"bcv"``      an m×2 design whose training sets are block-regularized
-#:                (the test warns, through the engine, on a plain m×2 design);
-#: ``"any"``      any design with at least two splits.
-DESIGNS = ("holdout", "kfold", "mx2", "bcv", "any")
 
 
 @dataclass(frozen=True)
-class _RegisteredTest:
+class RegisteredTest:
+    """What the registry knows of a test (see :func:`register_test`)."""
+
     name: str
     func: object
     needs: tuple
     design: str
+    kind: str = "pair"
+    alternatives: tuple = ALTERNATIVES
+    recommended_for: dict = field(default_factory=dict)
+    rationale: str | None = None
+
+    def honours(self, alternative):
+        """Whether the test can test ``alternative``."""
+        return alternative in self.alternatives
 
 
 _REGISTRY = {}
 
 
-def register_test(name, *, needs, design=None, overwrite=False):
+def register_test(
+    name,
+    *,
+    needs,
+    design=None,
+    kind="pair",
+    alternatives=None,
+    recommended_for=None,
+    rationale=None,
+    overwrite=False,
+):
     """Register a statistical test under ``name`` (decorator).
 
     Parameters
     ----------
     name : str
         The name users pass to :func:`get_test` and to ``tests=`` of
-        :func:`~sklearn_bcv.compare_estimators`.
+        :func:`~sklearn_bcv.compare_estimators` (or ``tests=`` /
+        ``pairwise_tests=`` of :func:`~sklearn_bcv.compare_many_estimators`).
     needs : str or sequence of str
-        The inputs the test is called with, among ``"tables"``,
-        ``"differences"``, ``"n_train"``, ``"n_test"`` and
-        ``"loss_differences"``.
+        The inputs the test is called with (see :data:`NEEDS`): for
+        ``kind="pair"`` among ``"tables"``, ``"differences"``,
+        ``"n_train"``, ``"n_test"`` and ``"loss_differences"``; for
+        ``kind="many"`` among ``"correct"``, ``"scores"``, ``"n_train"``
+        and ``"n_test"``.
     design : {"holdout", "kfold", "mx2", "bcv", "any"}, default=None
         The design of splits the test is derived for; None means ``"any"``.
+    kind : {"pair", "many", "datasets"}, default="pair"
+        What the test compares: two estimators on one data set, k
+        estimators on one data set (an omnibus test), or estimators across
+        data sets.
+    alternatives : sequence of str, default=None
+        The alternatives the test honours, among ``"two-sided"``,
+        ``"greater"`` and ``"less"``; None means all three. The engine
+        refuses the others before any fit, and leaves the test out of
+        ``tests=None`` when a one-sided alternative is asked for.
+    recommended_for : dict of str to int, default=None
+        The designs for which the test is the engine's recommendation (the
+        test the printed verdict is based on), each with a rank: among the
+        tests recommended for a design that can run on the comparison, the
+        one of lowest rank is chosen. A test of contingency tables speaks of
+        accuracy, so it is recommended only when the scoring is accuracy.
+    rationale : str, default=None
+        Why the test is recommended, shown in the verdict (e.g.
+        ``"recommended for one hold-out split"``).
     overwrite : bool, default=False
         Whether to replace a test already registered under ``name``.
 
@@ -68,7 +104,7 @@ def register_test(name, *, needs, design=None, overwrite=False):
     Notes
     -----
     The function is called with keyword arguments only: one per entry of
-    ``needs`` (see :data:`NEEDS`: ``tables`` of shape (n_splits, 2, 2),
+    ``needs`` (for two estimators: ``tables`` of shape (n_splits, 2, 2),
     ``differences`` of shape (n_splits,), ``n_train``, ``n_test``,
     ``loss_differences``), plus ``alpha``, ``alternative`` and whatever
     parameters the user passes through ``tests={name: {...}}``. It returns a
@@ -117,15 +153,19 @@ def register_test(name, *, needs, design=None, overwrite=False):
     """
     if not isinstance(name, str) or not name:
         raise ValueError(f"name must be a non-empty string; got {name!r}.")
+    kind = _check_kind(kind)
     needs = (needs,) if isinstance(needs, str) else tuple(needs)
-    unknown = sorted(set(needs) - set(NEEDS))
+    unknown = sorted(set(needs) - set(NEEDS[kind]))
     if not needs or unknown:
         raise ValueError(
-            f"needs must name one or more of {list(NEEDS)}; got {list(needs)!r}."
+            f"needs must name one or more of {list(NEEDS[kind])} (the needs of "
+            f"a {kind!r} test); got {list(needs)!r}."
         )
-    design = "any" if design is None else design
-    if design not in DESIGNS:
-        raise ValueError(f"design must be one of {list(DESIGNS)}; got {design!r}.")
+    design = "any" if design is None else _check_design(design)
+    alternatives = _check_alternatives(alternatives)
+    recommended_for = _check_recommended_for(recommended_for)
+    if rationale is not None and not isinstance(rationale, str):
+        raise ValueError(f"rationale must be a string or None; got {rationale!r}.")
     if name in _REGISTRY and not overwrite:
         raise ValueError(
             f"A test named {name!r} is already registered; pass overwrite=True "
@@ -134,10 +174,54 @@ def register_test(name, *, needs, design=None, overwrite=False):
 
     def decorator(func):
         _check_signature(func, name, needs)
-        _REGISTRY[name] = _RegisteredTest(name, func, needs, design)
+        _REGISTRY[name] = RegisteredTest(
+            name, func, needs, design, kind, alternatives, recommended_for, rationale
+        )
         return func
 
     return decorator
+
+
+def _check_kind(kind):
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {list(KINDS)}; got {kind!r}.")
+    return kind
+
+
+def _check_design(design):
+    if design not in DESIGNS:
+        raise ValueError(f"design must be one of {list(DESIGNS)}; got {design!r}.")
+    return design
+
+
+def _check_alternatives(alternatives):
+    if alternatives is None:
+        return ALTERNATIVES
+    alternatives = (alternatives,) if isinstance(alternatives, str) else alternatives
+    try:
+        alternatives = tuple(alternatives)
+    except TypeError:
+        alternatives = ()
+    if not alternatives or not set(alternatives) <= set(ALTERNATIVES):
+        raise ValueError(
+            f"alternatives must name one or more of {list(ALTERNATIVES)}; got "
+            f"{alternatives!r}."
+        )
+    return tuple(a for a in ALTERNATIVES if a in alternatives)
+
+
+def _check_recommended_for(recommended_for):
+    if recommended_for is None:
+        return {}
+    if not isinstance(recommended_for, dict) or not all(
+        design in DESIGNS and isinstance(rank, int) and not isinstance(rank, bool)
+        for design, rank in recommended_for.items()
+    ):
+        raise ValueError(
+            "recommended_for must be a dict {design: rank} with designs among "
+            f"{list(DESIGNS)} and integer ranks; got {recommended_for!r}."
+        )
+    return dict(recommended_for)
 
 
 def _check_signature(func, name, needs):
@@ -195,10 +279,11 @@ def unregister_test(name):
     >>> "always_one" in available_tests()
     False
     """
-    del _REGISTRY[_get_entry(name).name]
+    del _REGISTRY[get_entry(name).name]
 
 
-def _get_entry(name):
+def get_entry(name):
+    """The :class:`RegisteredTest` of ``name`` (ValueError listing the names)."""
     try:
         return _REGISTRY[name]
     except (KeyError, TypeError):
@@ -228,23 +313,27 @@ def get_test(name):
     >>> round(result.statistic, 3)
     8.333
     """
-    return _get_entry(name).func
+    return get_entry(name).func
 
 
 def get_test_info(name):
     """Return ``(needs, design)`` of the registered test ``name``."""
-    entry = _get_entry(name)
+    entry = get_entry(name)
     return entry.needs, entry.design
 
 
-def available_tests(design=None):
+def available_tests(design=None, kind="pair"):
     """List the names of the registered tests.
 
     Parameters
     ----------
     design : str, default=None
         If given, only the tests registered for that design (see
-        :data:`DESIGNS`); None lists them all.
+        :data:`DESIGNS`); None lists every design.
+    kind : {"pair", "many", "datasets"} or None, default="pair"
+        Only the tests of that kind: ``"pair"`` compares two estimators,
+        ``"many"`` k estimators on one data set (omnibus tests),
+        ``"datasets"`` estimators across data sets; None lists every kind.
 
     Returns
     -------
@@ -258,11 +347,16 @@ def available_tests(design=None):
     True
     >>> available_tests(design="holdout")
     ['mcnemar', 'proportion_z']
+    >>> available_tests(kind="many")
+    ['bcv_cochran_q', 'cochran_q', 'looney_f']
     """
-    if design is not None and design not in DESIGNS:
-        raise ValueError(f"design must be one of {list(DESIGNS)}; got {design!r}.")
+    if design is not None:
+        _check_design(design)
+    if kind is not None:
+        _check_kind(kind)
     return sorted(
         name
         for name, entry in _REGISTRY.items()
-        if design is None or entry.design == design
+        if (design is None or entry.design == design)
+        and (kind is None or entry.kind == kind)
     )

@@ -3,7 +3,8 @@
 import numpy as np
 
 from ._registry import register_test
-from ._stats_utils import (
+from ._ttests import _mean_and_variance
+from ._utils import (
     check_alpha,
     check_alternative,
     check_real,
@@ -12,7 +13,6 @@ from ._stats_utils import (
     safe_divide,
     student_cdf,
 )
-from ._ttests import _mean_and_variance
 
 __all__ = ["bayesian_correlated_t"]
 

@@ -2,7 +2,7 @@
 
 Signed statistics are positive when estimator A is better, and
 ``alternative="greater"`` means "A is better than B", as everywhere in the
-package. Degenerate input follows the rule of ``_stats_utils``: a zero
+package. Degenerate input follows the rule of ``stats._utils``: a zero
 standard error gives a statistic of 0 and p-value 1 (for every alternative)
 when the estimated difference is 0 too, otherwise ``±inf`` and p-value 0 on
 the side of the infinity. No NaN, no warning.
@@ -12,7 +12,7 @@ import numpy as np
 
 from ._mcnemar import _check_one_split
 from ._registry import register_test
-from ._stats_utils import (
+from ._utils import (
     check_alpha,
     check_alternative,
     confidence_interval,

@@ -1,0 +1,320 @@
+"""Fitting: one flat joblib pool of (data set, split, estimator) tasks.
+
+Whatever the entry point, the fits of a comparison are one list of tasks,
+one per (data set, split, estimator), run by one
+:class:`~sklearn.utils.parallel.Parallel` call: each estimator is fitted
+once per split, never once per pair. All the randomness is drawn in the
+calling process (the splits are materialised and every task gets a clone
+made there), so results do not depend on ``n_jobs`` or the joblib backend.
+A task sends back only what the statistics need (the predictions, a score
+when the scorer needs the fitted estimator, the timings), and the fitted
+estimator only when asked for.
+"""
+
+import time
+import warnings
+from collections import Counter
+from dataclasses import dataclass, field
+from traceback import format_exc
+
+import numpy as np
+from sklearn import get_config
+from sklearn.base import clone
+from sklearn.exceptions import FitFailedWarning, UnsetMetadataPassedError
+from sklearn.utils.metadata_routing import (
+    MetadataRouter,
+    MethodMapping,
+    process_routing,
+)
+from sklearn.utils.parallel import Parallel, delayed
+
+from .._compat import _check_method_params, _num_samples, _safe_split
+
+__all__ = [
+    "DataSet",
+    "FitResults",
+    "default_cv",
+    "fit_all",
+    "materialise_splits",
+    "route_params",
+]
+
+
+@dataclass
+class DataSet:
+    """One data set of a comparison and the estimators to fit on its splits.
+
+    ``estimators`` is a list of ``(label, estimator, fit_params)``; ``label``
+    names the estimator in verbose messages.
+    """
+
+    X: object
+    y: np.ndarray
+    splits: list
+    estimators: list
+    scorer: object = None
+    name: str = ""
+
+
+@dataclass
+class FitResults:
+    """What the fits of one data set gave, indexed (split, estimator).
+
+    ``predictions[i][j]`` holds estimator ``j``'s predictions on the test set
+    of split ``i`` (None where the fit failed); ``scores`` the scores the
+    fitted estimators gave themselves (only with a scorer that needs the
+    fitted estimator, else None); ``fit_time``, ``score_time`` and
+    ``failed`` are arrays of shape (n_splits, k).
+    """
+
+    predictions: list
+    fit_time: np.ndarray
+    score_time: np.ndarray
+    failed: np.ndarray
+    errors: list
+    scores: np.ndarray | None = None
+    estimators: list | None = field(default=None, repr=False)
+
+
+def _fit_and_predict(
+    estimator,
+    X,
+    y,
+    train,
+    test,
+    *,
+    fit_params,
+    error_score,
+    verbose,
+    label,
+    scorer=None,
+    return_estimator=False,
+):
+    """Fit ``estimator`` on ``train`` and predict ``test`` (one joblib task).
+
+    Returns a dict: predictions, score (``scorer(estimator, X_test,
+    y_test)`` when a scorer is given, else None), fit_time, score_time (time
+    to predict and score), fit_error (traceback text or None) and, when
+    ``return_estimator``, the fitted estimator. Nothing else travels back to
+    the parent: a fitted forest can weigh megabytes.
+    """
+    fit_params = _check_method_params(X, params=fit_params or {}, indices=train)
+    X_train, y_train = _safe_split(estimator, X, y, train)
+    X_test, y_test = _safe_split(estimator, X, y, test, train)
+    result = {"predictions": None, "score": None, "fit_error": None}
+    start = time.perf_counter()
+    try:
+        estimator.fit(X_train, y_train, **fit_params)
+    except Exception:
+        if error_score == "raise":
+            raise
+        result["fit_time"] = time.perf_counter() - start
+        result["score_time"] = 0.0
+        result["fit_error"] = format_exc()
+    else:
+        result["fit_time"] = time.perf_counter() - start
+        start = time.perf_counter()
+        try:
+            result["predictions"] = np.asarray(estimator.predict(X_test))
+            if scorer is not None:
+                result["score"] = scorer(estimator, X_test, y_test)
+        except Exception:
+            if error_score == "raise":
+                raise
+            result["fit_error"] = "predict or score failed:\n" + format_exc()
+        result["score_time"] = time.perf_counter() - start
+    if return_estimator:
+        result["estimator"] = estimator
+    if verbose > 1:
+        print(
+            f"[compare {label}] END fit_time={result['fit_time']:.3f}s, "
+            f"predict_time={result['score_time']:.3f}s"
+        )
+    return result
+
+
+def _tasks(datasets):
+    """The flat list of (data set, split, estimator) indices.
+
+    Ordered estimator by estimator within a data set, as
+    :func:`~sklearn.model_selection.cross_validate` orders its splits, and
+    data set after data set with no barrier between them.
+    """
+    return [
+        (d, i, j)
+        for d, data in enumerate(datasets)
+        for j in range(len(data.estimators))
+        for i in range(len(data.splits))
+    ]
+
+
+def fit_all(
+    datasets,
+    *,
+    n_jobs=None,
+    verbose=0,
+    error_score="raise",
+    return_estimator=False,
+):
+    """Fit every estimator on every split of every data set in one pool.
+
+    Parameters
+    ----------
+    datasets : list of DataSet
+    n_jobs, verbose, error_score, return_estimator
+        As in :func:`~sklearn_bcv.compare_estimators`.
+
+    Returns
+    -------
+    results : list of FitResults
+        One per data set, in order.
+    """
+    tasks = _tasks(datasets)
+    parallel = Parallel(n_jobs=n_jobs, verbose=verbose, pre_dispatch="2*n_jobs")
+    outputs = parallel(
+        delayed(_fit_and_predict)(
+            clone(datasets[d].estimators[j][1]),
+            datasets[d].X,
+            datasets[d].y,
+            *datasets[d].splits[i],
+            fit_params=datasets[d].estimators[j][2],
+            error_score=error_score,
+            verbose=verbose,
+            label=_task_label(datasets[d], i, j),
+            scorer=datasets[d].scorer,
+            return_estimator=return_estimator,
+        )
+        for d, i, j in tasks
+    )
+    if len(outputs) != len(tasks):
+        raise ValueError(
+            f"Expected {len(tasks)} fit results, got {len(outputs)}; the joblib "
+            "backend lost tasks."
+        )
+    _warn_or_raise_about_fit_failures(outputs, error_score)
+    return _collect(datasets, tasks, outputs, return_estimator)
+
+
+def _task_label(data, i, j):
+    where = f"{data.name} " if data.name else ""
+    return f"{where}{data.estimators[j][0]} split {i + 1}/{len(data.splits)}"
+
+
+def _collect(datasets, tasks, outputs, return_estimator):
+    shapes = [(len(data.splits), len(data.estimators)) for data in datasets]
+    predictions = [[[None] * k for _ in range(n)] for n, k in shapes]
+    fit_time = [np.zeros(shape) for shape in shapes]
+    score_time = [np.zeros(shape) for shape in shapes]
+    failed = [np.zeros(shape, dtype=bool) for shape in shapes]
+    scores = [np.empty(shape, dtype=object) for shape in shapes]
+    estimators = [[[None] * k for _ in range(n)] for n, k in shapes]
+    errors = [[] for _ in shapes]
+    for (d, i, j), out in zip(tasks, outputs):
+        predictions[d][i][j] = out["predictions"]
+        fit_time[d][i, j] = out["fit_time"]
+        score_time[d][i, j] = out["score_time"]
+        failed[d][i, j] = out["fit_error"] is not None
+        scores[d][i, j] = out["score"]
+        if out["fit_error"] is not None:
+            errors[d].append(out["fit_error"])
+        if return_estimator:
+            estimators[d][i][j] = out["estimator"]
+    return [
+        FitResults(
+            predictions=predictions[d],
+            fit_time=fit_time[d],
+            score_time=score_time[d],
+            failed=failed[d],
+            errors=errors[d],
+            scores=scores[d] if data.scorer is not None else None,
+            estimators=estimators[d] if return_estimator else None,
+        )
+        for d, data in enumerate(datasets)
+    ]
+
+
+def _warn_or_raise_about_fit_failures(outputs, error_score):
+    """All fits failed: ValueError; some: FitFailedWarning with a summary."""
+    errors = [out["fit_error"] for out in outputs if out["fit_error"] is not None]
+    if not errors:
+        return
+    delimiter = "-" * 80 + "\n"
+    summary = "\n".join(
+        f"{delimiter}{n} fits failed with the following error:\n{error}"
+        for error, n in Counter(errors).items()
+    )
+    if len(errors) == len(outputs):
+        raise ValueError(
+            f"\nAll the {len(outputs)} fits failed.\nIt is very likely that your "
+            "estimators are misconfigured.\nYou can try to debug the error by "
+            f"setting error_score='raise'.\n\nBelow are more details about the "
+            f"failures:\n{summary}"
+        )
+    warnings.warn(
+        f"\n{len(errors)} fits failed out of a total of {len(outputs)}.\nThe "
+        f"scores of these splits are set to {error_score} and no test is run "
+        "(every test needs every split).\nIf these failures are not expected, "
+        "you can try to debug them by setting error_score='raise'.\n\nBelow are "
+        f"more details about the failures:\n{summary}",
+        FitFailedWarning,
+        stacklevel=4,
+    )
+
+
+def route_params(estimators, cv, params, groups, *, owner):
+    """Return (split params, [fit params of each estimator]).
+
+    ``estimators`` is a list of ``(label, estimator)``. Without metadata
+    routing every estimator receives ``params`` and the splitter
+    ``groups``; with it they are routed as
+    :func:`~sklearn.model_selection.cross_validate` routes them.
+    """
+    params = {} if params is None else params
+    if not get_config().get("enable_metadata_routing", False):
+        return {"groups": groups}, [params] * len(estimators)
+    if groups is not None:
+        raise ValueError(
+            "groups can only be passed if metadata routing is not enabled; with "
+            "sklearn.set_config(enable_metadata_routing=True) pass it in params "
+            "(params={'groups': groups})."
+        )
+    router = MetadataRouter(owner=owner).add(
+        splitter=cv, method_mapping=MethodMapping().add(caller="fit", callee="split")
+    )
+    keys = [f"estimator_{i}" for i in range(len(estimators))]
+    for key, (_, estimator) in zip(keys, estimators):
+        router.add(
+            **{key: estimator},
+            method_mapping=MethodMapping().add(caller="fit", callee="fit"),
+        )
+    try:
+        routed = process_routing(router, "fit", **params)
+    except UnsetMetadataPassedError as exc:
+        # The caller is the entry point, not a fit method.
+        raise UnsetMetadataPassedError(
+            message=str(exc).replace(f"{owner}.fit", owner),
+            unrequested_params=exc.unrequested_params,
+            routed_params=exc.routed_params,
+        ) from None
+    return routed.splitter.split, [routed[key].fit for key in keys]
+
+
+def materialise_splits(cv, X, y, split_params):
+    """The splits of ``cv`` as a list of (train, test) intp arrays."""
+    try:
+        splits = list(cv.split(X, y, **split_params))
+    except ValueError as exc:
+        raise ValueError(
+            f"cv={cv!r} cannot split the {_num_samples(X)} records: {exc}"
+        ) from exc
+    return [
+        (np.asarray(tr, dtype=np.intp), np.asarray(te, dtype=np.intp))
+        for tr, te in splits
+    ]
+
+
+def default_cv(random_state):
+    """The default design: a 5×2 block-regularized CV."""
+    from .._split import BlockRegularized5x2CV
+
+    return BlockRegularized5x2CV(random_state=random_state)

@@ -1,0 +1,170 @@
+"""The needs of the tests, computed from one store of per-split predictions.
+
+A :class:`PredictionStore` holds the per-split predictions of k estimators
+on one data set (fitted by the engine or brought by the user) and computes
+what the registered tests need, each thing once: the scores of every
+estimator on every split, which records each one gets right, and their
+per-record losses. From these it gives the needs of any pair
+(:meth:`PredictionStore.pair_needs`: ``tables``, ``differences``,
+``loss_differences``, ...) and of all k at once
+(:meth:`PredictionStore.many_needs`: ``correct``, ``scores``, ...). Every
+statistic of every entry point comes from here.
+"""
+
+from functools import cached_property
+
+import numpy as np
+
+from .._constants import CLASSIFICATION
+from ._scoring import check_score, score_predictions
+
+__all__ = ["PredictionStore"]
+
+
+class PredictionStore:
+    """Per-split predictions of k estimators on one data set.
+
+    Parameters
+    ----------
+    y : ndarray of shape (n_samples,)
+        The targets.
+    splits : list of (train, test) int arrays
+    predictions : list of list of ndarray
+        ``predictions[i][j]``: estimator ``j`` on the test set of split ``i``
+        (None where its fit failed).
+    task : {"classification", "regression"}
+    scoring : Scoring
+    fitted_scores : ndarray of shape (n_splits, k), default=None
+        Scores the fitted estimators gave themselves (a scorer that needs
+        more than ``predict``); None scores the predictions.
+    failed : ndarray of bool of shape (n_splits, k), default=None
+        Fits that failed; their scores are ``error_score``.
+    error_score : float, default=nan
+    """
+
+    def __init__(
+        self,
+        y,
+        splits,
+        predictions,
+        task,
+        scoring,
+        *,
+        fitted_scores=None,
+        failed=None,
+        error_score=np.nan,
+    ):
+        self.y = y
+        self.splits = splits
+        self.predictions = predictions
+        self.task = task
+        self.scoring = scoring
+        self.fitted_scores = fitted_scores
+        self.n_splits = len(splits)
+        self.n_estimators = len(predictions[0]) if predictions else 0
+        self.failed = (
+            np.zeros((self.n_splits, self.n_estimators), dtype=bool)
+            if failed is None
+            else failed
+        )
+        self.error_score = error_score
+
+    @property
+    def any_failed(self):
+        return bool(self.failed.any())
+
+    @cached_property
+    def y_test(self):
+        """The targets of each split's test set."""
+        return [self.y[test] for _, test in self.splits]
+
+    @cached_property
+    def n_train(self):
+        return float(np.mean([train.size for train, _ in self.splits]))
+
+    @cached_property
+    def n_test(self):
+        return float(np.mean([test.size for _, test in self.splits]))
+
+    @cached_property
+    def correct(self):
+        """Per split, bool array (n_test_i, k): estimator j right on record."""
+        if self.task != CLASSIFICATION:
+            raise ValueError("correctness exists for classification only")
+        return [
+            np.column_stack([pred == y_test for pred in row])
+            for y_test, row in zip(self.y_test, self.predictions)
+        ]
+
+    @cached_property
+    def losses(self):
+        """Per split, float array (n_test_i, k): 0-1 loss or squared error."""
+        if self.task == CLASSIFICATION:
+            return [(~correct).astype(np.float64) for correct in self.correct]
+        losses = []
+        for y_test, row in zip(self.y_test, self.predictions):
+            y_test = y_test.astype(np.float64)
+            losses.append(np.column_stack([(pred - y_test) ** 2 for pred in row]))
+        return losses
+
+    @cached_property
+    def scores(self):
+        """(n_splits, k) scores, higher is better; error_score where failed."""
+        scores = np.full((self.n_splits, self.n_estimators), float(self.error_score))
+        label = self.scoring.label
+        for i in range(self.n_splits):
+            for j in range(self.n_estimators):
+                if self.failed[i, j]:
+                    continue
+                if self.fitted_scores is not None:
+                    scores[i, j] = check_score(self.fitted_scores[i, j], label)
+                elif self.scoring.scorer is None:  # accuracy, as accuracy_score
+                    right = self.predictions[i][j] == self.y_test[i]
+                    scores[i, j] = float(np.mean(right))
+                else:
+                    scores[i, j] = score_predictions(
+                        self.scoring, self.y_test[i], self.predictions[i][j]
+                    )
+        return scores
+
+    def pair_needs(self, a, b):
+        """The needs of the two-estimator tests for A = ``a``, B = ``b``.
+
+        ``tables`` (classification), ``scores_a``, ``scores_b``,
+        ``differences``, ``n_train``, ``n_test`` and ``loss_differences``.
+        """
+        scores_a, scores_b = self.scores[:, a], self.scores[:, b]
+        needs = {
+            "scores_a": scores_a,
+            "scores_b": scores_b,
+            "differences": scores_a - scores_b,
+            "n_train": self.n_train,
+            "n_test": self.n_test,
+        }
+        if self.any_failed:
+            return needs
+        if self.task == CLASSIFICATION:
+            needs["tables"] = np.stack(
+                [_table(correct[:, a], correct[:, b]) for correct in self.correct]
+            )
+        needs["loss_differences"] = [
+            losses[:, a] - losses[:, b] for losses in self.losses
+        ]
+        return needs
+
+    def many_needs(self):
+        """The needs of the k-estimator tests: ``correct``, ``scores``, sizes."""
+        needs = {"scores": self.scores, "n_train": self.n_train, "n_test": self.n_test}
+        if self.task == CLASSIFICATION and not self.any_failed:
+            needs["correct"] = self.correct
+        return needs
+
+    def predictions_of(self, j):
+        """The per-split predictions of estimator ``j``."""
+        return [row[j] for row in self.predictions]
+
+
+def _table(a_correct, b_correct):
+    """The 2×2 table ``[a_correct, b_correct]`` (see mcnemar_table)."""
+    cell = 2 * a_correct.astype(np.int64) + b_correct.astype(np.int64)
+    return np.bincount(cell, minlength=4).reshape(2, 2)

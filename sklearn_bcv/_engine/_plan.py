@@ -1,0 +1,212 @@
+"""Which tests run on a comparison, and which one it recommends.
+
+Everything here reads the registry's declarations (kind, design, needs,
+alternatives, recommended designs); nothing matches error messages or names
+particular tests. A test asked for by name that cannot run is refused with
+a ``ValueError`` before any fit; with ``tests=None`` the tests that fit the
+design and task run, and those that cannot honour a one-sided alternative
+are reported as skipped.
+"""
+
+import inspect
+from typing import NamedTuple
+
+from sklearn.utils import Bunch
+
+from .._constants import CLASSIFICATION
+from ..stats._registry import available_tests, get_entry
+
+__all__ = [
+    "PlannedTest",
+    "call_test",
+    "check_tests_argument",
+    "plan_tests",
+    "recommend",
+    "run_tests",
+]
+
+#: Needs that exist for classification only (right/wrong per record).
+_CLASSIFICATION_NEEDS = {
+    "tables": "contingency tables of right/wrong predictions",
+    "correct": "which records each estimator gets right",
+}
+
+
+class PlannedTest(NamedTuple):
+    """A test that will run: its name, needs and parameters."""
+
+    name: str
+    needs: tuple
+    params: dict
+
+
+def check_tests_argument(tests, *, argument="tests"):
+    """Normalise ``tests`` to a dict ``{name: params}`` (None stays None)."""
+    if tests is None:
+        return None
+    if isinstance(tests, str):
+        return {tests: {}}
+    if isinstance(tests, dict):
+        plan = {}
+        for name, params in tests.items():
+            if params is None:
+                params = {}
+            if not isinstance(params, dict):
+                raise ValueError(
+                    f"{argument}[{name!r}] must be a dict of parameters for the "
+                    f"test; got {type(params).__name__}."
+                )
+            plan[name] = params
+        return plan
+    try:
+        names = list(tests)
+    except TypeError:
+        names = []
+    if not names or not all(isinstance(name, str) for name in names):
+        raise ValueError(
+            f"{argument} must be None, a test name, a non-empty list of names or a "
+            f"dict {{name: {{param: value}}}}; got {tests!r}."
+        )
+    return {name: {} for name in names}
+
+
+def _missing_need(entry, task):
+    """The first need of ``entry`` that ``task`` cannot provide, or None."""
+    if task == CLASSIFICATION:
+        return None
+    return next((need for need in entry.needs if need in _CLASSIFICATION_NEEDS), None)
+
+
+def _check_params(entry, params, argument):
+    """Refuse parameters the test's function does not take (before any fit)."""
+    try:
+        parameters = inspect.signature(entry.func).parameters.values()
+    except (TypeError, ValueError):  # no signature to check against
+        return
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters):
+        return
+    accepted = {
+        p.name
+        for p in parameters
+        if p.kind
+        in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    }
+    own = sorted(accepted - set(entry.needs))
+    unknown = [name for name in params if name not in own]
+    if unknown:
+        raise ValueError(
+            f"{argument}[{entry.name!r}] has unknown parameter(s) {unknown}; "
+            f"{entry.name} takes {own}."
+        )
+
+
+def _check_explicit(name, params, design, task, alternative, kind, argument):
+    """Refuse a test asked for by name that cannot run; warn if approximate."""
+    entry = get_entry(name)
+    if entry.kind != kind:
+        raise ValueError(
+            f"{name} is a test of kind {entry.kind!r}; {argument} takes tests of "
+            f"kind {kind!r}: {available_tests(kind=kind)}."
+        )
+    design.check_test(name)
+    need = _missing_need(entry, task)
+    if need is not None:
+        raise ValueError(
+            f"{name} needs {_CLASSIFICATION_NEEDS[need]}, which exist for "
+            f"classification only; this comparison is a {task}. Use a test of "
+            "score differences (e.g. corrected_t)."
+        )
+    if not entry.honours(alternative):
+        raise ValueError(
+            f"{name} supports alternative in {list(entry.alternatives)} only; got "
+            f"{alternative!r}."
+        )
+    _check_params(entry, params, argument)
+    return PlannedTest(name, entry.needs, params)
+
+
+def plan_tests(
+    tests, design, task, *, alternative="two-sided", kind="pair", argument="tests"
+):
+    """Return ``(plan, skipped)``: the tests that will run, and those left out.
+
+    ``tests=None`` selects every registered test of ``kind`` whose design
+    fits and whose needs exist for the task, except the tests derived for
+    block-regularized splits when the m×2 design is not block-regularized
+    (asked for by name they run with a warning). Those that cannot honour a
+    one-sided ``alternative`` go to ``skipped`` (name -> reason).
+    """
+    requested = check_tests_argument(tests, argument=argument)
+    if requested is not None:
+        plan = [
+            _check_explicit(name, params, design, task, alternative, kind, argument)
+            for name, params in requested.items()
+        ]
+        return plan, {}
+    plan, skipped = [], {}
+    for name in design.applicable_tests(include_warned=False, kind=kind):
+        entry = get_entry(name)
+        if _missing_need(entry, task) is not None:
+            continue
+        if not entry.honours(alternative):
+            skipped[name] = (
+                f"{name} supports alternative in {list(entry.alternatives)} only"
+            )
+            continue
+        plan.append(PlannedTest(name, entry.needs, {}))
+    if not plan and kind == "pair":
+        raise ValueError(
+            f"No registered test applies to a {task} comparison on "
+            f"{design.describe()}; score-difference tests need at least two "
+            "splits (use cv=None, a 5×2 BCV, or k-fold CV)."
+        )
+    return plan, skipped
+
+
+def call_test(test, needs, alpha, alternative):
+    """Call a planned test with its needs; its own parameters win."""
+    kwargs = {need: needs[need] for need in test.needs}
+    kwargs.update(alpha=alpha, alternative=alternative)
+    kwargs.update(test.params)
+    return get_entry(test.name).func(**kwargs)
+
+
+def run_tests(plan, needs, alpha, alternative):
+    """Run the planned tests; a Bunch name -> result, in plan order."""
+    return Bunch(
+        **{test.name: call_test(test, needs, alpha, alternative) for test in plan}
+    )
+
+
+def recommend(design, task, scoring, alternative="two-sided"):
+    """The two-estimator test recommended for the design: ``(name, why)``.
+
+    Among the registered tests recommended for ``design.kind`` whose design
+    fits and whose needs exist for ``task``, the one of lowest rank that
+    honours ``alternative``. A test of contingency tables speaks of accuracy,
+    so it is recommended only when ``scoring`` is accuracy. ``(None, None)``
+    when no test is recommended (e.g. a regression on one hold-out split).
+    """
+    candidates = []
+    for name in available_tests(kind="pair"):
+        entry = get_entry(name)
+        rank = entry.recommended_for.get(design.kind)
+        if rank is None or not design.supports(entry.design):
+            continue
+        if _missing_need(entry, task) is not None:
+            continue
+        if "tables" in entry.needs and scoring != "accuracy":
+            continue
+        candidates.append((rank, name, entry))
+    refused = []
+    for _, name, entry in sorted(candidates):
+        if not entry.honours(alternative):
+            refused.append(name)
+            continue
+        if refused:
+            return name, (
+                f"recommended for a one-sided alternative on {design.describe()}, "
+                f"which {' and '.join(refused)} cannot honour"
+            )
+        return name, entry.rationale or f"recommended for {design.describe()}"
+    return None, None

@@ -1,0 +1,139 @@
+"""How a split is scored, through scikit-learn's public scorer API.
+
+Every scoring the user may give (``None``, a scorer name, a scorer, or a
+metric callable ``(y_true, y_pred)``) becomes a scorer ``(estimator, X,
+y) -> float``. A scorer that reads only ``predict`` scores stored
+predictions: it is called on a tiny estimator whose ``predict`` returns
+them, so predictions made elsewhere are scored exactly as a fitted
+estimator would be. A scorer that needs ``predict_proba`` or
+``decision_function`` (``"roc_auc"``, ``"neg_log_loss"``) scores each
+fitted estimator where it was fitted. Which kind a scorer is, is found by
+calling it (public behaviour), never by reading its private attributes.
+"""
+
+import inspect
+from typing import NamedTuple
+
+import numpy as np
+from sklearn.base import BaseEstimator
+from sklearn.metrics import get_scorer, make_scorer
+
+from .._constants import CLASSIFICATION
+
+__all__ = ["Scoring", "check_score", "resolve_scoring", "score_predictions"]
+
+
+class Scoring(NamedTuple):
+    """A resolved scoring.
+
+    ``scorer(estimator, X, y)`` is None for the default accuracy of
+    classifiers, which the engine reads off the correctness of the
+    predictions it computes anyway (the same number as
+    :func:`~sklearn.metrics.accuracy_score`). ``needs_estimator`` is True
+    for a scorer that needs more than ``predict``; ``response`` then says
+    what it needs.
+    """
+
+    label: str
+    scorer: object = None
+    needs_estimator: bool = False
+    response: str = "predict"
+
+
+class _StoredPredictions(BaseEstimator):
+    """An 'estimator' whose predict returns predictions made before."""
+
+    def __init__(self, predictions=None):
+        self.predictions = predictions
+
+    def predict(self, X):
+        return self.predictions
+
+
+class _PredictCalled(Exception):
+    """Raised by the probe's predict: the scorer reads predict only."""
+
+
+class _Probe(BaseEstimator):
+    def predict(self, X):
+        raise _PredictCalled
+
+
+def _needs_of(scorer, label):
+    """``(needs_estimator, response)`` of a scorer, found by calling it."""
+    try:
+        scorer(_Probe(), None, np.array([0, 1]))
+    except _PredictCalled:
+        return False, "predict"
+    except AttributeError as exc:
+        # The scorer asked for a method the probe lacks ("has none of the
+        # following attributes: decision_function, predict_proba").
+        return True, str(exc).rsplit(": ", 1)[-1].rstrip(".") or str(exc)
+    except Exception as exc:
+        raise ValueError(
+            f"scoring={label!r} must be a scorer (estimator, X, y) -> float; "
+            f"calling it failed ({type(exc).__name__}: {exc})."
+        ) from None
+    return False, "predict"
+
+
+def _required_positional_count(func):
+    """Positional parameters of ``func`` without a default (0 if unknown)."""
+    try:
+        parameters = inspect.signature(func).parameters.values()
+    except (TypeError, ValueError):  # builtins without a signature
+        return 0
+    positional = (
+        inspect.Parameter.POSITIONAL_ONLY,
+        inspect.Parameter.POSITIONAL_OR_KEYWORD,
+    )
+    return sum(
+        p.kind in positional and p.default is inspect.Parameter.empty
+        for p in parameters
+    )
+
+
+def _is_scorer(scoring):
+    """A scorer object (from make_scorer or get_scorer), not a bare metric."""
+    return callable(scoring) and hasattr(scoring, "set_score_request")
+
+
+def resolve_scoring(scoring, task):
+    """Return the :class:`Scoring` of ``scoring`` for ``task``."""
+    if scoring is None:
+        if task == CLASSIFICATION:
+            return Scoring("accuracy")
+        return Scoring("r2", get_scorer("r2"))
+    if isinstance(scoring, str) or _is_scorer(scoring):
+        scorer = get_scorer(scoring)
+        label = scoring if isinstance(scoring, str) else repr(scorer)
+        return Scoring(label, scorer, *_needs_of(scorer, label))
+    if callable(scoring):
+        label = getattr(scoring, "__name__", repr(scoring))
+        if _required_positional_count(scoring) > 2:
+            raise ValueError(
+                f"scoring={label!r} takes (estimator, X, y) like a sklearn scorer; "
+                "the comparison scores predictions, so pass a metric callable "
+                "(y_true, y_pred) -> float, a metric name, or "
+                "sklearn.metrics.make_scorer(metric) of a predict-based metric."
+            )
+        return Scoring(label, make_scorer(scoring))
+    raise ValueError(
+        "scoring must be None, the name of a sklearn metric of (y_true, y_pred) "
+        f"or a callable (y_true, y_pred) -> float; got {scoring!r}."
+    )
+
+
+def check_score(value, label):
+    """A finite float, or a ValueError naming the scoring."""
+    if np.ndim(value) != 0 or not np.isfinite(value):
+        raise ValueError(
+            f"scoring={label!r} must return one finite number per split; got {value!r}."
+        )
+    return float(value)
+
+
+def score_predictions(scoring, y_true, y_pred):
+    """Score of stored predictions (a scoring that reads ``predict`` only)."""
+    value = scoring.scorer(_StoredPredictions(y_pred), None, y_true)
+    return check_score(value, scoring.label)

@@ -1,0 +1,227 @@
+"""Checks of what the entry points are given: targets, predictions, estimators.
+
+Every check raises a ``ValueError`` (or ``TypeError``) naming the argument
+and what was expected, before any fit.
+"""
+
+import numpy as np
+from sklearn.base import is_classifier, is_regressor
+from sklearn.utils.multiclass import type_of_target
+
+from .._constants import CLASSIFICATION, REGRESSION, TASKS
+
+__all__ = [
+    "check_class_labels",
+    "check_estimator_list",
+    "check_predictions",
+    "check_target",
+    "check_task",
+    "task_from_target",
+    "task_of_estimators",
+]
+
+
+def check_target(y, *, name="y"):
+    """``y`` as a 1-D array of finite, non-missing targets."""
+    y = np.asarray(y)
+    if y.ndim != 1:
+        raise ValueError(
+            f"{name} must be 1-D (one target per record); got shape {y.shape}. "
+            "Multi-output comparisons are not supported."
+        )
+    if y.shape[0] == 0:
+        raise ValueError(f"{name} is empty.")
+    if y.dtype.kind in "fc" and not np.all(np.isfinite(y)):
+        raise ValueError(
+            f"{name} contains NaN or infinity; every record needs a target."
+        )
+    if y.dtype == object and any(v is None or v != v for v in y):
+        raise ValueError(f"{name} contains missing values (None or NaN).")
+    return y
+
+
+def task_from_target(y, predictions):
+    """The task of a target and of predictions of it."""
+    target_type = type_of_target(y)
+    if target_type in ("binary", "multiclass"):
+        # One call on all predictions: continuous if any split's are.
+        predicted = [np.ravel(p) for p in predictions if np.asarray(p).size]
+        continuous = bool(predicted) and (
+            type_of_target(np.concatenate(predicted)) == "continuous"
+        )
+        return REGRESSION if continuous else CLASSIFICATION
+    if target_type == "continuous":
+        return REGRESSION
+    raise ValueError(
+        f"y must hold class labels or a continuous target; got a {target_type!r} "
+        "target."
+    )
+
+
+def check_task(task, y, predictions):
+    """The task: ``task`` checked against ``y``, or inferred when None."""
+    if task is None:
+        return task_from_target(y, predictions)
+    if task not in TASKS:
+        raise ValueError(
+            f"task must be None, {CLASSIFICATION!r} or {REGRESSION!r}; got {task!r}."
+        )
+    if task == REGRESSION and y.dtype.kind not in "biuf":
+        raise ValueError(f"a regression needs a numeric y; got dtype {y.dtype}.")
+    if task == CLASSIFICATION:
+        check_class_labels(y)
+    return task
+
+
+def check_class_labels(y, *, min_classes=1):
+    """y must hold class labels (binary or multiclass), ``min_classes`` or more."""
+    target_type = type_of_target(y)
+    if target_type not in ("binary", "multiclass"):
+        raise ValueError(
+            f"a classification needs class labels in y; got a {target_type!r} "
+            "target. Compare regressors for a continuous target."
+        )
+    classes = np.unique(y)
+    if classes.size < min_classes:
+        raise ValueError(
+            f"y must hold at least two classes to compare classifiers; got "
+            f"{classes.size} class ({classes[0]})."
+        )
+
+
+def check_predictions(predictions, splits, name, task):
+    """A list of 1-D prediction arrays, one per split's test set."""
+    if isinstance(predictions, np.ndarray) and predictions.ndim == 1:
+        raise ValueError(
+            f"{name} must be a list with one array of predictions per split "
+            "(predictions for splits[i][1]); got one flat array."
+        )
+    try:
+        predictions = [np.asarray(p) for p in predictions]
+    except TypeError:
+        raise ValueError(
+            f"{name} must be a list of arrays, one per split; got "
+            f"{type(predictions).__name__}."
+        ) from None
+    if len(predictions) != len(splits):
+        raise ValueError(
+            f"{name} must hold one array per split: {len(splits)} splits, got "
+            f"{len(predictions)} arrays."
+        )
+    for i, (pred, (_, test)) in enumerate(zip(predictions, splits)):
+        if pred.ndim != 1 or pred.shape[0] != test.size:
+            raise ValueError(
+                f"{name}[{i}] must be 1-D with one prediction per test record of "
+                f"splits[{i}] ({test.size}); got shape {pred.shape}."
+            )
+        if pred.dtype.kind in "fc" and not np.all(np.isfinite(pred)):
+            raise ValueError(
+                f"{name}[{i}] contains NaN or infinity; every test record needs "
+                "a prediction."
+            )
+        if task == REGRESSION and pred.dtype.kind not in "biuf":
+            raise ValueError(
+                f"{name}[{i}] must be numbers for a regression; got dtype {pred.dtype}."
+            )
+    return predictions
+
+
+def _kind_of_estimator(estimator):
+    if is_classifier(estimator):
+        return CLASSIFICATION
+    if is_regressor(estimator):
+        return REGRESSION
+    return None
+
+
+def task_of_estimators(estimators, y):
+    """The task of fitting ``estimators`` to ``y``, refusing mixed kinds.
+
+    ``estimators`` is a list of ``(label, estimator)``; a label names the
+    estimator in messages (``"estimator_a"``, or ``"'forest'"``).
+    """
+    known = [
+        (label, estimator, kind)
+        for label, estimator in estimators
+        if (kind := _kind_of_estimator(estimator)) is not None
+    ]
+    for label, estimator, kind in known[1:]:
+        first_label, first, first_kind = known[0]
+        if kind == first_kind:
+            continue
+        if len(estimators) == 2:
+            raise ValueError(
+                f"{first_label} and {label} must both be classifiers or both "
+                f"regressors; got a {first_kind} model ({type(first).__name__}) "
+                f"and a {kind} model ({type(estimator).__name__})."
+            )
+        raise ValueError(
+            "estimators must all be classifiers or all regressors; got a "
+            f"{first_kind} model ({first_label}: {type(first).__name__}) and a "
+            f"{kind} model ({label}: {type(estimator).__name__})."
+        )
+    task = known[0][2] if known else task_from_target(y, [])
+    if task == CLASSIFICATION:
+        # Fitting a classifier needs two classes; scoring predictions does not.
+        check_class_labels(y, min_classes=2)
+    elif y.dtype.kind not in "biuf":
+        raise ValueError(f"regressors need a numeric y; got dtype {y.dtype}.")
+    return task
+
+
+def check_estimator_list(estimators, *, name="estimators"):
+    """``[(name, estimator), ...]`` from a list of pairs or a dict.
+
+    At least two estimators, unique string names, each an object with
+    ``fit``, ``predict`` and ``get_params`` (so that it can be cloned).
+    """
+    if isinstance(estimators, dict):
+        pairs = list(estimators.items())
+    elif isinstance(estimators, list | tuple):
+        pairs = list(estimators)
+        for i, pair in enumerate(pairs):
+            if not isinstance(pair, tuple | list) or len(pair) != 2:
+                raise TypeError(
+                    f"{name} must be a list of (name, estimator) pairs or a dict "
+                    f"name -> estimator; {name}[{i}] is {pair!r}."
+                )
+    else:
+        raise TypeError(
+            f"{name} must be a list of (name, estimator) pairs or a dict name -> "
+            f"estimator; got {type(estimators).__name__}."
+        )
+    if len(pairs) < 2:
+        raise ValueError(
+            f"{name} must hold at least 2 estimators to compare; got {len(pairs)}."
+        )
+    names = [label for label, _ in pairs]
+    bad = [label for label in names if not isinstance(label, str) or not label]
+    if bad:
+        raise TypeError(
+            f"the names in {name} must be non-empty strings; got {bad[0]!r}."
+        )
+    duplicates = sorted({label for label in names if names.count(label) > 1})
+    if duplicates:
+        raise ValueError(f"the names in {name} must be unique; {duplicates} repeat.")
+    for label, estimator in pairs:
+        missing = [
+            method
+            for method in ("fit", "predict", "get_params")
+            if not callable(getattr(estimator, method, None))
+        ]
+        if missing:
+            raise TypeError(
+                f"{name}[{label!r}] must be an estimator with fit, predict and "
+                f"get_params (it is cloned for every split); got "
+                f"{type(estimator).__name__}, which has no {', '.join(missing)}."
+            )
+    return [(str(label), estimator) for label, estimator in pairs]
+
+
+def check_names_subset(value, names, *, name):
+    """``value`` must be one of ``names`` (or None)."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or value not in names:
+        raise ValueError(f"{name} must be None or one of {names}; got {value!r}.")
+    return value
