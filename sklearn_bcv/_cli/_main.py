@@ -28,7 +28,7 @@ from sklearn import datasets
 from sklearn.base import BaseEstimator, is_classifier, is_regressor
 from sklearn.utils.multiclass import type_of_target
 
-from ._compat import InvalidParameterError
+from .._compat import InvalidParameterError
 
 __all__ = ["build_parser", "main"]
 
@@ -294,7 +294,7 @@ def build_parser():
         default=0,
         help="report each fit on stderr (repeat for more detail)",
     )
-    from . import __version__
+    from .. import __version__
 
     output.add_argument(
         "--version", action="version", version=f"%(prog)s {__version__}"
@@ -599,7 +599,7 @@ def build_cv(args, task):
     """The cross-validation splitter the options ask for."""
     from sklearn.model_selection import KFold, StratifiedKFold
 
-    from ._split import (
+    from .._split import (
         BlockRegularized5x2CV,
         BlockRegularizedMx2CV,
         StratifiedBlockRegularizedMx2CV,
@@ -622,7 +622,7 @@ def build_cv(args, task):
 
 def parse_tests(text):
     """The list of test names of ``--tests`` (None: every applicable test)."""
-    from .stats._registry import available_tests
+    from ..stats._registry import available_tests
 
     if text is None:
         return None
@@ -806,7 +806,7 @@ def save_plot(result, path, names):
         from matplotlib.figure import Figure
     except ImportError:
         raise CLIError("--plot needs matplotlib: pip install matplotlib") from None
-    from ._plot import (
+    from .._plot import (
         ContingencyTableDisplay,
         PosteriorDisplay,
         ScoreDifferencesDisplay,
@@ -869,7 +869,7 @@ def check_scoring(scoring, task):
     """Check ``--scoring`` before fitting, with the engine's own resolver."""
     if scoring is None:
         return
-    from ._engine._scoring import resolve_scoring
+    from .._engine._scoring import resolve_scoring
 
     try:
         resolve_scoring(scoring, task)
@@ -904,7 +904,7 @@ def run(args, *, stdout, stderr):
     estimator_a = with_preprocessor(estimator_a, preprocessor)
     estimator_b = with_preprocessor(estimator_b, preprocessor)
 
-    from ._compare import compare_estimators
+    from .._compare import compare_estimators
 
     n_splits = cv.get_n_splits(X, y)
     message = f"fitting {names[0]} and {names[1]} on {n_splits} splits of {description}"
@@ -958,7 +958,7 @@ def run(args, *, stdout, stderr):
 
 
 def _list_tests(stdout):
-    from .stats._registry import available_tests, get_test_info
+    from ..stats._registry import available_tests, get_test_info
 
     for name in available_tests():
         needs, design = get_test_info(name)
