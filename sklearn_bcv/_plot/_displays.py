@@ -12,7 +12,7 @@ builds the display from the Bunch returned by
 import numpy as np
 from scipy import stats
 
-from ._compat import check_matplotlib_support
+from .._compat import check_matplotlib_support
 
 __all__ = [
     "ContingencyTableDisplay",
