@@ -170,7 +170,9 @@ def fit_all(
         One per data set, in order.
     """
     tasks = _tasks(datasets)
-    parallel = Parallel(n_jobs=n_jobs, verbose=verbose, pre_dispatch="2*n_jobs")
+    parallel = Parallel(
+        n_jobs=n_jobs, verbose=verbose, pre_dispatch="2*n_jobs", batch_size=1
+    )
     outputs = parallel(
         delayed(_fit_and_predict)(
             clone(datasets[d].estimators[j][1]),
