@@ -1,10 +1,19 @@
-"""The Display objects (matplotlib plots) of the comparisons."""
+"""Plots of a comparison: contingency tables, score differences, posterior.
 
-from ._displays import (
-    ContingencyTableDisplay,
-    PosteriorDisplay,
-    ScoreDifferencesDisplay,
-)
+Each plot is a Display object in the scikit-learn way
+(:class:`sklearn.metrics.ConfusionMatrixDisplay`): ``__init__`` only stores
+the data, :meth:`plot` draws it (importing matplotlib lazily) and sets
+``figure_``, ``ax_`` and the artists, and the ``from_result`` classmethod
+builds the display from the Bunch returned by
+:func:`~sklearn_bcv.compare_estimators` or
+:func:`~sklearn_bcv.compare_predictions`.
+
+One module per Display; ``_common`` holds what they share.
+"""
+
+from ._contingency import ContingencyTableDisplay
+from ._differences import ScoreDifferencesDisplay
+from ._posterior import PosteriorDisplay
 
 __all__ = [
     "ContingencyTableDisplay",

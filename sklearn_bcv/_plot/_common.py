@@ -1,0 +1,102 @@
+"""Helpers shared by the Display objects: names, result fields, axes, legends.
+
+Everything here reads fields of a result (``estimator_names``, ``design``,
+``differences``, ``scoring``), never its printed text.
+"""
+
+import numpy as np
+
+__all__ = [
+    "axes_grid",
+    "legend_below",
+    "n_repeats_of",
+    "pair_names",
+    "result_pair_names",
+    "score_name_of",
+    "single_axes",
+]
+
+
+def pair_names(estimator_names):
+    """The names of A and B: ``("A", "B")`` for None, else two strings."""
+    if estimator_names is None:
+        return ("A", "B")
+    names = tuple(str(name) for name in estimator_names)
+    if len(names) != 2:
+        raise ValueError(
+            f"estimator_names must hold two names (A, B); got {estimator_names!r}."
+        )
+    return names
+
+
+def result_pair_names(result, estimator_names):
+    """``estimator_names`` when given, else ``result.estimator_names``."""
+    if estimator_names is not None:
+        return pair_names(estimator_names)
+    return pair_names(result.get("estimator_names", None))
+
+
+def score_name_of(result, default="score"):
+    """``result.scoring`` when it is a name, else ``default``."""
+    scoring = result.get("scoring", None)
+    return scoring if isinstance(scoring, str) else default
+
+
+def n_repeats_of(result):
+    """The number of repetitions when ``result`` comes from an m×2 design.
+
+    ``result.design`` is the engine's design object (with ``n_repeats``) or,
+    in hand-built results, a design name such as ``"bcv"``.
+    """
+    design = result.get("design", None)
+    n_splits = len(np.asarray(result["differences"]))
+    if isinstance(design, str):
+        return n_splits // 2 if design in ("mx2", "bcv") and n_splits % 2 == 0 else None
+    n_repeats = getattr(design, "n_repeats", None)
+    return n_repeats if n_repeats is not None and 2 * n_repeats == n_splits else None
+
+
+def single_axes(ax, figsize=(6, 4)):
+    """``(ax, own_figure)``: the caller's axes, or one on a new figure.
+
+    A figure the display makes uses constrained layout, so what is drawn
+    outside the axes (a legend below, a colorbar) gets room.
+    """
+    if ax is not None:
+        return ax, False
+    import matplotlib.pyplot as plt
+
+    _, ax = plt.subplots(figsize=figsize, layout="constrained")
+    return ax, True
+
+
+def axes_grid(n_panels, n_cols):
+    """``(figure, axes)``: a new grid of ``n_cols`` columns, one axes per panel."""
+    import matplotlib.pyplot as plt
+
+    n_rows = -(-n_panels // n_cols)
+    fig, axes = plt.subplots(
+        n_rows,
+        n_cols,
+        figsize=(2.4 * n_cols, 2.3 * n_rows),
+        squeeze=False,
+        constrained_layout=True,
+    )
+    axes = axes.ravel()
+    for extra in axes[n_panels:]:
+        extra.set_visible(False)
+    return fig, axes[:n_panels]
+
+
+def legend_below(ax, *, ncol, own_figure):
+    """A legend under the axes, so it never hides the data or the annotation.
+
+    On a figure the display made itself, a figure legend placed "outside"
+    lets constrained layout make room for it; an axes legend anchored below
+    the axes is only settled by a second layout pass, so the first saved
+    image clips the y label. On the user's axes, the axes legend below them.
+    """
+    style = {"ncol": ncol, "fontsize": "small", "frameon": False}
+    if own_figure:
+        return ax.figure.legend(loc="outside lower center", **style)
+    return ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), **style)
