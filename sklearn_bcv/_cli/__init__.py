@@ -1,19 +1,27 @@
-"""Command line interface: ``sklearn-bcv`` and ``python -m sklearn_bcv``."""
+"""Command line interface: ``sklearn-bcv`` and ``python -m sklearn_bcv``.
 
-from ._main import (
-    CLIError,
-    Progress,
-    _plot_title,  # noqa: F401 (the tests read the --plot title)
-    build_parser,
-    features_from_columns,
-    main,
-    read_csv,
-    target_from_column,
-)
+One module per responsibility: :mod:`._main` (entry point, subcommands,
+errors and exit statuses), :mod:`._args` (what subcommands share: errors,
+argument types, option groups), :mod:`._data` (bundled data sets, CSV
+files), :mod:`._estimators` (import paths, JSON parameters, defaults),
+:mod:`._output` (progress, JSON/CSV values, figures), and one module per
+subcommand (:mod:`._compare`, the default).
+
+Nothing the user types is evaluated as Python: estimators are named by import
+path and checked to be scikit-learn estimator classes, parameters are JSON.
+"""
+
+from ._args import CLIError, UsageError
+from ._compare import _plot_title  # noqa: F401 (the tests read the --plot title)
+from ._data import features_from_columns, read_csv, target_from_column
+from ._main import SUBCOMMANDS, build_parser, main
+from ._output import Progress
 
 __all__ = [
     "CLIError",
     "Progress",
+    "SUBCOMMANDS",
+    "UsageError",
     "build_parser",
     "features_from_columns",
     "main",

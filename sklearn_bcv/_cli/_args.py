@@ -1,0 +1,288 @@
+"""What the subcommands share: errors, argument types, option groups.
+
+Every subcommand's parser is a :class:`Parser` (errors are one line), built
+from the option groups here (design, output), the data options of
+:mod:`._data` and its own options; the shared options turn into the same
+objects everywhere (the splitter of :func:`build_cv`, the test names of
+:func:`parse_tests`).
+"""
+
+import argparse
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = [
+    "CLIError",
+    "Parser",
+    "Subcommand",
+    "UsageError",
+    "add_design_arguments",
+    "add_output_arguments",
+    "add_tests_argument",
+    "build_cv",
+    "check_scoring",
+    "list_tests",
+    "parse_tests",
+]
+
+PROG = "sklearn-bcv"
+
+CV_CHOICES = ("5x2", "mx2", "stratified", "kfold")
+FORMATS = ("text", "json", "csv")
+MAX_SEED = 2**32 - 1
+
+EXIT_STATUS = (
+    "Exit status: 0 on success, 1 when the comparison cannot run, 2 on "
+    "a usage error,\n130 when interrupted; errors are one line on "
+    "stderr starting with 'error:'."
+)
+
+
+class CLIError(Exception):
+    """An error reported to the user as one ``error: ...`` line (status 1)."""
+
+
+class UsageError(CLIError):
+    """A command line that does not make sense: status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """ArgumentParser whose errors are one line, without the usage block."""
+
+    def error(self, message):
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+@dataclass(frozen=True)
+class Subcommand:
+    """A subcommand of ``sklearn-bcv``: one module defines one of these.
+
+    Attributes
+    ----------
+    name : str
+        What the user types after ``sklearn-bcv``.
+    summary : str
+        One line for the list of subcommands in ``--help``.
+    description : str
+        The paragraph above the options in ``sklearn-bcv NAME --help``.
+    examples : tuple of str
+        Command lines shown below the options.
+    add_arguments : callable
+        ``add_arguments(parser)`` adds the subcommand's options.
+    run : callable
+        ``run(args, *, stdout, stderr)`` runs it (errors: :class:`CLIError`).
+    test_lists : dict, default={}
+        Attribute of ``args`` -> registry kind: ``--option list`` prints the
+        registered tests of that kind instead of running.
+    implied_by : tuple of str, default=()
+        Options that select this subcommand when none is named.
+    """
+
+    name: str
+    summary: str
+    description: str
+    examples: tuple
+    add_arguments: Callable
+    run: Callable
+    test_lists: dict = field(default_factory=dict)
+    implied_by: tuple = ()
+
+
+# --------------------------------------------------------------------------
+# Argument types
+
+
+def _int_in(low, high=None, *, allow_zero=True, what="an integer"):
+    """An argparse type: an int in ``[low, high]`` (``0`` excluded if asked)."""
+
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what}; got {text!r}") from None
+        if (
+            (low is not None and value < low)
+            or (high is not None and value > high)
+            or (not allow_zero and value == 0)
+        ):
+            raise argparse.ArgumentTypeError(f"expected {what}; got {value}")
+        return value
+
+    parse.__name__ = what  # argparse names the type in its messages
+    return parse
+
+
+def _probability(text):
+    """An argparse type: a float strictly between 0 and 1 (a level alpha)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a number between 0 and 1; got {text!r}"
+        ) from None
+    if not 0 < value < 1:  # also rejects nan
+        raise argparse.ArgumentTypeError(
+            f"expected a number between 0 and 1 (exclusive); got {text}"
+        )
+    return value
+
+
+# --------------------------------------------------------------------------
+# Option groups
+
+
+def add_tests_argument(group, option="--tests", *, help):
+    """A comma-separated list of registered test names (or ``list``)."""
+    group.add_argument(option, metavar="NAME[,NAME...]", default=None, help=help)
+
+
+def add_design_arguments(group, *, alternative_help):
+    """The splitter, scoring, level, alternative, seed and parallelism."""
+    group.add_argument(
+        "--cv",
+        choices=CV_CHOICES,
+        default="5x2",
+        help="5x2: 5×2 block-regularized CV (default); mx2: m×2 BCV with "
+        "--repeats; stratified: stratified m×2 BCV; kfold: (stratified) "
+        "K-fold CV with --folds",
+    )
+    group.add_argument(
+        "--repeats",
+        type=_int_in(1, what="an integer >= 1"),
+        default=5,
+        metavar="M",
+        help="repetitions of 2-fold CV for --cv mx2/stratified (default: 5)",
+    )
+    group.add_argument(
+        "--folds",
+        type=_int_in(2, what="an integer >= 2"),
+        default=10,
+        metavar="K",
+        help="folds for --cv kfold (default: 10)",
+    )
+    group.add_argument(
+        "--scoring",
+        default=None,
+        help="a scikit-learn scorer name such as balanced_accuracy, roc_auc "
+        "or r2 (default: accuracy for classifiers, r2 for regressors)",
+    )
+    group.add_argument(
+        "--alpha",
+        type=_probability,
+        default=0.05,
+        help="significance level, between 0 and 1 (default: 0.05)",
+    )
+    group.add_argument(
+        "--alternative",
+        choices=("two-sided", "greater", "less"),
+        default="two-sided",
+        help=alternative_help,
+    )
+    group.add_argument(
+        "--random-state",
+        default=0,
+        metavar="SEED",
+        type=_int_in(0, MAX_SEED, what=f"an integer in [0, {MAX_SEED}]"),
+        help="seed of the splits and of the default estimators (default: 0)",
+    )
+    group.add_argument(
+        "--n-jobs",
+        default=None,
+        metavar="N",
+        type=_int_in(None, allow_zero=False, what="a non-zero integer"),
+        help="parallel fits (joblib n_jobs; -1 uses every core)",
+    )
+
+
+def add_output_arguments(parser, *, format_help, plot_help):
+    """``--format``, ``--plot``, ``--quiet``, ``-v`` and ``--version``."""
+    output = parser.add_argument_group("output")
+    output.add_argument("--format", choices=FORMATS, default="text", help=format_help)
+    output.add_argument(
+        "--plot", metavar="FILE.png", type=Path, default=None, help=plot_help
+    )
+    output.add_argument(
+        "--quiet",
+        action="store_true",
+        help="nothing on stderr but an error: no progress indicator, warnings "
+        "or output of imported modules",
+    )
+    output.add_argument(
+        "-v",
+        "--verbose",
+        action="count",
+        default=0,
+        help="report each fit on stderr (repeat for more detail)",
+    )
+    from .. import __version__
+
+    output.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    return output
+
+
+# --------------------------------------------------------------------------
+# What the shared options become
+
+
+def build_cv(args, task):
+    """The cross-validation splitter the options ask for."""
+    from sklearn.model_selection import KFold, StratifiedKFold
+
+    from .. import (
+        BlockRegularized5x2CV,
+        BlockRegularizedMx2CV,
+        StratifiedBlockRegularizedMx2CV,
+    )
+
+    seed = args.random_state
+    if args.cv == "5x2":
+        return BlockRegularized5x2CV(random_state=seed)
+    if args.cv == "mx2":
+        return BlockRegularizedMx2CV(n_repeats=args.repeats, random_state=seed)
+    if args.cv == "stratified":
+        if task != "classification":
+            raise CLIError("--cv stratified needs a classification target")
+        return StratifiedBlockRegularizedMx2CV(
+            n_repeats=args.repeats, random_state=seed
+        )
+    splitter = StratifiedKFold if task == "classification" else KFold
+    return splitter(n_splits=args.folds, shuffle=True, random_state=seed)
+
+
+def parse_tests(text, *, kind="pair", option="--tests"):
+    """The test names of a comma-separated option (None: the default tests)."""
+    from .. import available_tests
+
+    if text is None:
+        return None
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise CLIError(f"{option}: give one or more test names separated by commas")
+    valid = available_tests(kind=kind)
+    unknown = [name for name in names if name not in valid]
+    if unknown:
+        raise CLIError(f"{option}: unknown test(s) {unknown}; valid names: {valid}")
+    return names
+
+
+def list_tests(stdout, kind="pair"):
+    """Print the registered tests of ``kind``: name, design, needs."""
+    from .. import available_tests
+    from ..stats._registry import get_test_info
+
+    for name in available_tests(kind=kind):
+        needs, design = get_test_info(name)
+        stdout.write(f"{name:24s} design={design:8s} needs={','.join(needs)}\n")
+
+
+def check_scoring(scoring, task):
+    """Check ``--scoring`` before fitting, with the engine's own resolver."""
+    if scoring is None:
+        return
+    from .._engine._scoring import resolve_scoring
+
+    try:
+        resolve_scoring(scoring, task)
+    except ValueError as exc:
+        raise CLIError(f"--scoring: {exc}") from None

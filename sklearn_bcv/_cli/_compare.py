@@ -1,0 +1,278 @@
+"""``sklearn-bcv [compare]``: two estimators, the default subcommand.
+
+Without arguments it runs the main job: a 5×2 block-regularized CV
+comparison of a scaled logistic regression and a random forest of 50 trees
+on scikit-learn's bundled breast cancer data, then prints the comparison
+table and verdict (:func:`sklearn_bcv.compare_estimators`).
+"""
+
+from ._args import (
+    Subcommand,
+    add_design_arguments,
+    add_output_arguments,
+    add_tests_argument,
+    build_cv,
+    check_scoring,
+    parse_tests,
+)
+from ._data import add_data_arguments, load_data
+from ._estimators import (
+    build_estimator,
+    check_estimator_task,
+    default_estimators,
+    estimator_name,
+    parse_params,
+    with_preprocessor,
+)
+from ._output import (
+    chatter,
+    check_plot_path,
+    csv_text,
+    fitting,
+    json_text,
+    new_figure,
+    plain,
+    save_figure,
+)
+
+__all__ = ["COMMAND", "result_to_csv", "result_to_dict", "run"]
+
+
+def add_arguments(parser):
+    """The options of ``compare``."""
+    add_data_arguments(parser)
+    models = parser.add_argument_group("estimators")
+    for side, default in (
+        ("a", "a scaled LogisticRegression (Ridge for regression)"),
+        (
+            "b",
+            "RandomForestClassifier(n_estimators=50) "
+            "(RandomForestRegressor for regression)",
+        ),
+    ):
+        models.add_argument(
+            f"--estimator-{side}",
+            metavar="IMPORT.PATH",
+            default=None,
+            help=f"import path of estimator {side.upper()}'s class, e.g. "
+            f"sklearn.svm.SVC (default: {default})",
+        )
+        models.add_argument(
+            f"--params-{side}",
+            metavar="JSON",
+            default=None,
+            help=f"constructor parameters of estimator {side.upper()} as a JSON "
+            "object, e.g. '{\"C\": 10}' (for a default pipeline: of its "
+            "final estimator)",
+        )
+    comparison = parser.add_argument_group("comparison")
+    add_tests_argument(
+        comparison,
+        help="comma-separated registered tests to run (default: every test "
+        "applicable to the design and task); 'list' prints the names",
+    )
+    add_design_arguments(
+        comparison,
+        alternative_help="greater: A better than B; less: B better "
+        "(default: two-sided)",
+    )
+    add_output_arguments(
+        parser,
+        format_help="text: summary table and verdict (default); json; csv: one "
+        "row per test",
+        plot_help="also save a figure titled with the verdict (score "
+        "differences, posterior, contingency tables; .png, .svg, .pdf, ...); "
+        "needs matplotlib",
+    )
+
+
+def run(args, *, stdout, stderr):
+    """Run the comparison the parsed ``args`` describe; return the result."""
+    tests = parse_tests(args.tests)
+    if args.plot is not None:
+        check_plot_path(args.plot)
+    data = load_data(args)
+    check_scoring(args.scoring, data.task)
+    (_, default_a), (_, default_b), *_ = default_estimators(
+        data.task, args.random_state
+    )
+    estimators = []
+    for side, path, params_text, default in (
+        ("a", args.estimator_a, args.params_a, default_a),
+        ("b", args.estimator_b, args.params_b, default_b),
+    ):
+        params = parse_params(params_text, f"--params-{side}")
+        estimators.append(
+            build_estimator(
+                path,
+                params,
+                default=default,
+                option=f"--estimator-{side}",
+                params_option=f"--params-{side}",
+                stdout=chatter(args, stderr),
+            )
+        )
+    for estimator, side in zip(estimators, "ab"):
+        check_estimator_task(estimator, data.task, f"--estimator-{side}")
+    names = tuple(estimator_name(estimator) for estimator in estimators)
+    if names[0] == names[1]:
+        names = (f"A ({names[0]})", f"B ({names[1]})")
+    cv = build_cv(args, data.task)
+    estimator_a, estimator_b = (
+        with_preprocessor(estimator, data.preprocessor) for estimator in estimators
+    )
+
+    from .. import compare_estimators
+
+    n_splits = cv.get_n_splits(data.X, data.y)
+    message = (
+        f"fitting {names[0]} and {names[1]} on {n_splits} splits of {data.description}"
+    )
+    with fitting(message, args, stderr):
+        result = compare_estimators(
+            estimator_a,
+            estimator_b,
+            data.X,
+            data.y,
+            cv=cv,
+            tests=tests,
+            scoring=args.scoring,
+            alpha=args.alpha,
+            alternative=args.alternative,
+            n_jobs=args.n_jobs,
+            verbose=args.verbose,
+            random_state=args.random_state,
+        )
+    context = {
+        "data": data.description,
+        "task": data.task,
+        "estimator_a": repr(estimator_a),
+        "estimator_b": repr(estimator_b),
+        "cv": repr(cv),
+        "scoring": args.scoring,
+        "alpha": args.alpha,
+        "alternative": args.alternative,
+        "random_state": args.random_state,
+    }
+    if args.format == "json":
+        stdout.write(json_text(result_to_dict(result, context)))
+    elif args.format == "csv":
+        stdout.write(result_to_csv(result))
+    else:
+        stdout.write(
+            f"A: {estimator_a!r}\nB: {estimator_b!r}\n"
+            f"data: {data.description}\ncv: {cv!r}\n\n{result}\n"
+        )
+    stdout.flush()
+    if args.plot is not None:
+        save_figure(plot_figure(result, names), args.plot, args=args, stderr=stderr)
+    return result
+
+
+# --------------------------------------------------------------------------
+# Output
+
+TEST_FIELDS = ("test", "statistic", "pvalue", "df", "reject", "alternative")
+BAYESIAN_FIELDS = ("p_a_better", "p_rope", "p_b_better")
+
+
+def result_to_dict(result, context):
+    """The JSON document of ``--format json``."""
+    document = dict(context)
+    document["tests"] = {name: plain(dict(test)) for name, test in result.tests.items()}
+    for key in (
+        "scores_a",
+        "scores_b",
+        "differences",
+        "fit_time",
+        "score_time",
+        "tables",
+    ):
+        if result.get(key, None) is not None:
+            document[key] = plain(result[key])
+    design = result.get("design", None)
+    if hasattr(design, "describe"):
+        document["design"] = design.describe()
+    document["recommended_test"] = result.get("recommended_test", None)
+    document["verdict"] = result.verdict.text
+    document["decision"] = result.verdict.decision
+    return document
+
+
+def result_to_csv(result):
+    """The CSV text of ``--format csv``: one row per test."""
+    fields = TEST_FIELDS + BAYESIAN_FIELDS
+    rows = [
+        [name if field == "test" else test.get(field, None) for field in fields]
+        for name, test in result.tests.items()
+    ]
+    return csv_text(fields, rows)
+
+
+def _plot_title(result, names):
+    """One line above the --plot figure: the verdict, with the real names."""
+    verdict = result.verdict
+    if verdict.test is None or verdict.test not in result.tests:
+        return f"A = {names[0]}, B = {names[1]}"
+    decision = {
+        "A better": f"significant: {names[0]} better",
+        "B better": f"significant: {names[1]} better",
+    }.get(verdict.decision, "no significant difference")
+    p_text = "" if verdict.pvalue is None else f" (p = {verdict.pvalue:.3g})"
+    return f"{verdict.test}{p_text}: {decision} at alpha = {result.alpha}"
+
+
+def plot_figure(result, names):
+    """The ``--plot`` figure of ``result``.
+
+    Top row: the per-split differences and, when it was run, the posterior
+    of the Bayesian correlated t test; bottom row (classifiers): the mean
+    and effective contingency tables. The title is the verdict.
+    """
+    has_tables = result.get("tables", None) is not None
+    has_posterior = "bayesian_correlated_t" in result.tests
+    n_rows = 2 if has_tables else 1
+    fig = new_figure(figsize=(12, 4.2 + 3.6 * (n_rows - 1)), layout="constrained")
+    from .. import ContingencyTableDisplay, PosteriorDisplay, ScoreDifferencesDisplay
+
+    grid = fig.add_gridspec(n_rows, 2, height_ratios=[1.15, 1][:n_rows])
+    ScoreDifferencesDisplay.from_result(
+        result,
+        estimator_names=names,
+        ax=fig.add_subplot(grid[0, 0] if has_posterior else grid[0, :]),
+    )
+    if has_posterior:
+        PosteriorDisplay.from_result(
+            result, estimator_names=names, ax=fig.add_subplot(grid[0, 1])
+        )
+    if has_tables:
+        bcv = result.tests.get("bcv_mcnemar", None)
+        n_panels = 2 if bcv is not None and "effective_table" in bcv else 1
+        axes = [fig.add_subplot(grid[1, i]) for i in range(n_panels)]
+        ContingencyTableDisplay.from_result(
+            result, estimator_names=names, ax=axes, show_splits=False
+        )
+    fig.suptitle(_plot_title(result, names), fontsize="large")
+    return fig
+
+
+COMMAND = Subcommand(
+    name="compare",
+    summary="two estimators (the default: what runs without a subcommand)",
+    description=(
+        "Compare two scikit-learn estimators with sound statistical tests "
+        "on block-regularized m×2 cross-validation. Without arguments: a "
+        "5×2 BCV comparison of a scaled logistic regression and a random "
+        "forest on the bundled breast cancer data."
+    ),
+    examples=(
+        "sklearn-bcv",
+        "sklearn-bcv --dataset wine --tests bcv_mcnemar,calibrated_f_5x2bcv",
+        "sklearn-bcv --data train.csv --target label --format json",
+        "sklearn-bcv --estimator-b sklearn.svm.SVC --params-b '{\"C\": 10}'",
+        "sklearn-bcv --cv mx2 --repeats 3 --plot comparison.png",
+    ),
+    add_arguments=add_arguments,
+    run=run,
+    test_lists={"tests": "pair"},
+)

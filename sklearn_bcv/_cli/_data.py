@@ -1,0 +1,284 @@
+"""Data of the command line: bundled scikit-learn data sets and CSV files.
+
+The options ``--dataset`` / ``--data FILE.csv --target COLUMN`` (with
+``--delimiter`` and ``--task``) are the same for every subcommand;
+:func:`load_data` turns them into features, target, task and, for a CSV file
+with categorical or missing values, the preprocessor every estimator is
+fitted behind. A CSV file is read with the :mod:`csv` module, nothing is
+evaluated, and every problem is one :class:`CLIError` before any fitting.
+"""
+
+import argparse
+import csv
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+from sklearn import datasets
+from sklearn.utils.multiclass import type_of_target
+
+from ._args import CLIError
+
+__all__ = [
+    "DATASETS",
+    "Data",
+    "add_data_arguments",
+    "check_target",
+    "features_from_columns",
+    "load_bundled",
+    "load_data",
+    "read_csv",
+    "target_from_column",
+]
+
+#: Bundled scikit-learn loaders the CLI offers, and their task.
+DATASETS = {
+    "breast_cancer": ("load_breast_cancer", "classification"),
+    "iris": ("load_iris", "classification"),
+    "wine": ("load_wine", "classification"),
+    "digits": ("load_digits", "classification"),
+    "diabetes": ("load_diabetes", "regression"),
+}
+
+#: A numeric target with more distinct values than this is a regression task.
+MAX_CLASSES = 20
+
+
+# --------------------------------------------------------------------------
+# Options
+
+
+def _delimiter(text):
+    """An argparse type: one character (the csv module's delimiter)."""
+    if text in ("\\t", "tab"):
+        return "\t"
+    if len(text) != 1:
+        raise argparse.ArgumentTypeError(
+            f"expected one character (or 'tab'); got {text!r}"
+        )
+    return text
+
+
+def add_data_arguments(parser):
+    """``--dataset`` or ``--data`` with ``--target``, ``--delimiter``, ``--task``."""
+    data = parser.add_argument_group("data")
+    source = data.add_mutually_exclusive_group()
+    source.add_argument(
+        "--dataset",
+        choices=sorted(DATASETS),
+        default=None,
+        help="a data set bundled with scikit-learn (default: breast_cancer; "
+        "diabetes is a regression task)",
+    )
+    source.add_argument(
+        "--data",
+        metavar="FILE.csv",
+        type=Path,
+        default=None,
+        help="a CSV file with a header row; non-numeric feature columns are "
+        "one-hot encoded, empty cells of numeric columns imputed",
+    )
+    data.add_argument(
+        "--target",
+        metavar="COLUMN",
+        default=None,
+        help="name of the target column of --data (required with --data)",
+    )
+    data.add_argument(
+        "--delimiter",
+        default=",",
+        type=_delimiter,
+        help="field delimiter of --data: one character, or 'tab' (default: ,)",
+    )
+    data.add_argument(
+        "--task",
+        choices=("auto", "classification", "regression"),
+        default="auto",
+        help="task of --data; auto: regression for a numeric target with "
+        f"non-integer values or more than {MAX_CLASSES} distinct values, "
+        "classification otherwise (default: auto)",
+    )
+    return data
+
+
+# --------------------------------------------------------------------------
+# Loading
+
+
+def load_bundled(name):
+    """Return ``(X, y, task, description)`` of a bundled scikit-learn data set."""
+    loader, task = DATASETS[name]
+    X, y = getattr(datasets, loader)(return_X_y=True)
+    return X, y, task, f"{name} (scikit-learn, {X.shape[0]} records)"
+
+
+def _parse_float(value):
+    try:
+        return float(value)
+    except ValueError:
+        return None
+
+
+def read_csv(path, target, *, delimiter=","):
+    """Read a CSV file into features and target with the csv module.
+
+    Returns
+    -------
+    columns : dict of str to list of str
+        The feature columns, raw strings.
+    y : list of str
+        The target column, raw strings.
+    """
+    if target is None:
+        raise CLIError("--data needs --target COLUMN (the name of the target column)")
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as handle:
+            rows = [
+                row
+                for row in csv.reader(handle, delimiter=delimiter)
+                if any(cell.strip() for cell in row)
+            ]
+    except FileNotFoundError:
+        raise CLIError(f"--data: file not found: {path}") from None
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        raise CLIError(f"--data: cannot read {path}: {exc}") from None
+    if not rows:
+        raise CLIError(f"--data: {path} is empty")
+    header = [name.strip() for name in rows[0]]
+    if target not in header:
+        raise CLIError(
+            f"--target: no column {target!r} in {path}; columns are {header}"
+        )
+    if len(set(header)) != len(header):
+        raise CLIError(f"--data: {path} has duplicate column names")
+    body = rows[1:]
+    if not body:
+        raise CLIError(f"--data: {path} has a header but no data rows")
+    for line, row in enumerate(body, start=2):
+        if len(row) != len(header):
+            raise CLIError(
+                f"--data: row {line} of {path} has {len(row)} fields; the "
+                f"header has {len(header)}"
+            )
+    columns = {name: [row[i].strip() for row in body] for i, name in enumerate(header)}
+    y = columns.pop(target)
+    if not columns:
+        raise CLIError(f"--data: {path} has no feature column besides {target!r}")
+    if any(value == "" for value in y):
+        raise CLIError(f"--target: column {target!r} has empty cells")
+    return columns, y
+
+
+def _numeric_column(values):
+    """Floats of a column (empty cells NaN), or None if a cell is not a number."""
+    parsed = [np.nan if value == "" else _parse_float(value) for value in values]
+    return None if any(p is None for p in parsed) else parsed
+
+
+def _check_finite_features(columns, parsed):
+    """Reject infinite numbers: no imputer or estimator accepts them."""
+    for name, column in zip(columns, parsed):
+        if column is not None and np.isinf(column).any():
+            raise CLIError(
+                f"--data: column {name!r} holds an infinite value; use an empty "
+                "cell for a missing value"
+            )
+
+
+def features_from_columns(columns):
+    """Turn raw string columns into ``(X, preprocessor)``.
+
+    Numeric columns become floats (empty cells NaN, imputed with the median
+    by the preprocessor); the others stay strings and the preprocessor
+    one-hot encodes them. ``preprocessor`` is None when every column is
+    numeric and complete (then ``X`` is a float array).
+    """
+    from sklearn.compose import ColumnTransformer
+    from sklearn.impute import SimpleImputer
+    from sklearn.preprocessing import OneHotEncoder
+
+    parsed = [_numeric_column(values) for values in columns.values()]
+    _check_finite_features(columns, parsed)
+    numeric = [j for j, col in enumerate(parsed) if col is not None]
+    categorical = [j for j, col in enumerate(parsed) if col is None]
+    X = np.array(
+        [col if col is not None else raw for col, raw in zip(parsed, columns.values())],
+        dtype=object,
+    ).T
+    has_missing = any(np.isnan(parsed[j]).any() for j in numeric)
+    if not categorical and not has_missing:
+        return X.astype(float), None
+    transformers = []
+    if numeric:
+        imputer = SimpleImputer(strategy="median") if has_missing else "passthrough"
+        transformers.append(("numeric", imputer, numeric))
+    if categorical:
+        encoder = OneHotEncoder(handle_unknown="ignore")
+        transformers.append(("categorical", encoder, categorical))
+    return X, ColumnTransformer(transformers, sparse_threshold=0)
+
+
+def target_from_column(y, task="auto"):
+    """Return ``(y, task)`` for a raw target column.
+
+    A numeric column becomes floats; it is a regression target when ``task``
+    is "regression", or with ``task="auto"`` when it holds non-integer
+    values or more than :data:`MAX_CLASSES` distinct values. Anything else is
+    a classification target (text labels stay strings).
+    """
+    parsed = [_parse_float(v) for v in y]
+    if not all(p is not None for p in parsed):
+        if task == "regression":
+            bad = next(v for v, p in zip(y, parsed) if p is None)
+            raise CLIError(f"--task regression needs a numeric target; found {bad!r}")
+        return np.asarray(y, dtype=object), "classification"
+    values = np.asarray(parsed, dtype=float)
+    if not np.isfinite(values).all():
+        raise CLIError("the target column holds non-finite values (nan or inf)")
+    if task == "auto":
+        continuous = type_of_target(values) == "continuous"
+        task = (
+            "regression"
+            if continuous or len(np.unique(values)) > MAX_CLASSES
+            else "classification"
+        )
+    return values, task
+
+
+def check_target(y, task):
+    """Reject targets a comparison cannot run on (one class, one value)."""
+    if task == "classification":
+        classes = np.unique(y)
+        if len(classes) < 2:
+            raise CLIError(
+                f"the target has a single class ({classes[0]!r}); comparing "
+                "classifiers needs at least two"
+            )
+    elif np.ptp(np.asarray(y, dtype=float)) == 0:
+        raise CLIError("the target is constant; comparing regressors needs variation")
+
+
+class Data(NamedTuple):
+    """What :func:`load_data` returns."""
+
+    X: object
+    y: object
+    task: str
+    description: str
+    preprocessor: object
+
+
+def load_data(args):
+    """Load and check the data the options name: a :class:`Data`."""
+    if args.data is not None:
+        columns, raw_y = read_csv(args.data, args.target, delimiter=args.delimiter)
+        X, preprocessor = features_from_columns(columns)
+        y, task = target_from_column(raw_y, args.task)
+        description = f"{args.data} ({len(y)} records, target {args.target!r})"
+    else:
+        if args.target is not None:
+            raise CLIError("--target is only used with --data FILE.csv")
+        X, y, task, description = load_bundled(args.dataset or "breast_cancer")
+        preprocessor = None
+    check_target(y, task)
+    return Data(X, y, task, description, preprocessor)

@@ -1,0 +1,184 @@
+"""Estimators of the command line: by import path, with JSON parameters.
+
+Nothing the user types is evaluated as Python: an estimator is named by an
+import path of dotted identifiers, its class must be a scikit-learn
+estimator, and its parameters are a JSON object (:func:`json.loads`). The
+default estimators of the main job live here too.
+"""
+
+import contextlib
+import importlib
+import inspect
+import json
+import sys
+
+from sklearn.base import BaseEstimator, clone, is_classifier, is_regressor
+
+from ._args import CLIError
+
+__all__ = [
+    "build_estimator",
+    "check_estimator_task",
+    "default_estimators",
+    "estimator_name",
+    "import_estimator_class",
+    "parse_params",
+    "with_preprocessor",
+]
+
+
+def parse_params(text, option):
+    """Parse a JSON object of estimator parameters (json.loads only)."""
+    if text is None:
+        return {}
+    try:
+        params = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CLIError(f"{option}: not valid JSON ({exc.msg}): {text!r}") from None
+    if not isinstance(params, dict):
+        raise CLIError(
+            f"{option}: expected a JSON object like '{{\"C\": 1.0}}'; got {text!r}"
+        )
+    return params
+
+
+def import_estimator_class(path, option, *, stdout=None):
+    """Import the class at ``path`` and check it is a scikit-learn estimator.
+
+    Importing runs the module's code (that is what naming a module asks
+    for), but nothing else: ``path`` must be dotted identifiers, and
+    anything the module prints goes to ``stdout`` (stderr, or nowhere with
+    ``--quiet``) so the requested output stays clean.
+    """
+    module_name, _, class_name = path.rpartition(".")
+    if (
+        not module_name
+        or not class_name.isidentifier()
+        or not all(part.isidentifier() for part in module_name.split("."))
+    ):
+        raise CLIError(
+            f"{option}: expected an import path such as sklearn.svm.SVC; got {path!r}"
+        )
+    try:
+        with contextlib.redirect_stdout(stdout or sys.stderr):
+            module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise CLIError(
+            f"{option}: cannot import module {module_name!r} ({exc})"
+        ) from None
+    except Exception as exc:  # the module's own code failed while importing
+        raise CLIError(
+            f"{option}: importing module {module_name!r} failed "
+            f"({type(exc).__name__}: {exc})"
+        ) from None
+    cls = getattr(module, class_name, None)
+    if cls is None:
+        raise CLIError(f"{option}: module {module_name!r} has no {class_name!r}")
+    if not (
+        inspect.isclass(cls) and issubclass(cls, BaseEstimator) and hasattr(cls, "fit")
+    ):
+        raise CLIError(f"{option}: {path} is not a scikit-learn estimator class")
+    return cls
+
+
+def default_estimators(task, random_state):
+    """The default estimators for ``task``, as ``[(name, estimator), ...]``.
+
+    The first two are the main job's A and B (``compare``); ``many``
+    compares all four. Each fits in well under a second on the bundled data
+    sets; the randomised ones are seeded with ``random_state``.
+    """
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    if task == "regression":
+        from sklearn.ensemble import RandomForestRegressor
+        from sklearn.linear_model import Ridge
+        from sklearn.neighbors import KNeighborsRegressor
+        from sklearn.tree import DecisionTreeRegressor
+
+        estimators = [
+            make_pipeline(StandardScaler(), Ridge()),
+            RandomForestRegressor(n_estimators=50, random_state=random_state),
+            DecisionTreeRegressor(random_state=random_state),
+            make_pipeline(StandardScaler(), KNeighborsRegressor()),
+        ]
+    else:
+        from sklearn.ensemble import RandomForestClassifier
+        from sklearn.linear_model import LogisticRegression
+        from sklearn.naive_bayes import GaussianNB
+        from sklearn.tree import DecisionTreeClassifier
+
+        estimators = [
+            make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)),
+            RandomForestClassifier(n_estimators=50, random_state=random_state),
+            DecisionTreeClassifier(random_state=random_state),
+            GaussianNB(),
+        ]
+    return [(estimator_name(estimator), estimator) for estimator in estimators]
+
+
+def build_estimator(path, params, *, default=None, option, params_option, stdout=None):
+    """Instantiate the class at ``path`` with ``params``, or use ``default``.
+
+    ``params`` (a dict, from :func:`parse_params`) sets parameters of the
+    named class; for a default that is a pipeline (a scaled linear model)
+    they go to its final estimator, so ``{"C": 10}`` works on the default
+    logistic regression as on any classifier. ``option`` and
+    ``params_option`` name the options in error messages.
+    """
+    if path is None:
+        estimator = default
+        target = default[-1] if hasattr(default, "steps") else default
+    else:
+        cls = import_estimator_class(path, option, stdout=stdout)
+        try:
+            estimator = target = cls()
+        except Exception as exc:  # abstract classes, required arguments
+            raise CLIError(
+                f"{option}: cannot create {path}() without arguments "
+                f"({type(exc).__name__}: {exc})"
+            ) from None
+    if not hasattr(estimator, "predict"):
+        raise CLIError(
+            f"{option}: {type(estimator).__name__} has no predict method; "
+            "give a classifier or a regressor"
+        )
+    if params:
+        try:
+            target.set_params(**params)
+        except ValueError as exc:
+            raise CLIError(f"{params_option}: {exc}") from None
+    return estimator
+
+
+def check_estimator_task(estimator, task, option):
+    """Refuse a regressor on a categorical target and the converse."""
+    if task == "classification" and is_regressor(estimator):
+        raise CLIError(
+            f"{option}: {type(estimator).__name__} is a regressor but "
+            "the target is categorical"
+        )
+    if task == "regression" and is_classifier(estimator):
+        raise CLIError(
+            f"{option}: {type(estimator).__name__} is a classifier but "
+            "the target is continuous"
+        )
+
+
+def with_preprocessor(estimator, preprocessor):
+    """``estimator`` behind a clone of ``preprocessor`` (None: unchanged)."""
+    if preprocessor is None:
+        return estimator
+    from sklearn.pipeline import make_pipeline
+
+    return make_pipeline(clone(preprocessor), estimator)
+
+
+def estimator_name(estimator):
+    """The class name of ``estimator`` (of a pipeline's final step)."""
+    from sklearn.pipeline import Pipeline
+
+    while isinstance(estimator, Pipeline):
+        estimator = estimator.steps[-1][1]
+    return type(estimator).__name__
