@@ -416,7 +416,15 @@ def compare_predictions(
             ``calibrated_f_5x2bcv`` for other scores on one, ``mcnemar`` on
             one hold-out split, ``combined_f_5x2cv`` on a random m×2 CV,
             ``corrected_t`` otherwise, and also in place of the two F tests
-            when ``alternative`` is one-sided (they cannot honour it).
+            when ``alternative`` is one-sided (they cannot honour it). The
+            registry declares these recommendations (``register_test``'s
+            ``recommended_for``).
+        verdict : Bunch
+            The verdict of the comparison, as printed: ``test`` (the
+            recommended test if it ran, else the first test run; None when
+            no test ran), ``decision`` (``"A better"``, ``"B better"``,
+            ``"no difference"``, or None), ``pvalue`` (None for a Bayesian
+            test), ``rationale`` (why that test) and ``text``.
 
         ``result.run_test(name, **params)`` runs any other registered test
         on the stored needs without refitting.

@@ -313,7 +313,8 @@ def _check_prediction_dict(predictions):
     if isinstance(predictions, dict):
         pairs = list(predictions.items())
     elif isinstance(predictions, list | tuple) and all(
-        isinstance(pair, tuple | list) and len(pair) == 2 for pair in predictions
+        isinstance(pair, tuple | list) and len(pair) == 2 and isinstance(pair[0], str)
+        for pair in predictions
     ):
         pairs = list(predictions)
     else:

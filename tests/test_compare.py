@@ -1074,3 +1074,89 @@ def test_swapping_a_and_b_mirrors_the_result(seed, n_classes, accuracy_a, accura
     assert backward.tests.corrected_t.statistic == pytest.approx(
         -forward.tests.corrected_t.statistic
     )
+
+
+# ---------------------------------------------------------------- declarations
+
+
+def test_verdict_is_a_field(bc_result):
+    verdict = bc_result.verdict
+    assert verdict.test == "bcv_mcnemar" == bc_result.recommended_test
+    assert verdict.text == str(bc_result).splitlines()[-1]
+    assert verdict.pvalue == bc_result.tests.bcv_mcnemar.pvalue
+    expected = (
+        ("A better" if np.mean(bc_result.differences) > 0 else "B better")
+        if bc_result.tests.bcv_mcnemar.reject
+        else "no difference"
+    )
+    assert verdict.decision == expected
+    assert verdict.rationale.startswith("recommended for classifiers")
+
+
+def test_verdict_of_a_bayesian_test_has_no_p_value():
+    y = np.array([0, 1] * 20)
+    splits = list(KFold(4).split(y))
+    truth = [y[t] for _, t in splits]
+    result = compare_predictions(
+        y, truth, [1 - t for t in truth], splits, tests="bayesian_correlated_t"
+    )
+    assert result.verdict.test == "bayesian_correlated_t"
+    assert result.verdict.pvalue is None and result.verdict.decision == "A better"
+    assert "(p =" not in result.verdict.text
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (
+            {"tests": "combined_f_5x2cv", "alternative": "greater"},
+            r"combined_f_5x2cv supports alternative in \['two-sided'\] only; got "
+            "'greater'",
+        ),
+        (
+            {"tests": {"corrected_t": {"bogus": 1}}},
+            r"tests\['corrected_t'\] has unknown parameter\(s\) \['bogus'\]; "
+            r"corrected_t takes \['alpha', 'alternative'\]",
+        ),
+        (
+            {"tests": {"bcv_mcnemar": {"tables": 1}}},
+            r"tests\['bcv_mcnemar'\] has unknown parameter\(s\) \['tables'\]",
+        ),
+    ],
+)
+def test_declarations_refuse_a_test_before_any_fit(kwargs, match, monkeypatch):
+    def no_fitting(*args, **kwargs):
+        raise AssertionError("bad input must be rejected before any fit")
+
+    monkeypatch.setattr(sklearn_bcv._engine._fit, "_fit_and_predict", no_fitting)
+    with pytest.raises(ValueError, match=match):
+        compare_estimators(logistic(), tree(), X_BC, Y_BC, **kwargs)
+
+
+def test_a_third_party_test_can_be_the_recommended_one(restore_registry, bc_result):
+    @register_test(
+        "always_b",
+        needs="differences",
+        design="bcv",
+        recommended_for={"bcv": 0},
+        rationale="recommended by this test",
+    )
+    def always_b(*, differences, alpha, alternative):
+        return Bunch(
+            statistic=-1.0,
+            pvalue=0.0,
+            df=None,
+            reject=True,
+            alternative=alternative,
+            test="always_b",
+        )
+
+    result = compare_predictions(
+        Y_BC,
+        bc_result.predictions_a,
+        bc_result.predictions_b,
+        [(np.setdiff1d(np.arange(len(Y_BC)), t), t) for t in bc_result.test_indices],
+        cv=BlockRegularized5x2CV(random_state=0),
+    )
+    assert result.recommended_test == "always_b"
+    assert result.verdict.text.startswith("Verdict from always_b (recommended by")

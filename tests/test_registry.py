@@ -14,7 +14,13 @@ from sklearn_bcv.stats import (
     mcnemar,
     proportion_z,
 )
-from sklearn_bcv.stats._registry import DESIGNS, NEEDS, get_test_info, unregister_test
+from sklearn_bcv.stats._registry import (
+    DESIGNS,
+    NEEDS,
+    get_entry,
+    get_test_info,
+    unregister_test,
+)
 
 # The tests of this module and what the contract (API.md) says about them.
 OWN_TESTS = {
@@ -203,6 +209,84 @@ def test_register_bad_design(design, restore_registry):
 def test_register_bad_name(name, restore_registry):
     with pytest.raises(ValueError, match=r"name must be a non-empty string"):
         register_test(name, needs="tables")
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"kind": "pairs"}, r"kind must be one of \['pair', 'many', 'datasets'\]"),
+        ({"alternatives": "both"}, r"alternatives must name one or more of"),
+        ({"alternatives": ()}, r"alternatives must name one or more of"),
+        ({"recommended_for": ["bcv"]}, r"recommended_for must be a dict"),
+        ({"recommended_for": {"5x2": 1}}, r"recommended_for must be a dict"),
+        ({"recommended_for": {"bcv": 1.5}}, r"recommended_for must be a dict"),
+        ({"rationale": 3}, r"rationale must be a string or None; got 3"),
+        (
+            {"kind": "many"},
+            r"needs must name one or more of \['correct', 'scores', 'n_train', "
+            r"'n_test'\] \(the needs of a 'many' test\); got \['differences'\]",
+        ),
+    ],
+)
+def test_register_bad_declarations(kwargs, match, restore_registry):
+    with pytest.raises(ValueError, match=match):
+        register_test("bad", needs="differences", **kwargs)(dummy_test)
+    assert "bad" not in available_tests(kind=None)
+
+
+# What each built-in two-estimator test declares: the alternatives it
+# honours and the designs it is the recommendation for (with its rank).
+DECLARATIONS = {
+    "mcnemar": (("two-sided", "greater", "less"), {"holdout": 1}),
+    "kfold_mcnemar": (("two-sided",), {}),
+    "bcv_mcnemar": (("two-sided", "greater", "less"), {"bcv": 1}),
+    "combined_f_5x2cv": (("two-sided",), {"mx2": 1}),
+    "calibrated_f_5x2bcv": (("two-sided",), {"bcv": 2}),
+    "corrected_t": (
+        ("two-sided", "greater", "less"),
+        {"bcv": 3, "mx2": 2, "kfold": 1, "any": 1},
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DECLARATIONS))
+def test_builtin_declarations(name):
+    entry = get_entry(name)
+    alternatives, recommended_for = DECLARATIONS[name]
+    assert entry.kind == "pair"
+    assert entry.alternatives == alternatives
+    assert entry.recommended_for == recommended_for
+    assert (entry.rationale is not None) == bool(recommended_for)
+
+
+@pytest.mark.parametrize("name", available_tests())
+@pytest.mark.parametrize("alternative", ["greater", "less"])
+def test_declared_alternatives_match_what_the_test_does(name, alternative):
+    # The engine trusts the declaration: a test that declares an alternative
+    # must run with it, one that does not must refuse it itself too.
+    kwargs = {need: ALL_INPUTS[need] for need in get_test_info(name)[0]}
+    if get_test_info(name)[1] == "holdout":
+        kwargs["tables"] = TABLE
+    if get_entry(name).honours(alternative):
+        assert get_test(name)(**kwargs, alternative=alternative).alternative == (
+            alternative
+        )
+    else:
+        with pytest.raises(ValueError, match="alternative"):
+            get_test(name)(**kwargs, alternative=alternative)
+
+
+def test_available_tests_by_kind(restore_registry):
+    register_test("omnibus_dummy", needs="scores", kind="many")(_many_dummy)
+    assert "omnibus_dummy" in available_tests(kind="many")
+    assert "omnibus_dummy" not in available_tests()  # kind="pair" by default
+    assert set(available_tests(kind=None)) >= {"omnibus_dummy", "mcnemar"}
+    with pytest.raises(ValueError, match=r"kind must be one of"):
+        available_tests(kind="all")
+
+
+def _many_dummy(*, scores, alpha=0.05, alternative="two-sided"):
+    return Bunch(statistic=0.0, pvalue=1.0, df=None, reject=False, test="x")
 
 
 # --------------------------------------------------------------------------
