@@ -15,7 +15,7 @@ import numpy as np
 from sklearn.model_selection import check_cv
 from sklearn.utils import indexable
 
-from ._compat import HasMethods, Interval, StrOptions, _num_samples, validate_params
+from ._compat import HasMethods, Interval, StrOptions, validate_params
 from ._constants import ALTERNATIVES, CLASSIFICATION, REGRESSION
 from ._engine._design import describe_design
 from ._engine._fit import (
@@ -27,9 +27,10 @@ from ._engine._fit import (
 )
 from ._engine._needs import PredictionStore
 from ._engine._plan import check_tests_argument, plan_tests
-from ._engine._scoring import resolve_scoring
+from ._engine._scoring import resolve_scoring, scoring_of_predictions
 from ._engine._validation import (
     check_predictions,
+    check_records,
     check_target,
     check_task,
     task_of_estimators,
@@ -257,7 +258,7 @@ def compare_estimators(
         error_score=error_score,
         return_estimator=return_estimator,
     )
-    store = store_of_fits(y, splits, fits, task, scoring, error_score, named)
+    store = PredictionStore.of_fits(y, splits, fits, task, scoring, error_score, named)
     return build_pair_result(
         store,
         0,
@@ -270,44 +271,6 @@ def compare_estimators(
         return_predictions=return_predictions,
         fits=fits,
         estimator_names=(estimator_name(estimator_a), estimator_name(estimator_b)),
-    )
-
-
-def check_records(X, y, groups):
-    """The number of records; X, y and groups must agree on it."""
-    n_samples = _num_samples(X)
-    if y.shape[0] != n_samples:
-        raise ValueError(
-            f"X and y must have the same number of records; got X with "
-            f"{n_samples} and y with {y.shape[0]}."
-        )
-    if groups is not None and _num_samples(groups) != n_samples:
-        raise ValueError(
-            f"groups must have one label per record ({n_samples}); got "
-            f"{_num_samples(groups)}."
-        )
-    return n_samples
-
-
-def store_of_fits(y, splits, fits, task, scoring, error_score, named):
-    """The prediction store of the engine's fits (predictions checked)."""
-    if not fits.failed.any():
-        for j, (label, _) in enumerate(named):
-            check_predictions(
-                [row[j] for row in fits.predictions],
-                splits,
-                f"predictions of {label}",
-                task,
-            )
-    return PredictionStore(
-        y,
-        splits,
-        fits.predictions,
-        task,
-        scoring,
-        fitted_scores=fits.scores,
-        failed=fits.failed,
-        error_score=np.nan if error_score == "raise" else error_score,
     )
 
 
@@ -516,18 +479,3 @@ def compare_predictions(
         alpha=alpha,
         alternative=alternative,
     )
-
-
-def scoring_of_predictions(scoring, task):
-    """The scoring of predictions made elsewhere: it must read predict only."""
-    scoring = resolve_scoring(scoring, task)
-    if scoring.needs_estimator:
-        raise ValueError(
-            f"scoring={scoring.label!r} needs the fitted estimators' "
-            f"{scoring.response} outputs; scoring predicted values cannot give "
-            "them. Use a metric of (y_true, y_pred) such as 'accuracy', "
-            "'balanced_accuracy', 'f1_macro', 'r2' or 'neg_mean_squared_error', "
-            "a callable (y_true, y_pred) -> float, or fit the estimators "
-            "(compare_estimators), which scores the fitted estimators."
-        )
-    return scoring

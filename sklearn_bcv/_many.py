@@ -17,7 +17,6 @@ import numpy as np
 from sklearn.model_selection import check_cv
 from sklearn.utils import indexable
 
-from ._compare import check_records, scoring_of_predictions, store_of_fits
 from ._compat import HasMethods, Interval, StrOptions, validate_params
 from ._constants import ALTERNATIVES, CLASSIFICATION, REGRESSION
 from ._engine._design import describe_design
@@ -30,11 +29,12 @@ from ._engine._fit import (
 )
 from ._engine._needs import PredictionStore
 from ._engine._plan import check_tests_argument, plan_tests, recommend
-from ._engine._scoring import resolve_scoring
+from ._engine._scoring import resolve_scoring, scoring_of_predictions
 from ._engine._validation import (
     check_estimator_list,
     check_names_subset,
     check_predictions,
+    check_records,
     check_target,
     check_task,
     task_of_estimators,
@@ -61,14 +61,11 @@ _SHARED_PARAMETERS = {
 
 def _plan(tests, pairwise_tests, design, task, scoring, alternative):
     """``(omnibus plan, omnibus skipped, pairwise plan)``, checked before fits."""
+    # An omnibus test asks whether any of the k estimators differ: it is
+    # two-sided whatever the alternative of the pairwise tests.
     omnibus, skipped = plan_tests(
         tests, design, task, alternative="two-sided", kind="many"
     )
-    if alternative != "two-sided" and tests is None:
-        # The omnibus tests are two-sided: with a one-sided alternative they
-        # run only when asked for by name.
-        skipped.update({test.name: "an omnibus test is two-sided" for test in omnibus})
-        omnibus = []
     if pairwise_tests is None:
         recommended, _ = recommend(design, task, scoring.label, alternative)
         pairwise_tests = [] if recommended is None else [recommended]
@@ -153,8 +150,8 @@ def compare_many_estimators(
         those applicable to the design and task (``bcv_cochran_q`` on an
         m×2 BCV, ``cochran_q`` and ``looney_f`` on one hold-out split; they
         need class labels); a name, a list of names, or ``{name: {param:
-        value}}``. They are two-sided: with a one-sided ``alternative``
-        they run only when named.
+        value}}``. They ask whether any of the estimators differ, so they are
+        two-sided whatever ``alternative`` says.
     pairwise_tests : str, list of str or dict, default=None
         Two-estimator tests (``available_tests()``) run on every pair, or on
         every estimator against ``control``. ``None`` is the test
@@ -174,9 +171,9 @@ def compare_many_estimators(
     alpha : float, default=0.05
         Significance level of every test and of the adjusted p-values.
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
-        Of the pairwise tests, with A the first of a pair in ``names`` order
-        (or the other estimator against ``control``): ``"greater"`` tests
-        "A better than B".
+        Of the pairwise tests (the omnibus tests are two-sided), with A the
+        first of a pair in ``names`` order (or the other estimator against
+        ``control``): ``"greater"`` tests "A better than B".
     groups : array-like of shape (n_samples,), default=None
         Group labels passed to the splitter (when metadata routing is off).
     n_jobs : int, default=None
@@ -291,7 +288,7 @@ def compare_many_estimators(
     )
     (fits,) = fit_all([data], n_jobs=n_jobs, verbose=verbose, error_score=error_score)
     labels = [(f"estimators[{name!r}]", est) for name, est in named]
-    store = store_of_fits(y, splits, fits, task, scoring, error_score, labels)
+    store = PredictionStore.of_fits(y, splits, fits, task, scoring, error_score, labels)
     return build_many_result(
         store,
         names=names,
@@ -406,8 +403,7 @@ def compare_many_predictions(
             Omnibus test name -> its result (``statistic``, ``pvalue``,
             ``df``, ``reject``, ...).
         skipped_tests : dict
-            Omnibus tests chosen by ``tests=None`` that did not run, with
-            the reason (a one-sided ``alternative``).
+            Tests that did not run, with the reason (a fit failed).
         pairwise : Bunch
             Pairwise test name -> a Bunch of (k, k) arrays: ``statistic``,
             ``pvalue``, ``pvalue_adjusted`` and ``reject`` (adjusted p-value

@@ -697,10 +697,5 @@ def _format_many_summary(result):
             ("rank", "estimator", "mean score"), rows, right_aligned=(0, 2)
         )
     ]
-    if result.skipped_tests and not np.any(result.get("failed_fits", False)):
-        lines.append(
-            f"not run (alternative={result.alternative!r} unsupported): "
-            + ", ".join(result.skipped_tests)
-        )
     lines.append(result.verdict.text)
     return "\n".join(lines)

@@ -29,6 +29,7 @@ from sklearn.utils.metadata_routing import (
 from sklearn.utils.parallel import Parallel, delayed
 
 from .._compat import _check_method_params, _num_samples, _safe_split
+from .._split import BlockRegularized5x2CV
 
 __all__ = [
     "DataSet",
@@ -317,6 +318,4 @@ def materialise_splits(cv, X, y, split_params):
 
 def default_cv(random_state):
     """The default design: a 5×2 block-regularized CV."""
-    from .._split import BlockRegularized5x2CV
-
     return BlockRegularized5x2CV(random_state=random_state)

@@ -17,6 +17,7 @@ import numpy as np
 
 from .._constants import CLASSIFICATION
 from ._scoring import check_score, score_predictions
+from ._validation import check_predictions
 
 __all__ = ["PredictionStore"]
 
@@ -68,6 +69,32 @@ class PredictionStore:
             else failed
         )
         self.error_score = error_score
+
+    @classmethod
+    def of_fits(cls, y, splits, fits, task, scoring, error_score, labels):
+        """The store of the engine's fits (their predictions checked).
+
+        ``labels`` is a list of ``(label, estimator)``; a label names the
+        estimator in the message about bad predictions.
+        """
+        if not fits.failed.any():
+            for j, (label, _) in enumerate(labels):
+                check_predictions(
+                    [row[j] for row in fits.predictions],
+                    splits,
+                    f"predictions of {label}",
+                    task,
+                )
+        return cls(
+            y,
+            splits,
+            fits.predictions,
+            task,
+            scoring,
+            fitted_scores=fits.scores,
+            failed=fits.failed,
+            error_score=np.nan if error_score == "raise" else error_score,
+        )
 
     @property
     def any_failed(self):

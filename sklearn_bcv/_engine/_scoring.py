@@ -20,7 +20,13 @@ from sklearn.metrics import get_scorer, make_scorer
 
 from .._constants import CLASSIFICATION
 
-__all__ = ["Scoring", "check_score", "resolve_scoring", "score_predictions"]
+__all__ = [
+    "Scoring",
+    "check_score",
+    "resolve_scoring",
+    "score_predictions",
+    "scoring_of_predictions",
+]
 
 
 class Scoring(NamedTuple):
@@ -137,3 +143,18 @@ def score_predictions(scoring, y_true, y_pred):
     """Score of stored predictions (a scoring that reads ``predict`` only)."""
     value = scoring.scorer(_StoredPredictions(y_pred), None, y_true)
     return check_score(value, scoring.label)
+
+
+def scoring_of_predictions(scoring, task):
+    """The scoring of predictions made elsewhere: it must read predict only."""
+    scoring = resolve_scoring(scoring, task)
+    if scoring.needs_estimator:
+        raise ValueError(
+            f"scoring={scoring.label!r} needs the fitted estimators' "
+            f"{scoring.response} outputs; scoring predicted values cannot give "
+            "them. Use a metric of (y_true, y_pred) such as 'accuracy', "
+            "'balanced_accuracy', 'f1_macro', 'r2' or 'neg_mean_squared_error', "
+            "a callable (y_true, y_pred) -> float, or fit the estimators "
+            "(compare_estimators), which scores the fitted estimators."
+        )
+    return scoring

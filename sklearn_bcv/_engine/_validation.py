@@ -8,12 +8,14 @@ import numpy as np
 from sklearn.base import is_classifier, is_regressor
 from sklearn.utils.multiclass import type_of_target
 
+from .._compat import _num_samples
 from .._constants import CLASSIFICATION, REGRESSION, TASKS
 
 __all__ = [
     "check_class_labels",
     "check_estimator_list",
     "check_predictions",
+    "check_records",
     "check_target",
     "check_task",
     "task_from_target",
@@ -38,6 +40,22 @@ def check_target(y, *, name="y"):
     if y.dtype == object and any(v is None or v != v for v in y):
         raise ValueError(f"{name} contains missing values (None or NaN).")
     return y
+
+
+def check_records(X, y, groups):
+    """The number of records; X, y and groups must agree on it."""
+    n_samples = _num_samples(X)
+    if y.shape[0] != n_samples:
+        raise ValueError(
+            f"X and y must have the same number of records; got X with "
+            f"{n_samples} and y with {y.shape[0]}."
+        )
+    if groups is not None and _num_samples(groups) != n_samples:
+        raise ValueError(
+            f"groups must have one label per record ({n_samples}); got "
+            f"{_num_samples(groups)}."
+        )
+    return n_samples
 
 
 def task_from_target(y, predictions):
