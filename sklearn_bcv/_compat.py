@@ -20,7 +20,3 @@ from sklearn.utils.validation import (  # noqa: F401
     _num_samples,
 )
 
-
-def metric_of_scorer(scorer):
-    """``(score_func, kwargs, sign, response_method)`` behind a sklearn scorer."""
-    return scorer._score_func, scorer._kwargs, scorer._sign, scorer._response_method
