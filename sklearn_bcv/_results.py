@@ -566,12 +566,16 @@ def build_many_result(
         for test in pairwise_plan:
             results = {}
             for a, b in pairs:
-                forward = _run_one(test, store.pair_needs(a, b), alpha, alternative)
+                forward = _run_one(
+                    test, store.pair_needs(a, b, test.needs), alpha, alternative
+                )
                 # A two-sided p-value does not depend on the order of the
                 # pair; the statistic of [B, A] is that of B against A.
                 swapped = None
                 if alternative == "two-sided" and not _is_bayesian(forward):
-                    swapped = _run_one(test, store.pair_needs(b, a), alpha, alternative)
+                    swapped = _run_one(
+                        test, store.pair_needs(b, a, test.needs), alpha, alternative
+                    )
                 results[(a, b)] = (forward, swapped)
             result.pairwise[test.name] = _pairwise_table(
                 results,

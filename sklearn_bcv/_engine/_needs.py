@@ -19,7 +19,18 @@ from .._constants import CLASSIFICATION
 from ._scoring import check_score, score_predictions
 from ._validation import check_predictions
 
-__all__ = ["PredictionStore"]
+__all__ = ["PAIR_FIELDS", "PredictionStore"]
+
+#: What :meth:`PredictionStore.pair_needs` computes for a pair.
+PAIR_FIELDS = (
+    "tables",
+    "scores_a",
+    "scores_b",
+    "differences",
+    "n_train",
+    "n_test",
+    "loss_differences",
+)
 
 
 class PredictionStore:
@@ -154,12 +165,17 @@ class PredictionStore:
                     )
         return scores
 
-    def pair_needs(self, a, b):
+    def pair_needs(self, a, b, only=None):
         """The needs of the two-estimator tests for A = ``a``, B = ``b``.
 
         ``tables`` (classification), ``scores_a``, ``scores_b``,
-        ``differences``, ``n_train``, ``n_test`` and ``loss_differences``.
+        ``differences``, ``n_train``, ``n_test`` and ``loss_differences``;
+        only those named in ``only`` when given (the per-record loss
+        differences of every pair of many estimators need not all exist at
+        once). Without predictions of every split (a fit failed) there are
+        no tables nor loss differences.
         """
+        wanted = set(PAIR_FIELDS if only is None else only)
         scores_a, scores_b = self.scores[:, a], self.scores[:, b]
         needs = {
             "scores_a": scores_a,
@@ -168,15 +184,17 @@ class PredictionStore:
             "n_train": self.n_train,
             "n_test": self.n_test,
         }
+        needs = {key: value for key, value in needs.items() if key in wanted}
         if self.any_failed:
             return needs
-        if self.task == CLASSIFICATION:
+        if self.task == CLASSIFICATION and "tables" in wanted:
             needs["tables"] = np.stack(
                 [_table(correct[:, a], correct[:, b]) for correct in self.correct]
             )
-        needs["loss_differences"] = [
-            losses[:, a] - losses[:, b] for losses in self.losses
-        ]
+        if "loss_differences" in wanted:
+            needs["loss_differences"] = [
+                losses[:, a] - losses[:, b] for losses in self.losses
+            ]
         return needs
 
     def many_needs(self):
