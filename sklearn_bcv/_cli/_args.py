@@ -195,6 +195,20 @@ def add_design_arguments(group, *, alternative_help):
     )
 
 
+def _version():
+    """The installed version of the package.
+
+    Read from the distribution's metadata: the command line sits below the
+    package's ``__init__`` and does not import it (tests/test_layers.py).
+    """
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("sklearn_bcv")
+    except PackageNotFoundError:  # run from a checkout that is not installed
+        return "(version unknown: the package is not installed)"
+
+
 def add_output_arguments(parser, *, format_help, plot_help):
     """``--format``, ``--plot``, ``--quiet``, ``-v`` and ``--version``."""
     output = parser.add_argument_group("output")
@@ -215,9 +229,7 @@ def add_output_arguments(parser, *, format_help, plot_help):
         default=0,
         help="report each fit on stderr (repeat for more detail)",
     )
-    from .. import __version__
-
-    output.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    output.add_argument("--version", action="version", version=f"{PROG} {_version()}")
     return output
 
 
@@ -229,7 +241,7 @@ def build_cv(args, task):
     """The cross-validation splitter the options ask for."""
     from sklearn.model_selection import KFold, StratifiedKFold
 
-    from .. import (
+    from .._split import (
         BlockRegularized5x2CV,
         BlockRegularizedMx2CV,
         StratifiedBlockRegularizedMx2CV,
@@ -252,7 +264,7 @@ def build_cv(args, task):
 
 def parse_tests(text, *, kind="pair", option="--tests"):
     """The test names of a comma-separated option (None: the default tests)."""
-    from .. import available_tests
+    from ..stats import available_tests
 
     if text is None:
         return None
@@ -268,7 +280,7 @@ def parse_tests(text, *, kind="pair", option="--tests"):
 
 def list_tests(stdout, kind="pair"):
     """Print the registered tests of ``kind``: name, design, needs."""
-    from .. import available_tests
+    from ..stats import available_tests
     from ..stats._registry import get_test_info
 
     for name in available_tests(kind=kind):

@@ -122,7 +122,7 @@ def run(args, *, stdout, stderr):
         with_preprocessor(estimator, data.preprocessor) for estimator in estimators
     )
 
-    from .. import compare_estimators
+    from .._compare import compare_estimators
 
     n_splits = cv.get_n_splits(data.X, data.y)
     message = (
@@ -233,7 +233,11 @@ def plot_figure(result, names):
     has_posterior = "bayesian_correlated_t" in result.tests
     n_rows = 2 if has_tables else 1
     fig = new_figure(figsize=(12, 4.2 + 3.6 * (n_rows - 1)), layout="constrained")
-    from .. import ContingencyTableDisplay, PosteriorDisplay, ScoreDifferencesDisplay
+    from .._plot import (
+        ContingencyTableDisplay,
+        PosteriorDisplay,
+        ScoreDifferencesDisplay,
+    )
 
     grid = fig.add_gridspec(n_rows, 2, height_ratios=[1.15, 1][:n_rows])
     ScoreDifferencesDisplay.from_result(
