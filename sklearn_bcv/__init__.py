@@ -14,6 +14,7 @@ from ._plot import (
     ContingencyTableDisplay,
     PosteriorDisplay,
     ScoreDifferencesDisplay,
+    SignificanceMatrixDisplay,
 )
 from ._split import (
     BlockRegularized5x2CV,
@@ -43,6 +44,7 @@ __all__ = [
     "ContingencyTableDisplay",
     "PosteriorDisplay",
     "ScoreDifferencesDisplay",
+    "SignificanceMatrixDisplay",
     "available_tests",
     "get_test",
     "mcnemar_table",

@@ -1,4 +1,5 @@
-"""Plots of a comparison: contingency tables, score differences, posterior.
+"""Plots of a comparison: contingency tables, score differences, posterior,
+and the significance matrix of k estimators.
 
 Each plot is a Display object in the scikit-learn way
 (:class:`sklearn.metrics.ConfusionMatrixDisplay`): ``__init__`` only stores
@@ -6,7 +7,9 @@ the data, :meth:`plot` draws it (importing matplotlib lazily) and sets
 ``figure_``, ``ax_`` and the artists, and the ``from_result`` classmethod
 builds the display from the Bunch returned by
 :func:`~sklearn_bcv.compare_estimators` or
-:func:`~sklearn_bcv.compare_predictions`.
+:func:`~sklearn_bcv.compare_predictions` (or, for the significance
+matrix, :func:`~sklearn_bcv.compare_many_estimators` and
+:func:`~sklearn_bcv.compare_many_predictions`).
 
 One module per Display; ``_common`` holds what they share.
 """
@@ -14,9 +17,11 @@ One module per Display; ``_common`` holds what they share.
 from ._contingency import ContingencyTableDisplay
 from ._differences import ScoreDifferencesDisplay
 from ._posterior import PosteriorDisplay
+from ._significance import SignificanceMatrixDisplay
 
 __all__ = [
     "ContingencyTableDisplay",
     "PosteriorDisplay",
     "ScoreDifferencesDisplay",
+    "SignificanceMatrixDisplay",
 ]
