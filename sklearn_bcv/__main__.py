@@ -1,4 +1,4 @@
-"""``python -m sklearn_bcv``: compare two estimators from the command line."""
+"""``python -m sklearn_bcv``: the ``sklearn-bcv`` command line."""
 
 import sys
 

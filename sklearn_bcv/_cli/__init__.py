@@ -5,7 +5,7 @@ errors and exit statuses), :mod:`._args` (what subcommands share: errors,
 argument types, option groups), :mod:`._data` (bundled data sets, CSV
 files), :mod:`._estimators` (import paths, JSON parameters, defaults),
 :mod:`._output` (progress, JSON/CSV values, figures), and one module per
-subcommand (:mod:`._compare`, the default).
+subcommand (:mod:`._compare`, the default; :mod:`._many`).
 
 Nothing the user types is evaluated as Python: estimators are named by import
 path and checked to be scikit-learn estimator classes, parameters are JSON.

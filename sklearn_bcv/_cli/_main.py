@@ -2,7 +2,7 @@
 
 ``sklearn-bcv NAME ...`` runs the subcommand ``NAME``; without one it runs
 ``compare`` (two estimators), unless an option that only another subcommand
-has selects it. A subcommand is a module
+has selects it (``--estimator`` selects ``many``). A subcommand is a module
 defining a :class:`~._args.Subcommand`, listed in :data:`SUBCOMMANDS`.
 
 Whatever the subcommand, :func:`main` turns every failure into one line
@@ -15,17 +15,18 @@ import argparse
 import contextlib
 import os
 import sys
+import textwrap
 import warnings
 
 from .._compat import InvalidParameterError
-from . import _compare
+from . import _compare, _many
 from ._args import EXIT_STATUS, PROG, CLIError, Parser, UsageError, list_tests
 
 __all__ = ["SUBCOMMANDS", "build_parser", "main"]
 
 #: The subcommands by name, in the order ``--help`` lists them; the first
 #: is the default. Adding a subcommand: a module and a line here.
-SUBCOMMANDS = {command.name: command for command in (_compare.COMMAND,)}
+SUBCOMMANDS = {command.name: command for command in (_compare.COMMAND, _many.COMMAND)}
 DEFAULT = next(iter(SUBCOMMANDS))
 
 
@@ -67,7 +68,7 @@ def build_parser(command=DEFAULT, *, prog=None):
         epilog += "\n" + _subcommand_list() + "\n"
     parser = Parser(
         prog=prog,
-        description=subcommand.description,
+        description=textwrap.fill(subcommand.description, 79),
         epilog=f"{epilog}\n{EXIT_STATUS}",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
