@@ -451,10 +451,11 @@ def _pairwise_table(results, pairs, k, names, *, correction, alpha, alternative)
 
     Row = A, column = B. A two-sided test is symmetric: the entry [B, A]
     repeats the p-values of [A, B], and its statistic is that of the test
-    run with A and B swapped (``swapped``). Entries of pairs not tested
-    (the diagonal; with a control, pairs without it; with a one-sided
-    alternative, [B, A]) hold p-value 1, statistic 0 and reject False, and
-    are False in ``tested``.
+    run with A and B swapped (``swapped``); a Bayesian test's [B, A] holds
+    the same posterior seen from B. Entries of pairs not tested (the
+    diagonal; with a control, pairs without it; with a one-sided
+    alternative, [B, A]) hold p-value 1 (or probabilities 0, 1, 0),
+    statistic 0 and reject False, and are False in ``tested``.
     """
     first = results[pairs[0]][0]
     tested = np.zeros((k, k), dtype=bool)
@@ -466,10 +467,10 @@ def _pairwise_table(results, pairs, k, names, *, correction, alpha, alternative)
             reject=np.zeros((k, k), dtype=bool),
         )
         for (a, b), (result, _) in results.items():
-            for row, col, better, worse in (
-                (a, b, "p_a_better", "p_b_better"),
-                (b, a, "p_b_better", "p_a_better"),
-            ):
+            views = [(a, b, "p_a_better", "p_b_better")]
+            if alternative == "two-sided":  # else only "A better" was asked
+                views.append((b, a, "p_b_better", "p_a_better"))
+            for row, col, better, worse in views:
                 table.p_a_better[row, col] = result[better]
                 table.p_b_better[row, col] = result[worse]
                 table.p_rope[row, col] = result.get("p_rope", 0.0)

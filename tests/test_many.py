@@ -534,3 +534,18 @@ def test_permuting_the_estimators_permutes_the_matrices(seed, order):
     assert permuted.tests.bcv_cochran_q.statistic == pytest.approx(
         forward.tests.bcv_cochran_q.statistic
     )
+
+
+def test_one_sided_bayesian_pairs_test_one_direction(many):
+    splits = [(np.array([0]), t) for t in many.test_indices]
+    result = compare_many_predictions(
+        Y_BC,
+        many.predictions,
+        splits,
+        pairwise_tests="bayesian_correlated_t",
+        alternative="greater",
+    )
+    table = result.pairwise.bayesian_correlated_t
+    np.testing.assert_array_equal(table.tested, np.triu(np.ones((4, 4)), 1) > 0)
+    assert not table.reject[np.tril_indices(4)].any()
+    np.testing.assert_array_equal(table.p_rope[np.tril_indices(4)], 1.0)
