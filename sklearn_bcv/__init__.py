@@ -1,8 +1,6 @@
 """sklearn_bcv: block-regularized m×2 cross-validation and sound tests for
 comparing learning algorithms, in the scikit-learn way."""
 
-__version__ = "0.1.0.dev0"
-
 from . import stats  # noqa: F401  (importing registers the built-in tests)
 from ._compare import ComparisonResult, compare_estimators, compare_predictions
 from ._many import (
@@ -22,6 +20,7 @@ from ._split import (
     StratifiedBlockRegularized5x2CV,
     StratifiedBlockRegularizedMx2CV,
 )
+from ._version import __version__
 from .stats import (
     available_tests,
     get_test,

@@ -601,8 +601,20 @@ def _ranking(result):
 
 
 def _many_verdict(result):
-    """Omnibus decision and the pairs that differ, best estimator first."""
-    verdict = Bunch(omnibus_test=None, omnibus_reject=None, differ=[], text="")
+    """Omnibus decision and the pairs that differ, best estimator first.
+
+    ``differ`` holds the pairs of the first pairwise test (the one the
+    engine recommends when ``pairwise_tests=None``), ``differ_by_test``
+    those of every pairwise test.
+    """
+    verdict = Bunch(
+        omnibus_test=None,
+        omnibus_reject=None,
+        pairwise_test=None,
+        differ=[],
+        differ_by_test={},
+        text="",
+    )
     failed = result.get("failed_fits")
     if failed is not None and np.any(failed):
         verdict.text = (
@@ -614,7 +626,6 @@ def _many_verdict(result):
     if result.tests:
         name, omnibus = next(iter(result.tests.items()))
         verdict.omnibus_test, verdict.omnibus_reject = name, bool(omnibus.reject)
-        p_text = f"p = {format_number(omnibus.pvalue, 3)}"
         outcome = (
             "the estimators differ"
             if omnibus.reject
@@ -622,48 +633,64 @@ def _many_verdict(result):
         )
         lines.append(
             f"Omnibus {name} (statistic {format_number(omnibus.statistic)}, df "
-            f"{format_number(omnibus.df)}, {p_text}): {outcome} at "
-            f"alpha={result.alpha}."
+            f"{format_number(omnibus.df)}, p = {format_number(omnibus.pvalue, 3)}): "
+            f"{outcome} at alpha={result.alpha}."
         )
-    rank = {j: r for r, j in enumerate(_ranking(result))}
     for test, table in result.pairwise.items():
-        differ, same = [], []
-        for name_a, name_b in table.results:
-            a, b = result.names.index(name_a), result.names.index(name_b)
-            if table.reject[a, b]:
-                better, worse = (
-                    (a, b) if _pair_a_better(result, table, a, b) else (b, a)
-                )
-                differ.append((rank[better], rank[worse], better, worse))
-            else:
-                same.append(tuple(sorted((a, b), key=rank.get)))
-        differ.sort()
-        verdict.differ = [
-            (result.names[better], result.names[worse]) for *_, better, worse in differ
+        differ, same = _split_pairs(result, table)
+        verdict.differ_by_test[test] = [
+            (result.names[better], result.names[worse]) for better, worse in differ
         ]
-        how = (
-            f"{table.correction}-adjusted p-values"
-            if table.get("correction")
-            else (
-                "posterior probabilities" if "p_a_better" in table else "raw p-values"
-            )
-        )
-        lines.append(
-            f"Pairwise {test} ({how}, {len(table.results)} pairs): "
-            f"{len(differ)} differ at alpha={result.alpha}."
-        )
-        for *_, better, worse in differ:
-            lines.append(
-                f"  {result.names[better]} > {result.names[worse]}"
-                + _pair_evidence(table, better, worse)
-            )
-        if same:
-            lines.append(
-                "  no significant difference: "
-                + ", ".join(f"{result.names[a]} ~ {result.names[b]}" for a, b in same)
-            )
+        lines += _pairwise_lines(result, test, table, differ, same)
+    if result.pairwise:
+        verdict.pairwise_test = next(iter(result.pairwise))
+        verdict.differ = verdict.differ_by_test[verdict.pairwise_test]
     verdict.text = "\n".join(lines) if lines else "Verdict: none; no test was run."
     return verdict
+
+
+def _split_pairs(result, table):
+    """``(differ, same)``: index pairs (better, worse) that differ, best
+    estimator first, and the pairs that do not (better ranked first)."""
+    rank = {j: r for r, j in enumerate(_ranking(result))}
+    differ, same = [], []
+    for name_a, name_b in table.results:
+        a, b = result.names.index(name_a), result.names.index(name_b)
+        if table.reject[a, b]:
+            a_better = _pair_a_better(result, table, a, b)
+            differ.append((a, b) if a_better else (b, a))
+        else:
+            same.append(tuple(sorted((a, b), key=rank.get)))
+    differ.sort(key=lambda pair: (rank[pair[0]], rank[pair[1]]))
+    same.sort(key=lambda pair: (rank[pair[0]], rank[pair[1]]))
+    return differ, same
+
+
+def _pairwise_lines(result, test, table, differ, same):
+    if table.get("correction"):
+        how = f"{table.correction}-adjusted p-values"
+    elif "p_a_better" in table:
+        how = "posterior probabilities"
+    else:
+        how = "raw p-values"
+    lines = [
+        f"Pairwise {test} ({how}, {len(table.results)} pairs): "
+        f"{len(differ)} differ at alpha={result.alpha}."
+    ]
+    if differ:
+        width = max(len(result.names[better]) for better, _ in differ)
+        width_worse = max(len(result.names[worse]) for _, worse in differ)
+        lines += [
+            f"  {result.names[better]:<{width}} > {result.names[worse]:<{width_worse}}"
+            + _pair_evidence(table, better, worse)
+            for better, worse in differ
+        ]
+    if same:
+        lines.append(
+            "  no significant difference: "
+            + ", ".join(f"{result.names[a]} ~ {result.names[b]}" for a, b in same)
+        )
+    return lines
 
 
 def _pair_a_better(result, table, a, b):
@@ -679,11 +706,11 @@ def _pair_a_better(result, table, a, b):
 
 def _pair_evidence(table, better, worse):
     if "p_a_better" in table:
-        return f"  (P = {format_number(table.p_a_better[better, worse], 3)})"
+        return f"  P = {format_number(table.p_a_better[better, worse], 3)}"
     q = table.pvalue_adjusted[better, worse]
     if not table.tested[better, worse]:
         q = table.pvalue_adjusted[worse, better]
-    return f"  (p = {format_number(q, 3)})"
+    return f"  p = {format_number(q, 3)}"
 
 
 def _format_many_summary(result):

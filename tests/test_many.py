@@ -116,7 +116,11 @@ def test_result_fields_and_shapes(many):
     assert len(many.test_indices) == 10
     assert many.design.kind == "bcv"
     assert list(many.tests) == ["bcv_cochran_q"]
-    assert list(many.pairwise) == ["bcv_mcnemar", "corrected_t", "bayesian_correlated_t"]
+    assert list(many.pairwise) == [
+        "bcv_mcnemar",
+        "corrected_t",
+        "bayesian_correlated_t",
+    ]
 
 
 def test_pair_is_exactly_compare_estimators(many):
@@ -549,3 +553,17 @@ def test_one_sided_bayesian_pairs_test_one_direction(many):
     np.testing.assert_array_equal(table.tested, np.triu(np.ones((4, 4)), 1) > 0)
     assert not table.reject[np.tril_indices(4)].any()
     np.testing.assert_array_equal(table.p_rope[np.tril_indices(4)], 1.0)
+
+
+def test_verdict_pairs_of_every_pairwise_test(many):
+    verdict = many.verdict
+    assert verdict.pairwise_test == "bcv_mcnemar"
+    assert verdict.differ == verdict.differ_by_test["bcv_mcnemar"]
+    assert set(verdict.differ_by_test) == set(many.pairwise)
+    for test, pairs in verdict.differ_by_test.items():
+        table = many.pairwise[test]
+        for better, worse in pairs:
+            b, w = NAMES.index(better), NAMES.index(worse)
+            assert table.reject[b, w]
+            assert many.mean_scores[b] >= many.mean_scores[w]
+        assert len(pairs) == int(table.reject[np.triu_indices(4, 1)].sum())

@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .._version import __version__
+
 __all__ = [
     "CLIError",
     "Parser",
@@ -195,20 +197,6 @@ def add_design_arguments(group, *, alternative_help):
     )
 
 
-def _version():
-    """The installed version of the package.
-
-    Read from the distribution's metadata: the command line sits below the
-    package's ``__init__`` and does not import it (tests/test_layers.py).
-    """
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("sklearn_bcv")
-    except PackageNotFoundError:  # run from a checkout that is not installed
-        return "(version unknown: the package is not installed)"
-
-
 def add_output_arguments(parser, *, format_help, plot_help):
     """``--format``, ``--plot``, ``--quiet``, ``-v`` and ``--version``."""
     output = parser.add_argument_group("output")
@@ -229,7 +217,7 @@ def add_output_arguments(parser, *, format_help, plot_help):
         default=0,
         help="report each fit on stderr (repeat for more detail)",
     )
-    output.add_argument("--version", action="version", version=f"{PROG} {_version()}")
+    output.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     return output
 
 
