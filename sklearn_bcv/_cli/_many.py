@@ -11,7 +11,6 @@ import argparse
 from collections import Counter
 
 from ._args import (
-    CLIError,
     Subcommand,
     UsageError,
     add_design_arguments,
@@ -257,7 +256,6 @@ def run(args, *, stdout, stderr):
     pairwise_tests = parse_tests(args.pairwise_tests, option="--pairwise-tests")
     if args.plot is not None:
         check_plot_path(args.plot)
-        _check_plot_support()
     data = load_data(args)
     check_scoring(args.scoring, data.task)
     named = _build_estimators(args, names, data, stderr)
@@ -363,7 +361,9 @@ def result_to_dict(result, context):
     document["verdict"] = {
         "omnibus_test": verdict.omnibus_test,
         "omnibus_reject": verdict.omnibus_reject,
+        "pairwise_test": verdict.pairwise_test,
         "differ": verdict.differ,
+        "differ_by_test": verdict.differ_by_test,
         "text": verdict.text,
     }
     return plain(document)
@@ -394,16 +394,6 @@ def result_to_csv(result):
     return csv_text(CSV_FIELDS, rows)
 
 
-def _check_plot_support():
-    """Fail before fitting when the significance matrix cannot be drawn."""
-    try:
-        from .._plot import SignificanceMatrixDisplay  # noqa: F401
-    except ImportError:
-        raise CLIError(
-            "--plot: this version of sklearn_bcv has no SignificanceMatrixDisplay"
-        ) from None
-
-
 def plot_title(result):
     """The lines above the --plot figure: the omnibus test, the pairs that
     differ in the plotted (first) pairwise test, and alpha."""
@@ -413,13 +403,11 @@ def plot_title(result):
         omnibus = result.tests[verdict.omnibus_test]
         outcome = "the estimators differ" if verdict.omnibus_reject else "no difference"
         lines.append(f"{verdict.omnibus_test} (p = {omnibus.pvalue:.3g}): {outcome}")
-    if result.pairwise:
-        test, table = next(iter(result.pairwise.items()))
-        n_differ = sum(
-            bool(table.reject[result.names.index(a), result.names.index(b)])
-            for a, b in table.results
+    if verdict.pairwise_test is not None:
+        n_pairs = len(result.pairwise[verdict.pairwise_test].results)
+        lines.append(
+            f"{len(verdict.differ)} of {n_pairs} pairs differ ({verdict.pairwise_test})"
         )
-        lines.append(f"{n_differ} of {len(table.results)} pairs differ ({test})")
     if not lines:
         return f"{len(result.names)} estimators"
     return "\n".join(lines) + f" at alpha = {result.alpha}"
