@@ -348,7 +348,7 @@ def test_plot_title_reads_the_verdict_fields():
         assert title.startswith(result.verdict.omnibus_test)
     result.tests = {}
     result.verdict.omnibus_test = None
-    result.pairwise = {}
+    result.verdict.pairwise_test = None
     assert plot_title(result) == "3 estimators"
 
 
