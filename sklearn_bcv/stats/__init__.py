@@ -27,6 +27,7 @@ from ._bayesian import bayesian_correlated_t
 from ._corrections import adjust_pvalues  # noqa: F401 (not a registered test)
 from ._mcnemar import bcv_mcnemar, kfold_mcnemar, mcnemar
 from ._mcnemar import mcnemar_table  # noqa: F401 (re-exported by sklearn_bcv)
+from ._omnibus import bcv_cochran_q, cochran_q, looney_f
 from ._registry import (  # noqa: F401 (re-exported by sklearn_bcv)
     available_tests,
     get_test,
@@ -62,4 +63,8 @@ __all__ = [
     # z tests
     "proportion_z",
     "cv_ci_z",
+    # k estimators on one data set (which records each gets right)
+    "cochran_q",
+    "looney_f",
+    "bcv_cochran_q",
 ]
