@@ -297,6 +297,21 @@ def test_pvalues_in_unit_interval_and_reject_is_pvalue_below_alpha(correct, data
         assert result.reject is (result.pvalue < alpha)
 
 
+@given(correct=correct_strategy(min_records=2))
+def test_cochran_q_is_a_monotone_function_of_looney_f(correct):
+    # Q = (L - 1) N SSA / (SSA + SSAB) and F = (N - 1) SSA / SSAB, so
+    # Q = (L - 1) N F / (F + N - 1): the two tests order the outcomes alike
+    # and differ only by their reference distributions.
+    n_records, n_estimators = correct.shape
+    q = cochran_q(correct).statistic
+    f = looney_f(correct).statistic
+    if f == np.inf:  # SSAB = 0 < SSA
+        assert q == pytest.approx((n_estimators - 1) * n_records)
+    else:
+        expected = (n_estimators - 1) * n_records * f / (f + n_records - 1)
+        assert q == pytest.approx(expected, rel=1e-9, abs=1e-12)
+
+
 @pytest.mark.parametrize("as_list", [False, True])
 def test_batch_equals_loop(as_list, rng):
     n_splits, n_records, n_estimators = 4, 30, 3
