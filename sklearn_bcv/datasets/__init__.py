@@ -7,6 +7,7 @@ Gaussian classes), in the style of :mod:`sklearn.datasets` ``make_*``
 functions.
 """
 
+from ._many_losses import make_many_epsilon_losses
 from ._samples_generator import (
     TWO_GAUSSIANS_CASES,
     make_epsilon_losses,
@@ -19,6 +20,7 @@ __all__ = [
     "TWO_GAUSSIANS_CASES",
     "make_epsilon_losses",
     "make_exp6",
+    "make_many_epsilon_losses",
     "make_simple",
     "make_two_gaussians",
 ]

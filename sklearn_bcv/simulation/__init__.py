@@ -11,6 +11,7 @@ confidence interval (:func:`rejection_rate_interval`).
 
 from ._learners import simulate_comparisons
 from ._losses import simulate_loss_vectors
+from ._many import simulate_many_loss_vectors
 from ._result import SimulationResult, rejection_rate_interval
 
 __all__ = [
@@ -18,4 +19,5 @@ __all__ = [
     "rejection_rate_interval",
     "simulate_comparisons",
     "simulate_loss_vectors",
+    "simulate_many_loss_vectors",
 ]
