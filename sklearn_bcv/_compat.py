@@ -19,4 +19,3 @@ from sklearn.utils.validation import (  # noqa: F401
     _check_method_params,
     _num_samples,
 )
-

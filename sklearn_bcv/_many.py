@@ -242,8 +242,8 @@ def compare_many_estimators(
     True
     >>> result.pairwise.bcv_mcnemar.pvalue_adjusted.shape
     (4, 4)
-    >>> result.verdict.differ[0]
-    ('logistic', 'tree')
+    >>> result.verdict.differ[:2]  # the pairs that differ, best first
+    [('logistic', 'bayes'), ('logistic', 'tree')]
     >>> pair = result.pair("logistic", "majority")  # as compare_estimators
     >>> pair.tables.shape
     (10, 2, 2)

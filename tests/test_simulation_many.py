@@ -7,8 +7,6 @@ full type I error study of doc/reproduction.rst is marked slow
 
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 from scipy import stats
 from sklearn.model_selection import ShuffleSplit
 from sklearn.utils import Bunch
@@ -123,25 +121,6 @@ def test_make_many_epsilon_losses_validation(kwargs, message):
 # --------------------------------------------------------------------------
 # Vectorised multiplicity correction
 # --------------------------------------------------------------------------
-
-pvalue = st.sampled_from([0.0, 0.001, 0.01, 0.02, 0.05, 0.5, 1.0]) | st.floats(0, 1)
-
-
-@given(
-    rows=st.integers(1, 5).flatmap(
-        lambda m: st.lists(st.lists(pvalue, min_size=m, max_size=m), min_size=1,
-                           max_size=6)
-    ),
-    correction=st.sampled_from(["holm", "bonferroni", "hochberg", "fdr_bh", None]),
-)  # fmt: skip
-def test_adjust_last_axis_is_adjust_pvalues_row_by_row(rows, correction):
-    p = np.array(rows)
-    adjusted = _many.adjust_last_axis(p, correction)
-    for row, expected in zip(adjusted, p):
-        np.testing.assert_allclose(
-            row, adjust_pvalues(expected, correction), rtol=1e-12, atol=0
-        )
-
 
 # --------------------------------------------------------------------------
 # The vectorised path against the registered tests, one repetition at a time

@@ -22,7 +22,7 @@ from .. import stats
 from .._compat import HasMethods, Interval, StrOptions, validate_params
 from .._engine._design import describe_design
 from .._engine._plan import plan_tests, recommend, run_tests
-from ..stats._corrections import CORRECTIONS, check_correction
+from ..stats._corrections import CORRECTIONS, adjust_pvalues, check_correction
 from ..stats._registry import get_test
 from ._losses import _split_records
 from ._result import CI_METHODS, build_result
@@ -62,34 +62,6 @@ def _permute_records(losses, random_state):
     keys = np.random.default_rng(seed).random((n_repetitions, n_samples))
     order = np.argsort(keys, axis=1)
     return np.take_along_axis(losses, order[:, :, np.newaxis], axis=1)
-
-
-def adjust_last_axis(pvalues, correction):
-    """:func:`~sklearn_bcv.stats.adjust_pvalues` along the last axis.
-
-    Each row (``pvalues[..., :]``) is one family; the leading axes are
-    repetitions. The same formulas, vectorised (FORMULAS.md, Part 2).
-    """
-    p = np.asarray(pvalues, dtype=np.float64)
-    m = p.shape[-1]
-    if correction is None or m == 0:
-        return p.copy()
-    if correction == "bonferroni":
-        return np.minimum(1.0, m * p)
-    order = np.argsort(p, axis=-1, kind="stable")
-    sorted_p = np.take_along_axis(p, order, axis=-1)
-    rank = np.arange(1, m + 1)
-    if correction == "fdr_bh":
-        scaled = np.minimum(1.0, m * sorted_p / rank)
-    else:
-        scaled = np.minimum(1.0, (m - rank + 1) * sorted_p)
-    if correction == "holm":  # step-down: running maximum from the smallest
-        adjusted = np.maximum.accumulate(scaled, axis=-1)
-    else:  # step-up (hochberg, fdr_bh): running minimum from the largest
-        adjusted = np.minimum.accumulate(scaled[..., ::-1], axis=-1)[..., ::-1]
-    out = np.empty_like(adjusted)
-    np.put_along_axis(out, order, adjusted, axis=-1)
-    return out
 
 
 def _is_builtin(name):
@@ -432,7 +404,7 @@ confidence_level, ci_method
     pairwise = Bunch()
     for name, parts in raw.items():
         pvalue = np.concatenate(parts)
-        adjusted = adjust_last_axis(pvalue, correction)
+        adjusted = adjust_pvalues(pvalue, correction)
         reject = adjusted < alpha
         label = _family_label(name, correction)
         rejections[label] = reject.any(axis=-1)

@@ -25,8 +25,12 @@ Conventions shared by every test:
 
 from ._bayesian import bayesian_correlated_t
 from ._corrections import adjust_pvalues  # noqa: F401 (not a registered test)
-from ._mcnemar import bcv_mcnemar, kfold_mcnemar, mcnemar
-from ._mcnemar import mcnemar_table  # noqa: F401 (re-exported by sklearn_bcv)
+from ._mcnemar import (
+    bcv_mcnemar,
+    kfold_mcnemar,
+    mcnemar,
+    mcnemar_table,  # noqa: F401 (re-exported by sklearn_bcv)
+)
 from ._omnibus import bcv_cochran_q, cochran_q, looney_f
 from ._registry import (  # noqa: F401 (re-exported by sklearn_bcv)
     available_tests,

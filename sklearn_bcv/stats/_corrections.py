@@ -26,8 +26,10 @@ def adjust_pvalues(pvalues, correction="holm"):
 
     Parameters
     ----------
-    pvalues : array-like of shape (n_tests,)
-        The raw p-values of one family of hypotheses.
+    pvalues : array-like of shape (..., n_tests)
+        The raw p-values of one family of hypotheses along the last axis;
+        leading dimensions hold independent families (e.g. the repetitions
+        of a simulation).
     correction : {"holm", "bonferroni", "hochberg", "fdr_bh"} or None, \
             default="holm"
         ``"bonferroni"``: ``min(1, M·p)``; ``"holm"``: Holm's step-down
@@ -39,7 +41,7 @@ def adjust_pvalues(pvalues, correction="holm"):
 
     Returns
     -------
-    adjusted : ndarray of shape (n_tests,)
+    adjusted : ndarray of shape (..., n_tests)
         Adjusted p-values, capped at 1, in the order of ``pvalues``. Reject
         the hypotheses whose adjusted p-value is below ``alpha``.
 
@@ -65,25 +67,39 @@ def adjust_pvalues(pvalues, correction="holm"):
     [0.03, 0.04, 0.04]
     """
     correction = check_correction(correction)
-    p = np.asarray(pvalues, dtype=np.float64)
-    if p.ndim != 1 or not np.all((p >= 0) & (p <= 1)):
-        raise ValueError(
-            f"pvalues must be a 1-D array of probabilities in [0, 1]; got {pvalues!r}."
-        )
-    m = p.size
+    p = _check_pvalues(pvalues)
+    m = p.shape[-1]
     if m == 0 or correction is None:
         return p.copy()
     if correction == "bonferroni":
         return np.minimum(1.0, m * p)
     if correction == "fdr_bh":
-        return np.minimum(1.0, false_discovery_control(p, method="bh"))
-    order = np.argsort(p, kind="stable")
+        return np.minimum(1.0, false_discovery_control(p, axis=-1, method="bh"))
+    order = np.argsort(p, axis=-1, kind="stable")
     factors = m - np.arange(m)  # M - j + 1 for the j-th smallest (1-based)
-    scaled = np.minimum(1.0, factors * p[order])
+    scaled = np.minimum(1.0, factors * np.take_along_axis(p, order, axis=-1))
     if correction == "holm":  # step-down: running maximum from the smallest
-        sorted_adjusted = np.maximum.accumulate(scaled)
+        sorted_adjusted = np.maximum.accumulate(scaled, axis=-1)
     else:  # hochberg, step-up: running minimum from the largest
-        sorted_adjusted = np.minimum.accumulate(scaled[::-1])[::-1]
-    adjusted = np.empty(m)
-    adjusted[order] = sorted_adjusted
+        sorted_adjusted = np.minimum.accumulate(scaled[..., ::-1], axis=-1)[..., ::-1]
+    adjusted = np.empty_like(sorted_adjusted)
+    np.put_along_axis(adjusted, order, sorted_adjusted, axis=-1)
     return adjusted
+
+
+def _check_pvalues(pvalues):
+    """``pvalues`` as a float array of probabilities, at least 1-D."""
+    message = (
+        "pvalues must be a 1-D array (or an array of families along its last "
+        "axis) of probabilities in [0, 1]; got {!r}."
+    )
+    try:
+        p = np.asarray(pvalues)
+    except ValueError:  # ragged nested sequences
+        raise ValueError(message.format(pvalues)) from None
+    if p.dtype.kind not in "iuf" or p.ndim == 0:
+        raise ValueError(message.format(pvalues))
+    p = p.astype(np.float64)
+    if not np.all((p >= 0) & (p <= 1)):  # NaN fails too
+        raise ValueError(message.format(pvalues))
+    return p
