@@ -11,30 +11,10 @@ a third party, runs through the registry.
 
 from numbers import Integral, Real
 
-import numpy as np
-from sklearn.model_selection import check_cv
-from sklearn.utils import indexable
-
 from ._compat import HasMethods, Interval, StrOptions, validate_params
 from ._constants import ALTERNATIVES, CLASSIFICATION, REGRESSION
-from ._engine._design import describe_design
-from ._engine._fit import (
-    DataSet,
-    default_cv,
-    fit_all,
-    materialise_splits,
-    route_params,
-)
-from ._engine._needs import PredictionStore
 from ._engine._plan import check_tests_argument, plan_tests
-from ._engine._scoring import resolve_scoring, scoring_of_predictions
-from ._engine._validation import (
-    check_predictions,
-    check_records,
-    check_target,
-    check_task,
-    task_of_estimators,
-)
+from ._engine._prepare import fit_prepared, prepare_fits, store_predictions
 from ._results import ComparisonResult, build_pair_result, estimator_name
 
 __all__ = ["ComparisonResult", "compare_estimators", "compare_predictions"]
@@ -220,50 +200,34 @@ def compare_estimators(
     >>> bool(result.tests.bcv_mcnemar.reject)
     True
     """
-    y = check_target(y)
-    n_samples = check_records(X, y, groups)
-    X, groups = indexable(X, groups)
-    named = [("estimator_a", estimator_a), ("estimator_b", estimator_b)]
-    task = task_of_estimators(named, y)
-    scoring = resolve_scoring(scoring, task)
     check_tests_argument(tests)
-    cv = (
-        default_cv(random_state)
-        if cv is None
-        else check_cv(cv, y, classifier=task == CLASSIFICATION)
-    )
-    split_params, fit_params = route_params(
-        named, cv, params, groups, owner="compare_estimators"
-    )
-    splits = materialise_splits(cv, X, y, split_params)
-    design = describe_design(splits, n_samples, cv=cv)
-    plan, skipped = plan_tests(tests, design, task, alternative=alternative)
-
-    if verbose > 0:
-        print(
-            f"Fitting 2 estimators on each of {len(splits)} splits, totalling "
-            f"{2 * len(splits)} fits"
-        )
-    data = DataSet(
+    prepared = prepare_fits(
+        [("estimator_a", estimator_a), ("estimator_b", estimator_b)],
         X,
         y,
-        splits,
-        [("A", estimator_a, fit_params[0]), ("B", estimator_b, fit_params[1])],
-        scorer=scoring.scorer if scoring.needs_estimator else None,
+        cv=cv,
+        scoring=scoring,
+        groups=groups,
+        params=params,
+        random_state=random_state,
+        owner="compare_estimators",
     )
-    (fits,) = fit_all(
-        [data],
+    plan, skipped = plan_tests(
+        tests, prepared.design, prepared.task, alternative=alternative
+    )
+    fits, store = fit_prepared(
+        prepared,
+        labels=("A", "B"),
         n_jobs=n_jobs,
         verbose=verbose,
         error_score=error_score,
         return_estimator=return_estimator,
     )
-    store = PredictionStore.of_fits(y, splits, fits, task, scoring, error_score, named)
     return build_pair_result(
         store,
         0,
         1,
-        design=design,
+        design=prepared.design,
         plan=plan,
         skipped=skipped,
         alpha=alpha,
@@ -445,30 +409,15 @@ def compare_predictions(
     >>> from sklearn_bcv import unregister_test
     >>> unregister_test("sign_count")
     """
-    y = check_target(y)
-    design = describe_design(splits, y.shape[0], cv=cv)
-    splits = [
-        (np.asarray(tr, dtype=np.intp), np.asarray(te, dtype=np.intp))
-        for tr, te in splits
-    ]
-    # Shapes and finiteness first: the task is inferred from the predictions.
-    predictions_a = check_predictions(predictions_a, splits, "predictions_a", None)
-    predictions_b = check_predictions(predictions_b, splits, "predictions_b", None)
-    task = check_task(task, y, [*predictions_a, *predictions_b])
-    for name, predictions in (
-        ("predictions_a", predictions_a),
-        ("predictions_b", predictions_b),
-    ):
-        check_predictions(predictions, splits, name, task)
-    scoring = scoring_of_predictions(scoring, task)
-    plan, skipped = plan_tests(tests, design, task, alternative=alternative)
-    store = PredictionStore(
+    store, design = store_predictions(
         y,
+        [("predictions_a", predictions_a), ("predictions_b", predictions_b)],
         splits,
-        [list(row) for row in zip(predictions_a, predictions_b)],
-        task,
-        scoring,
+        task=task,
+        scoring=scoring,
+        cv=cv,
     )
+    plan, skipped = plan_tests(tests, design, store.task, alternative=alternative)
     return build_pair_result(
         store,
         0,

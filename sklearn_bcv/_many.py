@@ -13,32 +13,11 @@ for multiplicity. The pairs come from the same store of predictions as
 
 from numbers import Integral, Real
 
-import numpy as np
-from sklearn.model_selection import check_cv
-from sklearn.utils import indexable
-
 from ._compat import HasMethods, Interval, StrOptions, validate_params
 from ._constants import ALTERNATIVES, CLASSIFICATION, REGRESSION
-from ._engine._design import describe_design
-from ._engine._fit import (
-    DataSet,
-    default_cv,
-    fit_all,
-    materialise_splits,
-    route_params,
-)
-from ._engine._needs import PredictionStore
 from ._engine._plan import check_tests_argument, plan_tests, recommend
-from ._engine._scoring import resolve_scoring, scoring_of_predictions
-from ._engine._validation import (
-    check_estimator_list,
-    check_names_subset,
-    check_predictions,
-    check_records,
-    check_target,
-    check_task,
-    task_of_estimators,
-)
+from ._engine._prepare import fit_prepared, prepare_fits, store_predictions
+from ._engine._validation import check_estimator_list, check_names_subset
 from ._results import ManyComparisonResult, build_many_result
 from .stats._corrections import CORRECTIONS
 
@@ -251,48 +230,38 @@ def compare_many_estimators(
     named = check_estimator_list(estimators)
     names = [name for name, _ in named]
     control = check_names_subset(control, names, name="control")
-    y = check_target(y)
-    n_samples = check_records(X, y, groups)
-    X, groups = indexable(X, groups)
-    labels = [(repr(name), estimator) for name, estimator in named]
-    task = task_of_estimators(labels, y)
-    scoring = resolve_scoring(scoring, task)
     check_tests_argument(tests)
     check_tests_argument(pairwise_tests, argument="pairwise_tests")
-    cv = (
-        default_cv(random_state)
-        if cv is None
-        else check_cv(cv, y, classifier=task == CLASSIFICATION)
-    )
-    split_params, fit_params = route_params(
-        named, cv, params, groups, owner="compare_many_estimators"
-    )
-    splits = materialise_splits(cv, X, y, split_params)
-    design = describe_design(splits, n_samples, cv=cv)
-    omnibus, skipped, pairwise = _plan(
-        tests, pairwise_tests, design, task, scoring, alternative
-    )
-
-    k = len(named)
-    if verbose > 0:
-        print(
-            f"Fitting {k} estimators on each of {len(splits)} splits, totalling "
-            f"{k * len(splits)} fits"
-        )
-    data = DataSet(
+    prepared = prepare_fits(
+        [(repr(name), estimator) for name, estimator in named],
         X,
         y,
-        splits,
-        [(name, est, fp) for (name, est), fp in zip(named, fit_params)],
-        scorer=scoring.scorer if scoring.needs_estimator else None,
+        cv=cv,
+        scoring=scoring,
+        groups=groups,
+        params=params,
+        random_state=random_state,
+        owner="compare_many_estimators",
     )
-    (fits,) = fit_all([data], n_jobs=n_jobs, verbose=verbose, error_score=error_score)
-    labels = [(f"estimators[{name!r}]", est) for name, est in named]
-    store = PredictionStore.of_fits(y, splits, fits, task, scoring, error_score, labels)
+    omnibus, skipped, pairwise = _plan(
+        tests,
+        pairwise_tests,
+        prepared.design,
+        prepared.task,
+        prepared.scoring,
+        alternative,
+    )
+    fits, store = fit_prepared(
+        prepared,
+        labels=names,
+        n_jobs=n_jobs,
+        verbose=verbose,
+        error_score=error_score,
+    )
     return build_many_result(
         store,
         names=names,
-        design=design,
+        design=prepared.design,
         omnibus_plan=omnibus,
         omnibus_skipped=skipped,
         pairwise_plan=pairwise,
@@ -461,28 +430,19 @@ def compare_many_predictions(
     >>> result.verdict.differ
     [('good', 'fair'), ('good', 'poor'), ('fair', 'poor')]
     """
-    y = check_target(y)
     pairs = _check_prediction_dict(predictions)
     names = [name for name, _ in pairs]
     control = check_names_subset(control, names, name="control")
-    design = describe_design(splits, y.shape[0], cv=cv)
-    splits = [
-        (np.asarray(tr, dtype=np.intp), np.asarray(te, dtype=np.intp))
-        for tr, te in splits
-    ]
-    checked = [
-        check_predictions(p, splits, f"predictions[{name!r}]", None)
-        for name, p in pairs
-    ]
-    task = check_task(task, y, [p for per_split in checked for p in per_split])
-    for (name, _), per_split in zip(pairs, checked):
-        check_predictions(per_split, splits, f"predictions[{name!r}]", task)
-    scoring = scoring_of_predictions(scoring, task)
-    omnibus, skipped, pairwise = _plan(
-        tests, pairwise_tests, design, task, scoring, alternative
+    store, design = store_predictions(
+        y,
+        [(f"predictions[{name!r}]", per_split) for name, per_split in pairs],
+        splits,
+        task=task,
+        scoring=scoring,
+        cv=cv,
     )
-    store = PredictionStore(
-        y, splits, [list(row) for row in zip(*checked)], task, scoring
+    omnibus, skipped, pairwise = _plan(
+        tests, pairwise_tests, design, store.task, store.scoring, alternative
     )
     return build_many_result(
         store,

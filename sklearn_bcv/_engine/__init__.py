@@ -10,7 +10,9 @@ Layers, each importing only those below it:
 * ``_needs``: the store of per-split predictions and the needs of the
   tests, for a pair of estimators or for all k;
 * ``_plan``: which registered tests run, from their declarations, and which
-  one is recommended.
+  one is recommended;
+* ``_prepare``: one data set's comparison up to its store of predictions
+  (checks, splits and design; fits; or predictions made elsewhere).
 
 The entry points (``compare_estimators``, ``compare_many_estimators``, ...)
 sit above it, the result objects and their text above them.

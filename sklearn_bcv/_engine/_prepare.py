@@ -1,0 +1,141 @@
+"""One data set's comparison, up to its store of predictions.
+
+Every entry point on one data set does the same things before its
+statistics: check the data, find the task and the scoring, materialise the
+splits and read their design (then plan its tests, before any fit), fit
+the estimators in one pool, and gather their predictions in a
+:class:`~sklearn_bcv._engine._needs.PredictionStore`. Or, for predictions
+made elsewhere, check them and store them. Both ways are written once here.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.model_selection import check_cv
+from sklearn.utils import indexable
+
+from .._constants import CLASSIFICATION
+from ._design import describe_design
+from ._fit import DataSet, default_cv, fit_all, materialise_splits, route_params
+from ._needs import PredictionStore
+from ._scoring import resolve_scoring, scoring_of_predictions
+from ._validation import (
+    check_predictions,
+    check_records,
+    check_target,
+    check_task,
+    task_of_estimators,
+)
+
+__all__ = ["Prepared", "fit_prepared", "prepare_fits", "store_predictions"]
+
+
+@dataclass
+class Prepared:
+    """A data set ready to be fitted: the checked inputs, splits and design.
+
+    ``estimators`` is a list of ``(label, estimator, fit_params)``; the
+    label names the estimator in messages and verbose output.
+    """
+
+    X: object
+    y: np.ndarray
+    task: str
+    scoring: object
+    splits: list
+    design: object
+    estimators: list
+
+
+def prepare_fits(estimators, X, y, *, cv, scoring, groups, params, random_state, owner):
+    """Check the data and materialise the splits, before any fit.
+
+    ``estimators`` is a list of ``(label, estimator)``; ``owner`` names the
+    entry point in metadata-routing messages.
+    """
+    y = check_target(y)
+    n_samples = check_records(X, y, groups)
+    X, groups = indexable(X, groups)
+    task = task_of_estimators(estimators, y)
+    scoring = resolve_scoring(scoring, task)
+    cv = (
+        default_cv(random_state)
+        if cv is None
+        else check_cv(cv, y, classifier=task == CLASSIFICATION)
+    )
+    split_params, fit_params = route_params(estimators, cv, params, groups, owner=owner)
+    splits = materialise_splits(cv, X, y, split_params)
+    return Prepared(
+        X,
+        y,
+        task,
+        scoring,
+        splits,
+        describe_design(splits, n_samples, cv=cv),
+        [(label, est, fp) for (label, est), fp in zip(estimators, fit_params)],
+    )
+
+
+def fit_prepared(
+    prepared, *, labels, n_jobs, verbose, error_score, return_estimator=False
+):
+    """Fit every estimator once per split; return ``(fits, store)``.
+
+    ``labels`` name the estimators in verbose output (``"A"``, ``"B"``).
+    """
+    k, n_splits = len(prepared.estimators), len(prepared.splits)
+    if verbose > 0:
+        print(
+            f"Fitting {k} estimators on each of {n_splits} splits, totalling "
+            f"{k * n_splits} fits"
+        )
+    scoring = prepared.scoring
+    data = DataSet(
+        prepared.X,
+        prepared.y,
+        prepared.splits,
+        [(label, est, fp) for label, (_, est, fp) in zip(labels, prepared.estimators)],
+        scorer=scoring.scorer if scoring.needs_estimator else None,
+    )
+    (fits,) = fit_all(
+        [data],
+        n_jobs=n_jobs,
+        verbose=verbose,
+        error_score=error_score,
+        return_estimator=return_estimator,
+    )
+    store = PredictionStore.of_fits(
+        prepared.y,
+        prepared.splits,
+        fits,
+        prepared.task,
+        scoring,
+        error_score,
+        [(label, est) for label, est, _ in prepared.estimators],
+    )
+    return fits, store
+
+
+def store_predictions(y, predictions, splits, *, task, scoring, cv):
+    """Check predictions made elsewhere; return ``(store, design)``.
+
+    ``predictions`` is a list of ``(label, per-split predictions)``; the
+    label names them in messages (``"predictions_a"``).
+    """
+    y = check_target(y)
+    design = describe_design(splits, y.shape[0], cv=cv)
+    splits = [
+        (np.asarray(tr, dtype=np.intp), np.asarray(te, dtype=np.intp))
+        for tr, te in splits
+    ]
+    # Shapes and finiteness first: the task is inferred from the predictions.
+    checked = [
+        check_predictions(per_split, splits, label, None)
+        for label, per_split in predictions
+    ]
+    task = check_task(task, y, [p for per_split in checked for p in per_split])
+    for (label, _), per_split in zip(predictions, checked):
+        check_predictions(per_split, splits, label, task)
+    scoring = scoring_of_predictions(scoring, task)
+    per_split = [list(row) for row in zip(*checked)]
+    return PredictionStore(y, splits, per_split, task, scoring), design
