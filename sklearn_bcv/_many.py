@@ -17,7 +17,11 @@ from ._compat import HasMethods, Interval, StrOptions, validate_params
 from ._constants import ALTERNATIVES, CLASSIFICATION, REGRESSION
 from ._engine._plan import check_tests_argument, plan_tests, recommend
 from ._engine._prepare import fit_prepared, prepare_fits, store_predictions
-from ._engine._validation import check_estimator_list, check_names_subset
+from ._engine._validation import (
+    check_estimator_list,
+    check_names,
+    check_names_subset,
+)
 from ._results import ManyComparisonResult, build_many_result
 from .stats._corrections import CORRECTIONS
 
@@ -293,17 +297,7 @@ def _check_prediction_dict(predictions):
             f"predictions must hold the predictions of at least 2 estimators; got "
             f"{len(pairs)}."
         )
-    names = [name for name, _ in pairs]
-    bad = [name for name in names if not isinstance(name, str) or not name]
-    if bad:
-        raise TypeError(
-            f"the names in predictions must be non-empty strings; got {bad[0]!r}."
-        )
-    duplicates = sorted({name for name in names if names.count(name) > 1})
-    if duplicates:
-        raise ValueError(
-            f"the names in predictions must be unique; {duplicates} repeat."
-        )
+    check_names([name for name, _ in pairs], argument="predictions")
     return pairs
 
 

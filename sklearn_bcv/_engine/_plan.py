@@ -8,13 +8,12 @@ design and task run, and those that cannot honour a one-sided alternative
 are reported as skipped.
 """
 
-import inspect
 from typing import NamedTuple
 
 from sklearn.utils import Bunch
 
 from .._constants import CLASSIFICATION
-from ..stats._registry import available_tests, get_entry
+from ..stats._registry import available_tests, get_entry, keyword_names
 
 __all__ = [
     "PlannedTest",
@@ -79,18 +78,9 @@ def _missing_need(entry, task):
 
 def _check_params(entry, params, argument):
     """Refuse parameters the test's function does not take (before any fit)."""
-    try:
-        parameters = inspect.signature(entry.func).parameters.values()
-    except (TypeError, ValueError):  # no signature to check against
+    accepted = keyword_names(entry.func)
+    if accepted is None:  # **kwargs, or no signature to check against
         return
-    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters):
-        return
-    accepted = {
-        p.name
-        for p in parameters
-        if p.kind
-        in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
-    }
     own = sorted(accepted - set(entry.needs))
     unknown = [name for name in params if name not in own]
     if unknown:

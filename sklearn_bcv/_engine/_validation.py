@@ -212,15 +212,7 @@ def check_estimator_list(estimators, *, name="estimators"):
         raise ValueError(
             f"{name} must hold at least 2 estimators to compare; got {len(pairs)}."
         )
-    names = [label for label, _ in pairs]
-    bad = [label for label in names if not isinstance(label, str) or not label]
-    if bad:
-        raise TypeError(
-            f"the names in {name} must be non-empty strings; got {bad[0]!r}."
-        )
-    duplicates = sorted({label for label in names if names.count(label) > 1})
-    if duplicates:
-        raise ValueError(f"the names in {name} must be unique; {duplicates} repeat.")
+    check_names([label for label, _ in pairs], argument=name)
     for label, estimator in pairs:
         missing = [
             method
@@ -234,6 +226,21 @@ def check_estimator_list(estimators, *, name="estimators"):
                 f"{type(estimator).__name__}, which has no {', '.join(missing)}."
             )
     return [(str(label), estimator) for label, estimator in pairs]
+
+
+def check_names(names, *, argument):
+    """Names of estimators: non-empty strings, each once."""
+    bad = [name for name in names if not isinstance(name, str) or not name]
+    if bad:
+        raise TypeError(
+            f"the names in {argument} must be non-empty strings; got {bad[0]!r}."
+        )
+    duplicates = sorted({name for name in names if names.count(name) > 1})
+    if duplicates:
+        raise ValueError(
+            f"the names in {argument} must be unique; {duplicates} repeat."
+        )
+    return list(names)
 
 
 def check_names_subset(value, names, *, name):

@@ -224,25 +224,32 @@ def _check_recommended_for(recommended_for):
     return dict(recommended_for)
 
 
+def keyword_names(func):
+    """Names ``func`` accepts as keywords; None when it takes ``**kwargs``
+    or has no signature to read (some builtins)."""
+    try:
+        parameters = inspect.signature(func).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters):
+        return None
+    by_keyword = (
+        inspect.Parameter.POSITIONAL_OR_KEYWORD,
+        inspect.Parameter.KEYWORD_ONLY,
+    )
+    return frozenset(p.name for p in parameters if p.kind in by_keyword)
+
+
 def _check_signature(func, name, needs):
     """Fail at registration, not deep inside a comparison, on a bad signature."""
     if not callable(func):
         raise ValueError(
             f"register_test({name!r}, ...) decorates a function; got {func!r}."
         )
-    try:
-        parameters = inspect.signature(func).parameters.values()
-    except (TypeError, ValueError):  # some builtins have no signature
+    accepted = keyword_names(func)
+    if accepted is None:
         return
-    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters):
-        return
-    by_keyword = {
-        p.name
-        for p in parameters
-        if p.kind
-        in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
-    }
-    missing = [arg for arg in (*needs, "alpha", "alternative") if arg not in by_keyword]
+    missing = [arg for arg in (*needs, "alpha", "alternative") if arg not in accepted]
     if missing:
         func_name = getattr(func, "__name__", repr(func))
         raise ValueError(
