@@ -100,11 +100,11 @@ def build_pair_result(
 
     ``fits`` (the engine's :class:`~sklearn_bcv._engine._fit.FitResults`)
     adds ``failed_fits``, ``fit_time``, ``score_time`` and, when they were
-    kept, ``estimators_a`` / ``estimators_b``. When a fit failed, the scores
-    of the failed splits are ``error_score`` and no test runs.
+    kept, ``estimators_a`` / ``estimators_b``. When a fit of A or B failed,
+    the scores of the failed splits are ``error_score`` and no test runs.
     """
     needs = store.pair_needs(a, b)
-    if store.any_failed:
+    if store.failed_among(a, b):
         tests, skipped = Bunch(), {test.name: "a fit failed" for test in plan}
     else:
         tests = run_tests(plan, needs, alpha, alternative)

@@ -387,6 +387,9 @@ def test_failed_fits_run_no_test():
     assert "fits failed" in str(result)
     with pytest.raises(ValueError, match="cannot run: .* fits failed"):
         result.run_test("bcv_cochran_q")
+    # A pair whose fits all succeeded is tested as compare_estimators would.
+    assert "bcv_mcnemar" in result.pair("logistic", "tree").tests
+    assert not result.pair("fails", "tree").tests
 
 
 def test_verbose_counts_the_fits(capsys):

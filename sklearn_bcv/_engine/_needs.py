@@ -111,6 +111,10 @@ class PredictionStore:
     def any_failed(self):
         return bool(self.failed.any())
 
+    def failed_among(self, *columns):
+        """Whether a fit of one of the estimators ``columns`` failed."""
+        return bool(self.failed[:, list(columns)].any())
+
     @cached_property
     def y_test(self):
         """The targets of each split's test set."""
@@ -185,7 +189,7 @@ class PredictionStore:
             "n_test": self.n_test,
         }
         needs = {key: value for key, value in needs.items() if key in wanted}
-        if self.any_failed:
+        if self.failed_among(a, b):
             return needs
         if self.task == CLASSIFICATION and "tables" in wanted:
             needs["tables"] = np.stack(
