@@ -1,15 +1,16 @@
-"""compare_estimators on distributed joblib backends gives the local result."""
+"""The comparisons on distributed joblib backends give the local result."""
 
 import numpy as np
 import pytest
 from joblib import parallel_config
 from sklearn.datasets import load_breast_cancer
 from sklearn.linear_model import LogisticRegression
+from sklearn.naive_bayes import GaussianNB
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
-from sklearn_bcv import compare_estimators
+from sklearn_bcv import compare_estimators, compare_many_estimators
 
 X, Y = load_breast_cancer(return_X_y=True)
 X, Y = X[:240], Y[:240]
@@ -63,6 +64,7 @@ def test_dask_local_cluster_matches_serial(local_result):
             parallel_config(backend="dask"),
         ):
             remote = _compare(n_jobs=-1, return_estimator=True)
+            remote_many = _compare_many(n_jobs=-1)
         # The fits really ran as tasks on the cluster's worker processes.
         workers = set(client.scheduler_info()["workers"])
         assert len(workers) == 2
@@ -70,6 +72,30 @@ def test_dask_local_cluster_matches_serial(local_result):
         assert {task["worker"] for task in task_stream.data} <= workers
     _assert_same(local_result, remote)
     assert len(remote.estimators_a) == 10
+    # k estimators: the same one pool of (split, estimator) tasks.
+    local_many = _compare_many(n_jobs=1)
+    np.testing.assert_array_equal(local_many.scores, remote_many.scores)
+    for name, table in local_many.pairwise.items():
+        np.testing.assert_array_equal(
+            table.pvalue_adjusted, remote_many.pairwise[name].pvalue_adjusted
+        )
+    assert (
+        local_many.tests.bcv_cochran_q.pvalue == remote_many.tests.bcv_cochran_q.pvalue
+    )
+
+
+def _compare_many(**kwargs):
+    return compare_many_estimators(
+        [
+            ("logistic", make_pipeline(StandardScaler(), LogisticRegression())),
+            ("tree", DecisionTreeClassifier(max_depth=3, random_state=0)),
+            ("bayes", GaussianNB()),
+        ],
+        X,
+        Y,
+        random_state=0,
+        **kwargs,
+    )
 
 
 def test_ray_matches_serial(local_result):
