@@ -1,0 +1,121 @@
+"""Ranks of estimators across data sets, and Demšar's critical difference.
+
+Shared by the rank tests (:mod:`._across`) and the critical-difference
+diagram, so a rank and a CD are computed in one place.
+"""
+
+import numpy as np
+from scipy.stats import norm, rankdata, studentized_range
+
+from ._utils import check_alpha
+
+__all__ = ["RANK_TESTS", "critical_difference", "rank_scores", "rank_std_error"]
+
+#: The post hoc rank tests that have a critical difference.
+RANK_TESTS = ("nemenyi", "bonferroni_dunn")
+
+
+def check_score_table(scores, *, name="scores", min_datasets=2, min_estimators=2):
+    """``scores`` as a finite float array of shape (n_datasets, k)."""
+    try:
+        arr = np.asarray(scores)
+    except ValueError:
+        raise ValueError(
+            f"{name} must be a 2-D array (n_datasets, n_estimators); got a ragged "
+            "nested sequence."
+        ) from None
+    if arr.dtype.kind not in "biuf":
+        raise ValueError(
+            f"{name} must hold numbers (higher is better); got dtype {arr.dtype}."
+        )
+    if arr.ndim != 2:
+        raise ValueError(
+            f"{name} must be a 2-D array (n_datasets, n_estimators); got shape "
+            f"{arr.shape}."
+        )
+    n_datasets, k = arr.shape
+    if n_datasets < min_datasets or k < min_estimators:
+        raise ValueError(
+            f"{name} must have at least {min_datasets} data sets (rows) and "
+            f"{min_estimators} estimators (columns); got shape {arr.shape}."
+        )
+    arr = arr.astype(np.float64)
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite; got NaN or inf.")
+    return arr
+
+
+def rank_scores(scores):
+    """Rank the estimators on each data set: 1 = best (highest score).
+
+    Parameters
+    ----------
+    scores : array-like of shape (n_datasets, k)
+        Higher is better.
+
+    Returns
+    -------
+    ranks : ndarray of shape (n_datasets, k)
+        Ties get the average of the ranks they span.
+
+    Examples
+    --------
+    >>> from sklearn_bcv.stats._ranks import rank_scores
+    >>> rank_scores([[0.9, 0.8, 0.8], [0.7, 0.9, 0.5]]).tolist()
+    [[1.0, 2.5, 2.5], [2.0, 1.0, 3.0]]
+    """
+    scores = check_score_table(scores, min_datasets=1, min_estimators=1)
+    return rankdata(-scores, method="average", axis=1)
+
+
+def rank_std_error(k, n_datasets):
+    """Standard error of a difference of mean ranks, ``sqrt(k(k+1)/(6N))``."""
+    return float(np.sqrt(k * (k + 1) / (6.0 * n_datasets)))
+
+
+def critical_difference(k, n_datasets, alpha=0.05, test="nemenyi"):
+    """Demšar's critical difference of mean ranks.
+
+    Two mean ranks further apart than the CD differ significantly by the
+    Nemenyi test (all pairs) or the Bonferroni–Dunn test (against a
+    control, k − 1 comparisons).
+
+    Parameters
+    ----------
+    k : int
+        Number of estimators, at least 2.
+    n_datasets : int
+        Number of data sets, at least 2.
+    alpha : float, default=0.05
+    test : {"nemenyi", "bonferroni_dunn"}, default="nemenyi"
+
+    Returns
+    -------
+    cd : float
+
+    Examples
+    --------
+    Demšar (2006), §3.2.2: four algorithms on 14 data sets, alpha = 0.05.
+
+    >>> from sklearn_bcv.stats._ranks import critical_difference
+    >>> round(critical_difference(4, 14), 3)
+    1.254
+    >>> round(critical_difference(4, 14, test="bonferroni_dunn"), 3)
+    1.168
+    """
+    for value, name, low in ((k, "k", 2), (n_datasets, "n_datasets", 2)):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | np.integer)
+            or value < low
+        ):
+            raise ValueError(f"{name} must be an integer >= {low}; got {value!r}.")
+    alpha = check_alpha(alpha)
+    if test not in RANK_TESTS:
+        raise ValueError(f"test must be one of {list(RANK_TESTS)}; got {test!r}.")
+    se = rank_std_error(int(k), int(n_datasets))
+    if test == "nemenyi":
+        q_alpha = studentized_range.ppf(1.0 - alpha, int(k), np.inf) / np.sqrt(2.0)
+    else:
+        q_alpha = norm.ppf(1.0 - alpha / (2.0 * (int(k) - 1)))
+    return float(q_alpha * se)
