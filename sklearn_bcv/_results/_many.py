@@ -1,0 +1,274 @@
+"""k estimators on one data set: :class:`ManyComparisonResult`, how it is
+built, its verdict."""
+
+import numpy as np
+from sklearn.utils import Bunch
+
+from .._engine._plan import plan_tests, run_tests
+from ._pair import build_pair_result, refuse_failed_fits
+from ._pairwise import (
+    matrix_fields,
+    pairwise_lines,
+    ranking,
+    run_pairwise,
+    split_pairs,
+)
+from ._text import format_number, text_table
+
+__all__ = ["ManyComparisonResult", "build_many_result"]
+
+
+class ManyComparisonResult(Bunch):
+    """The result of :func:`compare_many_estimators` (or ``_predictions``).
+
+    A :class:`~sklearn.utils.Bunch` whose fields are documented in
+    :func:`compare_many_predictions`. :meth:`pair` gives the two-estimator
+    result of any pair (the same numbers as :func:`compare_estimators` on
+    the same splits), :meth:`to_frame` a long table of the pairwise tests.
+    Printing it shows the ranking, the omnibus verdict and the pairs that
+    differ, best estimator first.
+    """
+
+    def pair(self, name_a, name_b):
+        """The two-estimator comparison of ``name_a`` (A) and ``name_b`` (B).
+
+        The same :class:`ComparisonResult`, with the same numbers, as
+        :func:`compare_estimators` (or :func:`compare_predictions`) on the
+        same splits: every two-estimator test applicable to the design
+        (``tests=None``), computed from the stored predictions without
+        refitting.
+
+        Parameters
+        ----------
+        name_a, name_b : str
+            Two different names of :attr:`names`.
+
+        Returns
+        -------
+        result : ComparisonResult
+        """
+        a, b = (
+            self._index(name, arg)
+            for name, arg in ((name_a, "name_a"), (name_b, "name_b"))
+        )
+        if a == b:
+            raise ValueError(f"name_a and name_b must differ; both are {name_a!r}.")
+        return _pair_of(self, a, b, tests=None)
+
+    def _index(self, name, argument="name"):
+        if not isinstance(name, str) or name not in self.names:
+            raise ValueError(f"{argument} must be one of {self.names}; got {name!r}.")
+        return self.names.index(name)
+
+    def run_test(self, name, **params):
+        """Run the registered k-estimator (omnibus) test ``name`` on the stored needs.
+
+        Parameters
+        ----------
+        name : str
+            A test of ``available_tests(kind="many")``.
+        **params : dict
+            Passed to the test; ``alpha`` defaults to the comparison's.
+
+        Returns
+        -------
+        result : :class:`~sklearn.utils.Bunch`
+        """
+        refuse_failed_fits(self.get("failed_fits"), name)
+        alpha = params.pop("alpha", self.alpha)
+        plan, _ = plan_tests({name: params}, self.design, self.task, kind="many")
+        return run_tests(plan, self._store.many_needs(), alpha, "two-sided")[name]
+
+    def to_frame(self):
+        """The pairwise tests as a long :class:`pandas.DataFrame`.
+
+        One row per pairwise test and tested pair: ``test``,
+        ``estimator_a``, ``estimator_b``, ``mean_score_a``,
+        ``mean_score_b``, then ``statistic``, ``pvalue``,
+        ``pvalue_adjusted`` and ``reject`` (frequentist tests) or
+        ``p_a_better``, ``p_rope``, ``p_b_better`` and ``reject`` (Bayesian
+        tests). Needs pandas.
+
+        Returns
+        -------
+        frame : pandas.DataFrame
+        """
+        try:
+            import pandas as pd
+        except ImportError as exc:  # pragma: no cover - depends on the machine
+            raise ImportError("to_frame needs pandas: pip install pandas") from exc
+        rows = []
+        for test, table in self.pairwise.items():
+            fields = matrix_fields(table)
+            for name_a, name_b in table.results:
+                a, b = self.names.index(name_a), self.names.index(name_b)
+                row = {
+                    "test": test,
+                    "estimator_a": name_a,
+                    "estimator_b": name_b,
+                    "mean_score_a": float(self.mean_scores[a]),
+                    "mean_score_b": float(self.mean_scores[b]),
+                }
+                row.update({field: table[field][a, b].item() for field in fields})
+                rows.append(row)
+        return pd.DataFrame(rows)
+
+    def __repr__(self):
+        return _format_many_summary(self)
+
+    __str__ = __repr__
+
+
+def _pair_of(result, a, b, *, tests):
+    store = result._store
+    plan, skipped = plan_tests(
+        tests, result.design, store.task, alternative=result.alternative
+    )
+    return build_pair_result(
+        store,
+        a,
+        b,
+        design=result.design,
+        plan=plan,
+        skipped=skipped,
+        alpha=result.alpha,
+        alternative=result.alternative,
+        return_predictions="predictions" in result,
+        fits=result._fits,
+        estimator_names=(result.names[a], result.names[b]),
+    )
+
+
+def build_many_result(
+    store,
+    *,
+    names,
+    design,
+    omnibus_plan,
+    omnibus_skipped,
+    pairwise_plan,
+    correction,
+    control,
+    alpha,
+    alternative,
+    return_predictions=True,
+    fits=None,
+):
+    """The :class:`ManyComparisonResult` of the k estimators of ``store``."""
+    scores = store.scores
+    result = ManyComparisonResult(
+        names=list(names),
+        tests=Bunch(),
+        skipped_tests=dict(omnibus_skipped),
+        pairwise=Bunch(),
+        scores=scores,
+        mean_scores=scores.mean(axis=0),
+        n_train=store.n_train,
+        n_test=store.n_test,
+        test_indices=[test for _, test in store.splits],
+        design=design,
+        task=store.task,
+        scoring=store.scoring.label,
+        alpha=alpha,
+        alternative=alternative,
+        correction=correction,
+        control=None if control is None else names[control],
+        _store=store,
+        _fits=fits,
+    )
+    if fits is not None:
+        result["failed_fits"] = fits.failed
+        result["fit_time"] = fits.fit_time
+        result["score_time"] = fits.score_time
+    if return_predictions:
+        result["predictions"] = {
+            name: store.predictions_of(j) for j, name in enumerate(names)
+        }
+    if store.any_failed:
+        result.skipped_tests.update(
+            {test.name: "a fit failed" for test in (*omnibus_plan, *pairwise_plan)}
+        )
+    else:
+        result["tests"] = run_tests(
+            omnibus_plan, store.many_needs(), alpha, "two-sided"
+        )
+        result["pairwise"] = run_pairwise(
+            pairwise_plan,
+            names,
+            store.pair_needs,
+            control=control,
+            correction=correction,
+            alpha=alpha,
+            alternative=alternative,
+        )
+    result["verdict"] = _many_verdict(result)
+    return result
+
+
+def _many_verdict(result):
+    """Omnibus decision and the pairs that differ, best estimator first.
+
+    ``differ`` holds the pairs of the first pairwise test (the one the
+    engine recommends when ``pairwise_tests=None``), ``differ_by_test``
+    those of every pairwise test.
+    """
+    verdict = Bunch(
+        omnibus_test=None,
+        omnibus_reject=None,
+        pairwise_test=None,
+        differ=[],
+        differ_by_test={},
+        text="",
+    )
+    failed = result.get("failed_fits")
+    if failed is not None and np.any(failed):
+        verdict.text = (
+            f"Verdict: none; {int(np.sum(failed))} of {failed.size} fits failed "
+            "(see failed_fits), and every test needs every split."
+        )
+        return verdict
+    lines = []
+    if result.tests:
+        name, omnibus = next(iter(result.tests.items()))
+        verdict.omnibus_test, verdict.omnibus_reject = name, bool(omnibus.reject)
+        outcome = (
+            "the estimators differ"
+            if omnibus.reject
+            else "no significant difference among the estimators"
+        )
+        lines.append(
+            f"Omnibus {name} (statistic {format_number(omnibus.statistic)}, df "
+            f"{format_number(omnibus.df)}, p = {format_number(omnibus.pvalue, 3)}): "
+            f"{outcome} at alpha={result.alpha}."
+        )
+    for test, table in result.pairwise.items():
+        differ, same = split_pairs(result, table)
+        verdict.differ_by_test[test] = [
+            (result.names[better], result.names[worse]) for better, worse in differ
+        ]
+        lines += pairwise_lines(result, test, table, differ, same)
+    if result.pairwise:
+        verdict.pairwise_test = next(iter(result.pairwise))
+        verdict.differ = verdict.differ_by_test[verdict.pairwise_test]
+    verdict.text = "\n".join(lines) if lines else "Verdict: none; no test was run."
+    return verdict
+
+
+def _format_many_summary(result):
+    lines = [
+        f"Comparison of {len(result.names)} estimators on "
+        f"{result.design.describe()}, {result.design.n_samples} records",
+        f"task: {result.task}, scoring: {result.scoring}",
+    ]
+    rows = [
+        (str(r + 1), result.names[j], f"{result.mean_scores[j]:.4g}")
+        for r, j in enumerate(ranking(result))
+    ]
+    lines += [
+        "  " + line
+        for line in text_table(
+            ("rank", "estimator", "mean score"), rows, right_aligned=(0, 2)
+        )
+    ]
+    lines.append(result.verdict.text)
+    return "\n".join(lines)

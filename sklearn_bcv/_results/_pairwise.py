@@ -1,0 +1,213 @@
+"""The (k, k) tables of a pairwise test and the pairs that differ.
+
+Shared by the comparisons of k estimators on one data set and across data
+sets: each runs a two-estimator test on every pair (or against a control)
+and keeps its results as (k, k) arrays in ``names`` order, row = A.
+"""
+
+from itertools import combinations
+
+import numpy as np
+from sklearn.utils import Bunch
+
+from .._engine._plan import run_tests
+from ..stats._corrections import adjust_pvalues
+from ._text import format_number
+
+__all__ = [
+    "is_bayesian",
+    "matrix_fields",
+    "pairs_tested",
+    "pairwise_lines",
+    "pairwise_table",
+    "ranking",
+    "run_pairwise",
+    "split_pairs",
+]
+
+
+def pairs_tested(k, control):
+    """The ordered pairs (A, B) each test is run on: A first in names order,
+    or every other estimator (A) against the control (B)."""
+    if control is None:
+        return list(combinations(range(k), 2))
+    return [(j, control) for j in range(k) if j != control]
+
+
+def is_bayesian(test_result):
+    return test_result.get("pvalue") is None and "p_a_better" in test_result
+
+
+def matrix_fields(table):
+    if "pvalue" in table:
+        return ("statistic", "pvalue", "pvalue_adjusted", "reject")
+    return ("p_a_better", "p_rope", "p_b_better", "reject")
+
+
+def pairwise_table(results, pairs, k, names, *, correction, alpha, alternative):
+    """(k, k) arrays of one pairwise test over ``pairs``, NaN-free.
+
+    Row = A, column = B. A two-sided test is symmetric: the entry [B, A]
+    repeats the p-values of [A, B], and its statistic is that of the test
+    run with A and B swapped (``swapped``); a Bayesian test's [B, A] holds
+    the same posterior seen from B. Entries of pairs not tested (the
+    diagonal; with a control, pairs without it; with a one-sided
+    alternative, [B, A]) hold p-value 1 (or probabilities 0, 1, 0),
+    statistic 0 and reject False, and are False in ``tested``.
+    """
+    first = results[pairs[0]][0]
+    tested = np.zeros((k, k), dtype=bool)
+    if is_bayesian(first):
+        table = Bunch(
+            p_a_better=np.zeros((k, k)),
+            p_rope=np.ones((k, k)),
+            p_b_better=np.zeros((k, k)),
+            reject=np.zeros((k, k), dtype=bool),
+        )
+        for (a, b), (result, _) in results.items():
+            views = [(a, b, "p_a_better", "p_b_better")]
+            if alternative == "two-sided":  # else only "A better" was asked
+                views.append((b, a, "p_b_better", "p_a_better"))
+            for row, col, better, worse in views:
+                table.p_a_better[row, col] = result[better]
+                table.p_b_better[row, col] = result[worse]
+                table.p_rope[row, col] = result.get("p_rope", 0.0)
+                table.reject[row, col] = bool(result.reject)
+                tested[row, col] = True
+        table.correction = None
+    else:
+        raw = np.array([float(results[pair][0].pvalue) for pair in pairs])
+        adjusted = adjust_pvalues(raw, correction)
+        table = Bunch(
+            statistic=np.zeros((k, k)),
+            pvalue=np.ones((k, k)),
+            pvalue_adjusted=np.ones((k, k)),
+            reject=np.zeros((k, k), dtype=bool),
+        )
+        mirror = alternative == "two-sided"
+        for (a, b), p, q in zip(pairs, raw, adjusted):
+            result, swapped = results[(a, b)]
+            entries = [(a, b, result)] + ([(b, a, swapped)] if mirror else [])
+            for row, col, own in entries:
+                table.statistic[row, col] = _finite_statistic(own.get("statistic"))
+                table.pvalue[row, col] = p
+                table.pvalue_adjusted[row, col] = q
+                table.reject[row, col] = bool(q < alpha)
+                tested[row, col] = True
+        table.correction = correction
+    table.tested = tested
+    table.results = {(names[a], names[b]): results[(a, b)][0] for a, b in pairs}
+    return table
+
+
+def run_pairwise(plan, names, needs_of, *, control, correction, alpha, alternative):
+    """Run each planned two-estimator test on every pair (or against
+    ``control``); a Bunch test name -> its (k, k) table.
+
+    ``needs_of(a, b, needs)`` gives the inputs of the test for A = ``a`` and
+    B = ``b``: the per-split needs of one data set, or the per-data-set
+    differences of a study across data sets.
+    """
+    k = len(names)
+    pairs = pairs_tested(k, control)
+    tables = Bunch()
+    for test in plan:
+        results = {}
+        for a, b in pairs:
+            forward = _run_one(test, needs_of(a, b, test.needs), alpha, alternative)
+            # A two-sided p-value does not depend on the order of the pair;
+            # the statistic of [B, A] is that of B against A.
+            swapped = None
+            if alternative == "two-sided" and not is_bayesian(forward):
+                swapped = _run_one(test, needs_of(b, a, test.needs), alpha, alternative)
+            results[(a, b)] = (forward, swapped)
+        tables[test.name] = pairwise_table(
+            results,
+            pairs,
+            k,
+            names,
+            correction=correction,
+            alpha=alpha,
+            alternative=alternative,
+        )
+    return tables
+
+
+def _run_one(test, needs, alpha, alternative):
+    return run_tests([test], needs, alpha, alternative)[test.name]
+
+
+def _finite_statistic(value):
+    """A float for the (k, k) statistic array (0 when the test has none)."""
+    if value is None or np.ndim(value) != 0:
+        return 0.0
+    return float(value)
+
+
+def ranking(result):
+    """Estimator indices, best mean score first (ties in names order)."""
+    return sorted(range(len(result.names)), key=lambda j: -result.mean_scores[j])
+
+
+def split_pairs(result, table):
+    """``(differ, same)``: index pairs (better, worse) that differ, best
+    estimator first, and the pairs that do not (better ranked first)."""
+    rank = {j: r for r, j in enumerate(ranking(result))}
+    differ, same = [], []
+    for name_a, name_b in table.results:
+        a, b = result.names.index(name_a), result.names.index(name_b)
+        if table.reject[a, b]:
+            a_better = _pair_a_better(result, table, a, b)
+            differ.append((a, b) if a_better else (b, a))
+        else:
+            same.append(tuple(sorted((a, b), key=rank.get)))
+    differ.sort(key=lambda pair: (rank[pair[0]], rank[pair[1]]))
+    same.sort(key=lambda pair: (rank[pair[0]], rank[pair[1]]))
+    return differ, same
+
+
+def pairwise_lines(result, test, table, differ, same):
+    if table.get("correction"):
+        how = f"{table.correction}-adjusted p-values"
+    elif "p_a_better" in table:
+        how = "posterior probabilities"
+    else:
+        how = "raw p-values"
+    lines = [
+        f"Pairwise {test} ({how}, {len(table.results)} pairs): "
+        f"{len(differ)} differ at alpha={result.alpha}."
+    ]
+    if differ:
+        width = max(len(result.names[better]) for better, _ in differ)
+        width_worse = max(len(result.names[worse]) for _, worse in differ)
+        lines += [
+            f"  {result.names[better]:<{width}} > {result.names[worse]:<{width_worse}}"
+            + _pair_evidence(table, better, worse)
+            for better, worse in differ
+        ]
+    if same:
+        lines.append(
+            "  no significant difference: "
+            + ", ".join(f"{result.names[a]} ~ {result.names[b]}" for a, b in same)
+        )
+    return lines
+
+
+def _pair_a_better(result, table, a, b):
+    """Whether A (row ``a``) is the better of a rejected pair."""
+    if "p_a_better" in table:
+        return table.p_a_better[a, b] >= table.p_b_better[a, b]
+    if result.alternative == "greater":
+        return True
+    if result.alternative == "less":
+        return False
+    return result.mean_scores[a] >= result.mean_scores[b]
+
+
+def _pair_evidence(table, better, worse):
+    if "p_a_better" in table:
+        return f"  P = {format_number(table.p_a_better[better, worse], 3)}"
+    q = table.pvalue_adjusted[better, worse]
+    if not table.tested[better, worse]:
+        q = table.pvalue_adjusted[worse, better]
+    return f"  p = {format_number(q, 3)}"
