@@ -15,7 +15,7 @@ from numbers import Integral, Real
 
 from ._compat import HasMethods, Interval, StrOptions, validate_params
 from ._constants import ALTERNATIVES, CLASSIFICATION, REGRESSION
-from ._engine._plan import check_tests_argument, plan_tests, recommend
+from ._engine._plan import check_tests_argument, plan_many
 from ._engine._prepare import fit_prepared, prepare_fits, store_predictions
 from ._engine._validation import (
     check_estimator_list,
@@ -40,29 +40,6 @@ _SHARED_PARAMETERS = {
     "alpha": [Interval(Real, 0, 1, closed="neither")],
     "alternative": [StrOptions(set(ALTERNATIVES))],
 }
-
-
-def _plan(tests, pairwise_tests, design, task, scoring, alternative):
-    """``(omnibus plan, omnibus skipped, pairwise plan)``, checked before fits."""
-    # An omnibus test asks whether any of the k estimators differ: it is
-    # two-sided whatever the alternative of the pairwise tests.
-    omnibus, skipped = plan_tests(
-        tests, design, task, alternative="two-sided", kind="many"
-    )
-    if pairwise_tests is None:
-        recommended, _ = recommend(design, task, scoring.label, alternative)
-        pairwise_tests = [] if recommended is None else [recommended]
-    if isinstance(pairwise_tests, list | tuple) and not pairwise_tests:
-        return omnibus, skipped, []
-    pairwise, _ = plan_tests(
-        pairwise_tests,
-        design,
-        task,
-        alternative=alternative,
-        kind="pair",
-        argument="pairwise_tests",
-    )
-    return omnibus, skipped, pairwise
 
 
 @validate_params(
@@ -247,7 +224,7 @@ def compare_many_estimators(
         random_state=random_state,
         owner="compare_many_estimators",
     )
-    omnibus, skipped, pairwise = _plan(
+    omnibus, skipped, pairwise = plan_many(
         tests,
         pairwise_tests,
         prepared.design,
@@ -435,7 +412,7 @@ def compare_many_predictions(
         scoring=scoring,
         cv=cv,
     )
-    omnibus, skipped, pairwise = _plan(
+    omnibus, skipped, pairwise = plan_many(
         tests, pairwise_tests, design, store.task, store.scoring, alternative
     )
     return build_many_result(

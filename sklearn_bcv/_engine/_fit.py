@@ -90,6 +90,7 @@ def _fit_and_predict(
     label,
     scorer=None,
     return_estimator=False,
+    task=None,
 ):
     """Fit ``estimator`` on ``train`` and predict ``test`` (one joblib task).
 
@@ -97,12 +98,13 @@ def _fit_and_predict(
     y_test)`` when a scorer is given, else None), fit_time, score_time (time
     to predict and score), fit_error (traceback text or None) and, when
     ``return_estimator``, the fitted estimator. Nothing else travels back to
-    the parent: a fitted forest can weigh megabytes.
+    the parent: a fitted forest can weigh megabytes. ``task`` is sent back
+    as it came, so outputs that arrive out of order find their place.
     """
     fit_params = _check_method_params(X, params=fit_params or {}, indices=train)
     X_train, y_train = _safe_split(estimator, X, y, train)
     X_test, y_test = _safe_split(estimator, X, y, test, train)
-    result = {"predictions": None, "score": None, "fit_error": None}
+    result = {"predictions": None, "score": None, "fit_error": None, "task": task}
     start = time.perf_counter()
     try:
         estimator.fit(X_train, y_train, **fit_params)
@@ -156,6 +158,7 @@ def fit_all(
     verbose=0,
     error_score="raise",
     return_estimator=False,
+    progress=None,
 ):
     """Fit every estimator on every split of every data set in one pool.
 
@@ -164,6 +167,9 @@ def fit_all(
     datasets : list of DataSet
     n_jobs, verbose, error_score, return_estimator
         As in :func:`~sklearn_bcv.compare_estimators`.
+    progress : FitProgress, default=None
+        Told of each fit as it finishes (joblib's own progress messages
+        are then off).
 
     Returns
     -------
@@ -171,10 +177,7 @@ def fit_all(
         One per data set, in order.
     """
     tasks = _tasks(datasets)
-    parallel = Parallel(
-        n_jobs=n_jobs, verbose=verbose, pre_dispatch="2*n_jobs", batch_size=1
-    )
-    outputs = parallel(
+    calls = (
         delayed(_fit_and_predict)(
             clone(datasets[d].estimators[j][1]),
             datasets[d].X,
@@ -186,16 +189,49 @@ def fit_all(
             label=_task_label(datasets[d], i, j),
             scorer=datasets[d].scorer,
             return_estimator=return_estimator,
+            task=(d, i, j),
         )
         for d, i, j in tasks
     )
+    if progress is None:
+        parallel = Parallel(
+            n_jobs=n_jobs, verbose=verbose, pre_dispatch="2*n_jobs", batch_size=1
+        )
+        outputs = parallel(calls)
+    else:
+        outputs = _run_with_progress(calls, n_jobs, progress)
     if len(outputs) != len(tasks):
         raise ValueError(
             f"Expected {len(tasks)} fit results, got {len(outputs)}; the joblib "
             "backend lost tasks."
         )
     _warn_or_raise_about_fit_failures(outputs, error_score)
-    return _collect(datasets, tasks, outputs, return_estimator)
+    return _collect(datasets, outputs, return_estimator)
+
+
+def _run_with_progress(calls, n_jobs, progress):
+    """Run the tasks, telling ``progress`` of each as it finishes.
+
+    Outputs come back in the order they finish where the joblib backend can
+    stream them; a backend that cannot (multiprocessing) returns them all at
+    the end, and the bar then moves once.
+    """
+    options = dict(n_jobs=n_jobs, pre_dispatch="2*n_jobs", batch_size=1)
+    calls = list(calls)
+    try:
+        stream = Parallel(**options, return_as="generator_unordered")(calls)
+    except ValueError as exc:
+        if "return_as" not in str(exc):
+            raise
+        stream = Parallel(**options)(calls)
+    outputs = []
+    try:
+        for out in stream:
+            outputs.append(out)
+            progress.update(out["task"][0])
+    finally:
+        progress.close()
+    return outputs
 
 
 def _task_label(data, i, j):
@@ -203,7 +239,7 @@ def _task_label(data, i, j):
     return f"{where}{data.estimators[j][0]} split {i + 1}/{len(data.splits)}"
 
 
-def _collect(datasets, tasks, outputs, return_estimator):
+def _collect(datasets, outputs, return_estimator):
     shapes = [(len(data.splits), len(data.estimators)) for data in datasets]
     predictions = [[[None] * k for _ in range(n)] for n, k in shapes]
     fit_time = [np.zeros(shape) for shape in shapes]
@@ -212,7 +248,8 @@ def _collect(datasets, tasks, outputs, return_estimator):
     scores = [np.empty(shape, dtype=object) for shape in shapes]
     estimators = [[[None] * k for _ in range(n)] for n, k in shapes]
     errors = [[] for _ in shapes]
-    for (d, i, j), out in zip(tasks, outputs):
+    for out in outputs:
+        d, i, j = out["task"]
         predictions[d][i][j] = out["predictions"]
         fit_time[d][i, j] = out["fit_time"]
         score_time[d][i, j] = out["score_time"]

@@ -19,6 +19,8 @@ __all__ = [
     "PlannedTest",
     "call_test",
     "check_tests_argument",
+    "plan_across",
+    "plan_many",
     "plan_tests",
     "recommend",
     "run_tests",
@@ -200,3 +202,99 @@ def recommend(design, task, scoring, alternative="two-sided"):
             )
         return name, entry.rationale or f"recommended for {design.describe()}"
     return None, None
+
+
+def plan_many(tests, pairwise_tests, design, task, scoring, alternative):
+    """``(omnibus plan, omnibus skipped, pairwise plan)`` of k estimators on
+    one data set, checked before any fit."""
+    # An omnibus test asks whether any of the k estimators differ: it is
+    # two-sided whatever the alternative of the pairwise tests.
+    omnibus, skipped = plan_tests(
+        tests, design, task, alternative="two-sided", kind="many"
+    )
+    if pairwise_tests is None:
+        recommended, _ = recommend(design, task, scoring.label, alternative)
+        pairwise_tests = [] if recommended is None else [recommended]
+    if isinstance(pairwise_tests, list | tuple) and not pairwise_tests:
+        return omnibus, skipped, []
+    pairwise, _ = plan_tests(
+        pairwise_tests,
+        design,
+        task,
+        alternative=alternative,
+        kind="pair",
+        argument="pairwise_tests",
+    )
+    return omnibus, skipped, pairwise
+
+
+#: The need that marks a test across data sets as one of all k estimators at
+#: once (a rank test); the others compare one pair at a time.
+_ALL_AT_ONCE_NEED = "scores"
+
+_NEED_TEXT = {
+    "split_differences": "per-split scores (a 3-D score table)",
+    "n_train": "n_train",
+    "n_test": "n_test",
+}
+
+
+def plan_across(tests, *, pairwise, available, alternative, context):
+    """The plan of tests across data sets, checked before any fit.
+
+    Parameters
+    ----------
+    tests : None, str, list or dict
+        As the user gave ``tests=`` (``pairwise=False``) or
+        ``pairwise_tests=`` (``pairwise=True``); None must have been
+        replaced by the default names already.
+    pairwise : bool
+        Whether the tests compare one pair at a time (their needs are
+        differences) rather than all k estimators at once (``scores``).
+    available : set of str
+        The needs the score table provides.
+    alternative : str
+    context : dict
+        Parameters the comparison sets for every test whose function takes
+        them (``control``, ``rope``, ``random_state``), unless the user set
+        them in ``tests={name: {...}}``.
+    """
+    argument = "pairwise_tests" if pairwise else "tests"
+    requested = check_tests_argument(tests, argument=argument)
+    plan = []
+    for name, params in requested.items():
+        entry = get_entry(name)
+        if entry.kind != "datasets":
+            raise ValueError(
+                f"{name} is a test of kind {entry.kind!r}; {argument} takes tests "
+                f"across data sets: {available_tests(kind='datasets')}."
+            )
+        all_at_once = _ALL_AT_ONCE_NEED in entry.needs
+        if all_at_once == pairwise:
+            where = "tests" if all_at_once else "pairwise_tests"
+            what = "all the estimators at once" if all_at_once else "one pair at a time"
+            raise ValueError(
+                f"{name} compares {what}; pass it in {where}, not {argument}."
+            )
+        missing = [need for need in entry.needs if need not in available]
+        if missing:
+            raise ValueError(
+                f"{name} needs {', '.join(_NEED_TEXT.get(m, m) for m in missing)}, "
+                "which the comparison does not have: pass a score table of shape "
+                "(n_datasets, n_splits, k) with n_train and n_test (benchmark "
+                "knows them)."
+            )
+        if not entry.honours(alternative):
+            raise ValueError(
+                f"{name} supports alternative in {list(entry.alternatives)} only; "
+                f"got {alternative!r}."
+            )
+        _check_params(entry, params, argument)
+        accepted = keyword_names(entry.func) or frozenset()
+        shared = {
+            key: value
+            for key, value in context.items()
+            if key in accepted and key not in params
+        }
+        plan.append(PlannedTest(name, entry.needs, {**shared, **params}))
+    return plan

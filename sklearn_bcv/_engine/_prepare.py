@@ -27,7 +27,13 @@ from ._validation import (
     task_of_estimators,
 )
 
-__all__ = ["Prepared", "fit_prepared", "prepare_fits", "store_predictions"]
+__all__ = [
+    "Prepared",
+    "fit_datasets",
+    "fit_prepared",
+    "prepare_fits",
+    "store_predictions",
+]
 
 
 @dataclass
@@ -89,31 +95,69 @@ def fit_prepared(
             f"Fitting {k} estimators on each of {n_splits} splits, totalling "
             f"{k * n_splits} fits"
         )
-    scoring = prepared.scoring
-    data = DataSet(
-        prepared.X,
-        prepared.y,
-        prepared.splits,
-        [(label, est, fp) for label, (_, est, fp) in zip(labels, prepared.estimators)],
-        scorer=scoring.scorer if scoring.needs_estimator else None,
-    )
-    (fits,) = fit_all(
-        [data],
+    ((fits, store),) = fit_datasets(
+        [prepared],
+        labels=labels,
         n_jobs=n_jobs,
         verbose=verbose,
         error_score=error_score,
         return_estimator=return_estimator,
     )
-    store = PredictionStore.of_fits(
-        prepared.y,
-        prepared.splits,
-        fits,
-        prepared.task,
-        scoring,
-        error_score,
-        [(label, est) for label, est, _ in prepared.estimators],
-    )
     return fits, store
+
+
+def fit_datasets(
+    prepared,
+    *,
+    labels,
+    n_jobs,
+    verbose,
+    error_score,
+    return_estimator=False,
+    names=None,
+    progress=None,
+):
+    """Fit every estimator once per split of every prepared data set, in one
+    pool; return a list of ``(fits, store)``, one per data set.
+
+    ``names`` name the data sets in verbose output; ``progress`` (a
+    :class:`~sklearn_bcv._engine._progress.FitProgress`) is told of each fit.
+    """
+    names = [""] * len(prepared) if names is None else names
+    data = [
+        DataSet(
+            p.X,
+            p.y,
+            p.splits,
+            [(label, est, fp) for label, (_, est, fp) in zip(labels, p.estimators)],
+            scorer=p.scoring.scorer if p.scoring.needs_estimator else None,
+            name=name,
+        )
+        for p, name in zip(prepared, names)
+    ]
+    all_fits = fit_all(
+        data,
+        n_jobs=n_jobs,
+        verbose=verbose,
+        error_score=error_score,
+        return_estimator=return_estimator,
+        progress=progress,
+    )
+    return [
+        (
+            fits,
+            PredictionStore.of_fits(
+                p.y,
+                p.splits,
+                fits,
+                p.task,
+                p.scoring,
+                error_score,
+                [(label, est) for label, est, _ in p.estimators],
+            ),
+        )
+        for p, fits in zip(prepared, all_fits)
+    ]
 
 
 def store_predictions(y, predictions, splits, *, task, scoring, cv):

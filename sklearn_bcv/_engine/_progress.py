@@ -1,0 +1,127 @@
+"""A progress bar for the fits of a study: done of total, time left, per data set.
+
+A benchmark runs for minutes; the user must see it move. With ``tqdm``
+installed the bar is tqdm's; otherwise one line on stderr, rewritten in
+place, says the same: fits done of the total, elapsed and remaining time,
+and the data sets whose fits are all done.
+"""
+
+import sys
+import time
+
+__all__ = ["FitProgress"]
+
+#: Seconds between two redraws of the plain counter.
+_REDRAW_EVERY = 0.5
+
+
+def _clock(seconds):
+    """``h:mm:ss`` (or ``m:ss``) of a number of seconds."""
+    seconds = int(round(seconds))
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    if hours:
+        return f"{hours}:{minutes:02d}:{seconds:02d}"
+    return f"{minutes}:{seconds:02d}"
+
+
+class FitProgress:
+    """Count finished fits, overall and per data set, and show them.
+
+    Parameters
+    ----------
+    totals : list of (str, int)
+        Each data set's name and number of fits, in order.
+    verbose : int
+        1 shows the bar; 2 and more also print a line when a data set's
+        fits are all done.
+    file : file-like, default=None
+        Where to write (``sys.stderr``).
+    use_tqdm : bool, default=None
+        None uses tqdm when it is installed.
+    """
+
+    def __init__(self, totals, verbose=1, *, file=None, use_tqdm=None):
+        self.names = [name for name, _ in totals]
+        self.totals = [int(n) for _, n in totals]
+        self.total = sum(self.totals)
+        self.done = [0] * len(totals)
+        self.verbose = verbose
+        self.file = sys.stderr if file is None else file
+        self.start = time.perf_counter()
+        self._last_draw = -float("inf")
+        self._bar = self._make_tqdm() if use_tqdm in (None, True) else None
+        if use_tqdm and self._bar is None:
+            raise ImportError("use_tqdm=True needs tqdm: pip install tqdm")
+
+    def _make_tqdm(self):
+        try:
+            from tqdm import tqdm
+        except ImportError:
+            return None
+        return tqdm(total=self.total, desc="fits", unit="fit", file=self.file)
+
+    @property
+    def n_done(self):
+        return sum(self.done)
+
+    @property
+    def datasets_done(self):
+        return sum(d == t for d, t in zip(self.done, self.totals))
+
+    def update(self, dataset):
+        """One fit of data set number ``dataset`` finished."""
+        self.done[dataset] += 1
+        finished = self.done[dataset] == self.totals[dataset]
+        if self._bar is not None:
+            self._bar.update(1)
+            if finished:
+                self._bar.set_postfix_str(
+                    f"data sets done {self.datasets_done}/{len(self.totals)}",
+                    refresh=False,
+                )
+        else:
+            now = time.perf_counter()
+            if finished or now - self._last_draw >= _REDRAW_EVERY:
+                self._draw(now)
+        if finished and self.verbose > 1:
+            self._write_line(
+                f"[benchmark] {self.names[dataset]}: {self.totals[dataset]} fits "
+                f"done after {_clock(time.perf_counter() - self.start)}"
+            )
+
+    def line(self, now=None):
+        """The plain counter's text."""
+        now = time.perf_counter() if now is None else now
+        elapsed = now - self.start
+        n_done = self.n_done
+        remaining = (
+            "?" if n_done == 0 else _clock(elapsed / n_done * (self.total - n_done))
+        )
+        percent = 100 * n_done // self.total if self.total else 100
+        return (
+            f"[benchmark] {n_done}/{self.total} fits ({percent}%), data sets done "
+            f"{self.datasets_done}/{len(self.totals)}, elapsed {_clock(elapsed)}, "
+            f"remaining {remaining}"
+        )
+
+    def _draw(self, now):
+        self._last_draw = now
+        self.file.write("\r" + self.line(now))
+        self.file.flush()
+
+    def _write_line(self, text):
+        if self._bar is not None:
+            self._bar.write(text, file=self.file)
+        else:
+            self.file.write("\r" + text + "\n")
+            self._draw(time.perf_counter())
+
+    def close(self):
+        """Finish the bar (a final newline for the plain counter)."""
+        if self._bar is not None:
+            self._bar.close()
+        else:
+            self._draw(time.perf_counter())
+            self.file.write("\n")
+            self.file.flush()
