@@ -1,5 +1,6 @@
 """Plots of a comparison: contingency tables, score differences, posterior,
-and the significance matrix of k estimators.
+the significance matrix of k estimators, and, across data sets, the
+critical-difference diagram.
 
 Each plot is a Display object in the scikit-learn way
 (:class:`sklearn.metrics.ConfusionMatrixDisplay`): ``__init__`` only stores
@@ -9,18 +10,22 @@ builds the display from the Bunch returned by
 :func:`~sklearn_bcv.compare_estimators` or
 :func:`~sklearn_bcv.compare_predictions` (or, for the significance
 matrix, :func:`~sklearn_bcv.compare_many_estimators` and
-:func:`~sklearn_bcv.compare_many_predictions`).
+:func:`~sklearn_bcv.compare_many_predictions`; for the critical-difference
+diagram, :func:`~sklearn_bcv.benchmark` and
+:func:`~sklearn_bcv.compare_scores`).
 
 One module per Display; ``_common`` holds what they share.
 """
 
 from ._contingency import ContingencyTableDisplay
+from ._critical_difference import CriticalDifferenceDisplay
 from ._differences import ScoreDifferencesDisplay
 from ._posterior import PosteriorDisplay
 from ._significance import SignificanceMatrixDisplay
 
 __all__ = [
     "ContingencyTableDisplay",
+    "CriticalDifferenceDisplay",
     "PosteriorDisplay",
     "ScoreDifferencesDisplay",
     "SignificanceMatrixDisplay",
