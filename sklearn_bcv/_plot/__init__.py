@@ -1,6 +1,6 @@
 """Plots of a comparison: contingency tables, score differences, posterior,
 the significance matrix of k estimators, and, across data sets, the
-critical-difference diagram.
+critical-difference diagram and the posterior simplex of a Bayesian test.
 
 Each plot is a Display object in the scikit-learn way
 (:class:`sklearn.metrics.ConfusionMatrixDisplay`): ``__init__`` only stores
@@ -11,7 +11,7 @@ builds the display from the Bunch returned by
 :func:`~sklearn_bcv.compare_predictions` (or, for the significance
 matrix, :func:`~sklearn_bcv.compare_many_estimators` and
 :func:`~sklearn_bcv.compare_many_predictions`; for the critical-difference
-diagram, :func:`~sklearn_bcv.benchmark` and
+diagram and the posterior simplex, :func:`~sklearn_bcv.benchmark` and
 :func:`~sklearn_bcv.compare_scores`).
 
 One module per Display; ``_common`` holds what they share.
@@ -22,11 +22,13 @@ from ._critical_difference import CriticalDifferenceDisplay
 from ._differences import ScoreDifferencesDisplay
 from ._posterior import PosteriorDisplay
 from ._significance import SignificanceMatrixDisplay
+from ._simplex import PosteriorSimplexDisplay
 
 __all__ = [
     "ContingencyTableDisplay",
     "CriticalDifferenceDisplay",
     "PosteriorDisplay",
+    "PosteriorSimplexDisplay",
     "ScoreDifferencesDisplay",
     "SignificanceMatrixDisplay",
 ]
