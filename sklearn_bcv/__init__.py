@@ -2,6 +2,7 @@
 comparing learning algorithms, in the scikit-learn way."""
 
 from . import stats  # noqa: F401  (importing registers the built-in tests)
+from ._benchmark import BenchmarkResult, benchmark, compare_scores
 from ._compare import ComparisonResult, compare_estimators, compare_predictions
 from ._many import (
     ManyComparisonResult,
@@ -10,7 +11,9 @@ from ._many import (
 )
 from ._plot import (
     ContingencyTableDisplay,
+    CriticalDifferenceDisplay,
     PosteriorDisplay,
+    PosteriorSimplexDisplay,
     ScoreDifferencesDisplay,
     SignificanceMatrixDisplay,
 )
@@ -30,18 +33,23 @@ from .stats import (
 )
 
 __all__ = [
+    "BenchmarkResult",
     "ComparisonResult",
     "ManyComparisonResult",
     "compare_estimators",
     "compare_predictions",
     "compare_many_estimators",
     "compare_many_predictions",
+    "benchmark",
+    "compare_scores",
     "BlockRegularized5x2CV",
     "BlockRegularizedMx2CV",
     "StratifiedBlockRegularized5x2CV",
     "StratifiedBlockRegularizedMx2CV",
     "ContingencyTableDisplay",
+    "CriticalDifferenceDisplay",
     "PosteriorDisplay",
+    "PosteriorSimplexDisplay",
     "ScoreDifferencesDisplay",
     "SignificanceMatrixDisplay",
     "available_tests",

@@ -28,6 +28,7 @@ RANKS = {
     "_results": 3,
     "_compare": 4,
     "_many": 4,
+    "_benchmark": 4,
     "_plot": 5,
     "simulation": 6,
     "_cli": 6,

@@ -145,7 +145,10 @@ def _finite_statistic(value):
 
 
 def ranking(result):
-    """Estimator indices, best mean score first (ties in names order)."""
+    """Estimator indices, best first: by mean rank across data sets when
+    there is one, else by mean score (ties in names order)."""
+    if "mean_ranks" in result:
+        return sorted(range(len(result.names)), key=lambda j: result.mean_ranks[j])
     return sorted(range(len(result.names)), key=lambda j: -result.mean_scores[j])
 
 

@@ -1,0 +1,600 @@
+"""Compare estimators across many data sets: the benchmark study of a paper.
+
+:func:`benchmark` fits k estimators on every split of every data set in one
+joblib pool (data set × split × estimator, no barrier between data sets)
+and :func:`compare_scores` takes a score table made elsewhere; both run the
+same statistics on the table of scores: Friedman's test with its post hoc
+rank tests (Nemenyi, or Bonferroni–Dunn / Holm against a control), and
+pairwise tests across data sets (Wilcoxon's signed-rank and the sign test,
+the Poisson-binomial test of per-split posteriors, the Bayesian signed-rank
+and sign tests), the frequentist p-values adjusted for multiplicity.
+"""
+
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.utils import Bunch, check_random_state
+
+from ._compat import Interval, StrOptions, validate_params
+from ._constants import ALTERNATIVES
+from ._engine._fit import default_cv
+from ._engine._plan import plan_across, plan_many
+from ._engine._prepare import fit_datasets, prepare_fits
+from ._engine._progress import FitProgress
+from ._engine._scores import ScoreTable, score_table
+from ._engine._validation import check_estimator_list, check_names_subset
+from ._results import BenchmarkResult, build_datasets_result, build_many_result
+from .stats._corrections import CORRECTIONS
+from .stats._registry import available_tests
+
+__all__ = ["BenchmarkResult", "benchmark", "compare_scores"]
+
+_STATISTICS_PARAMETERS = {
+    "tests": [str, list, tuple, dict, None],
+    "pairwise_tests": [str, list, tuple, dict, None],
+    "correction": [StrOptions(set(CORRECTIONS)), None],
+    "control": [str, None],
+    "rope": [Interval(Real, 0, None, closed="left")],
+    "alpha": [Interval(Real, 0, 1, closed="neither")],
+    "alternative": [StrOptions(set(ALTERNATIVES))],
+    "random_state": ["random_state"],
+}
+
+
+def _default_tests(tests, pairwise_tests, control, available):
+    """The tests run when ``tests`` / ``pairwise_tests`` are None."""
+    registered = set(available_tests(kind="datasets"))
+    if tests is None:
+        posthoc = "nemenyi" if control is None else "bonferroni_dunn"
+        tests = [name for name in ("friedman", posthoc) if name in registered]
+    if pairwise_tests is None:
+        pairwise_tests = ["wilcoxon"]
+        if {"split_differences", "n_train", "n_test"} <= available:
+            pairwise_tests.append("poisson_binomial")
+        pairwise_tests = [name for name in pairwise_tests if name in registered]
+    return tests, pairwise_tests
+
+
+def _plan(
+    table_needs,
+    names,
+    *,
+    tests,
+    pairwise_tests,
+    control,
+    rope,
+    alternative,
+    random_state,
+):
+    """``(rank plan, pairwise plan, control index)``, checked before any fit."""
+    control = check_names_subset(control, names, name="control")
+    control = None if control is None else names.index(control)
+    tests, pairwise_tests = _default_tests(tests, pairwise_tests, control, table_needs)
+    context = {"control": control, "rope": rope, "random_state": random_state}
+    plans = []
+    for requested, pairwise in ((tests, False), (pairwise_tests, True)):
+        if isinstance(requested, list | tuple) and not requested:
+            plans.append([])
+            continue
+        plans.append(
+            plan_across(
+                requested,
+                pairwise=pairwise,
+                available=table_needs,
+                # The rank tests compare all k at once: two-sided.
+                alternative=alternative if pairwise else "two-sided",
+                context=context,
+            )
+        )
+    return plans[0], plans[1], control
+
+
+@validate_params(
+    {
+        "scores": ["array-like"],
+        "n_train": [Real, "array-like", None],
+        "n_test": [Real, "array-like", None],
+        "names": ["array-like", None],
+        "datasets": ["array-like", None],
+        **_STATISTICS_PARAMETERS,
+    },
+    prefer_skip_nested_validation=True,
+)
+def compare_scores(
+    scores,
+    *,
+    n_train=None,
+    n_test=None,
+    names=None,
+    datasets=None,
+    tests=None,
+    pairwise_tests=None,
+    correction="holm",
+    control=None,
+    rope=0.0,
+    alpha=0.05,
+    alternative="two-sided",
+    random_state=None,
+):
+    """Compare k estimators across data sets from a table of their scores.
+
+    The statistics half of :func:`benchmark`, for scores computed elsewhere
+    (as autorank or scikit-posthocs take them): the estimators are ranked on
+    every data set, Friedman's test asks whether any of them differ, a post
+    hoc rank test which pairs, and pairwise tests across data sets compare
+    each pair (or each estimator with ``control``).
+
+    Parameters
+    ----------
+    scores : array-like or pandas.DataFrame
+        Higher is better. Either (n_datasets, k) mean scores (rows = data
+        sets, columns = estimators) or (n_datasets, n_splits, k) per-split
+        scores, which the split-aware ``poisson_binomial`` test needs. A
+        DataFrame gives the names: its columns are the estimators, its index
+        the data sets, or a two-level index (data set, split) for per-split
+        scores. At least 2 data sets and 2 estimators; finite.
+    n_train, n_test : float or array-like of shape (n_datasets,), default=None
+        Training and test set sizes of the splits (one value, or one per
+        data set), needed by ``poisson_binomial``.
+    names : list of str, default=None
+        The estimators, in column order (default: the DataFrame's columns,
+        else ``estimator_0``, ...).
+    datasets : list of str, default=None
+        The data sets, in row order (default: the DataFrame's index, else
+        ``dataset_0``, ...).
+    tests : str, list of str or dict, default=None
+        Tests of all k estimators at once (``available_tests(kind=
+        "datasets")`` that need ``scores``): ``friedman`` (with
+        Iman–Davenport inside it) and the post hoc rank tests ``nemenyi``
+        (all pairs), ``bonferroni_dunn`` and ``holm`` (against ``control``,
+        or all pairs without one). None is ``friedman`` and ``nemenyi`` (or
+        ``bonferroni_dunn`` with a control); ``[]`` runs none;
+        ``{name: {param: value}}`` sets parameters.
+    pairwise_tests : str, list of str or dict, default=None
+        Tests of one pair at a time, run on every pair or every estimator
+        against ``control``: ``wilcoxon``, ``sign``, ``poisson_binomial``,
+        ``bayesian_signed_rank``, ``bayesian_sign``. None is ``wilcoxon``,
+        plus ``poisson_binomial`` when per-split scores, ``n_train`` and
+        ``n_test`` are known; ``[]`` runs none.
+    correction : {"holm", "bonferroni", "hochberg", "fdr_bh"} or None, \
+            default="holm"
+        Multiplicity correction of each frequentist pairwise test's
+        p-values over the pairs it is run on.
+    control : str, default=None
+        Name of the estimator the others are compared with (k − 1 pairs).
+    rope : float, default=0.0
+        Region of practical equivalence of the Bayesian tests, in score
+        units.
+    alpha : float, default=0.05
+        Significance level (and ``1 - alpha`` the posterior probability of a
+        Bayesian decision).
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        Of the pairwise tests, with A the first of a pair in ``names`` order
+        (or the other estimator against ``control``): ``"greater"`` tests
+        "A better". The rank tests are two-sided.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the Monte Carlo sampling of the Bayesian tests.
+
+    Returns
+    -------
+    result : BenchmarkResult
+        A :class:`~sklearn.utils.Bunch` subclass with
+
+        names, datasets : list of str
+        scores : ndarray of shape (n_datasets, k)
+            Mean score of each estimator on each data set.
+        split_scores : ndarray of shape (n_datasets, n_splits, k)
+            Present when per-split scores were given.
+        mean_scores : ndarray of shape (k,)
+        ranks : ndarray of shape (n_datasets, k)
+            Rank on each data set, 1 = best, ties averaged.
+        mean_ranks : ndarray of shape (k,)
+        tests : Bunch
+            Test name -> result: ``friedman`` (``statistic``, ``pvalue``,
+            ``df``, ``iman_davenport``), the post hoc rank tests with (k, k)
+            arrays ``statistic``, ``pvalue``, ``reject`` (and
+            ``pvalue_adjusted``, ``critical_difference`` where they apply).
+        pairwise : Bunch
+            Pairwise test name -> (k, k) arrays in ``names`` order, row = A:
+            ``statistic``, ``pvalue``, ``pvalue_adjusted``, ``reject`` for
+            frequentist tests, ``p_a_better``, ``p_rope``, ``p_b_better``,
+            ``reject`` for the Bayesian ones and ``poisson_binomial``;
+            ``tested``, ``correction`` and ``results`` (``(name_a, name_b)
+            ->`` the full result of the pair).
+        n_train, n_test : ndarray of shape (n_datasets,) or None
+        skipped_tests : dict
+        alpha, alternative, correction, control : the settings.
+        verdict : Bunch
+            ``omnibus_test``, ``omnibus_reject``, ``posthoc_test``,
+            ``pairwise_test``, ``differ`` (pairs ``(better, worse)`` of the
+            post hoc test, or else of the first pairwise test, best first),
+            ``differ_by_test`` and ``text``.
+
+        ``result.to_frame()`` gives the compared pairs as a long
+        :class:`pandas.DataFrame` (``to_frame("scores")``, ``"ranks"``: the
+        tables).
+
+    See Also
+    --------
+    benchmark : Fit the estimators on every data set and compare them.
+    CriticalDifferenceDisplay : Demšar's diagram of the mean ranks.
+
+    Notes
+    -----
+    The rank tests (Demšar 2006) treat each data set as one observation,
+    whatever its size; ``poisson_binomial`` (Corani & Benavoli 2015) lets
+    the per-split variability of each data set weigh in, so a data set on
+    which cross-validation is noisy counts for less. Its inference is about
+    the data sets at hand, not a population of data sets.
+
+    References
+    ----------
+    .. [1] J. Demšar, "Statistical comparisons of classifiers over multiple
+       data sets", JMLR 7:1-30, 2006.
+    .. [2] G. Corani, A. Benavoli, "A Bayesian approach for comparing
+       cross-validated algorithms on multiple data sets", Machine Learning
+       100(2):285-304, 2015.
+    .. [3] A. Benavoli, G. Corani, J. Demšar, M. Zaffalon, "Time for a
+       change: a tutorial for comparing multiple classifiers through
+       Bayesian analysis", JMLR 18(77):1-36, 2017.
+
+    Examples
+    --------
+    Demšar's (2006) Table 6: AUC of four variants of C4.5 on 14 data sets.
+
+    >>> import numpy as np
+    >>> from sklearn_bcv import compare_scores
+    >>> auc = np.array([
+    ...     [0.763, 0.768, 0.771, 0.798], [0.599, 0.591, 0.590, 0.569],
+    ...     [0.954, 0.971, 0.968, 0.967], [0.628, 0.661, 0.654, 0.657],
+    ...     [0.882, 0.888, 0.886, 0.898], [0.936, 0.931, 0.916, 0.931],
+    ...     [0.661, 0.668, 0.609, 0.685], [0.583, 0.583, 0.563, 0.625],
+    ...     [0.775, 0.838, 0.866, 0.875], [1.000, 1.000, 1.000, 1.000],
+    ...     [0.940, 0.962, 0.965, 0.962], [0.619, 0.666, 0.614, 0.669],
+    ...     [0.972, 0.981, 0.975, 0.975], [0.957, 0.978, 0.946, 0.970]])
+    >>> result = compare_scores(
+    ...     auc, names=["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"])
+    >>> result.mean_ranks.round(3)
+    array([3.143, 2.   , 2.893, 1.964])
+    >>> round(result.tests.friedman.statistic, 3)
+    10.228
+    >>> round(result.tests.nemenyi.critical_difference, 3)
+    1.254
+    >>> result.verdict.differ  # Nemenyi finds no pair at alpha = 0.05
+    []
+
+    Against C4.5 as the control (Bonferroni–Dunn, critical difference 1.168),
+    one variant is better:
+
+    >>> result = compare_scores(
+    ...     auc, names=["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"], control="C4.5")
+    >>> list(result.tests)
+    ['friedman', 'bonferroni_dunn']
+    >>> result.verdict.differ
+    [('C4.5+m+cf', 'C4.5')]
+    """
+    table = score_table(
+        scores, names=names, datasets=datasets, n_train=n_train, n_test=n_test
+    )
+    rank_plan, pairwise_plan, control = _plan(
+        table.available,
+        table.names,
+        tests=tests,
+        pairwise_tests=pairwise_tests,
+        control=control,
+        rope=rope,
+        alternative=alternative,
+        random_state=random_state,
+    )
+    return build_datasets_result(
+        table,
+        rank_plan=rank_plan,
+        pairwise_plan=pairwise_plan,
+        correction=correction,
+        control=control,
+        alpha=alpha,
+        alternative=alternative,
+    )
+
+
+def _check_datasets(datasets):
+    """``[(name, data or loader), ...]`` from a dict (or a list of pairs)."""
+    if isinstance(datasets, dict):
+        pairs = list(datasets.items())
+    elif isinstance(datasets, list | tuple) and all(
+        isinstance(pair, tuple | list) and len(pair) == 2 and isinstance(pair[0], str)
+        for pair in datasets
+    ):
+        pairs = [tuple(pair) for pair in datasets]
+    else:
+        raise TypeError(
+            "datasets must be a dict name -> (X, y) or name -> a callable "
+            f"returning (X, y); got {type(datasets).__name__}."
+        )
+    if len(pairs) < 2:
+        raise ValueError(
+            f"datasets must hold at least 2 data sets to compare across; got "
+            f"{len(pairs)}."
+        )
+    names = [name for name, _ in pairs]
+    bad = [name for name in names if not isinstance(name, str) or not name]
+    if bad:
+        raise TypeError(f"datasets must be named by non-empty strings; got {bad[0]!r}.")
+    for name, data in pairs:
+        if not callable(data) and not _is_xy(data):
+            raise TypeError(
+                f"datasets[{name!r}] must be a pair (X, y) or a callable returning "
+                f"(X, y); got {type(data).__name__}"
+                + (f" of length {len(data)}" if isinstance(data, tuple | list) else "")
+                + "."
+            )
+    return pairs
+
+
+def _is_xy(data):
+    return isinstance(data, tuple | list) and len(data) == 2
+
+
+def _load(name, data):
+    """``(X, y)`` of one data set, calling its loader (once)."""
+    if not callable(data):
+        return data
+    loaded = data()
+    if not _is_xy(loaded):
+        raise TypeError(
+            f"datasets[{name!r}] is a loader; it must return (X, y), got "
+            f"{type(loaded).__name__}."
+        )
+    return loaded
+
+
+def _check_cv_spec(cv):
+    """One cv for every data set: None, an int or a splitter (not splits)."""
+    if cv is None or isinstance(cv, Integral) or hasattr(cv, "split"):
+        return cv
+    raise ValueError(
+        "cv must be None, an int or a cross-validation splitter applied to every "
+        "data set; a list of splits fits one data set only (use "
+        f"compare_many_estimators for it). Got {type(cv).__name__}."
+    )
+
+
+def _stack(arrays):
+    """``np.stack`` when every data set has the same number of splits."""
+    if len({a.shape for a in arrays}) == 1:
+        return np.stack(arrays)
+    return list(arrays)
+
+
+@validate_params(
+    {
+        "estimators": [list, tuple, dict],
+        "datasets": [dict, list, tuple],
+        "cv": ["cv_object"],
+        "scoring": [str, callable, None],
+        **_STATISTICS_PARAMETERS,
+        "n_jobs": [Integral, None],
+        "verbose": ["verbose"],
+        "error_score": [StrOptions({"raise"}), Real],
+    },
+    prefer_skip_nested_validation=False,  # the estimators are not validated yet
+)
+def benchmark(
+    estimators,
+    datasets,
+    *,
+    cv=None,
+    scoring=None,
+    tests=None,
+    pairwise_tests=None,
+    correction="holm",
+    control=None,
+    rope=0.0,
+    alpha=0.05,
+    alternative="two-sided",
+    n_jobs=None,
+    verbose=0,
+    random_state=None,
+    error_score="raise",
+):
+    """Fit k estimators on every split of every data set and compare them.
+
+    The benchmark study of a paper, from one set of fits: clones of each
+    estimator are fitted once per split of every data set, in one joblib
+    pool over (data set, split, estimator) with no barrier between data
+    sets, so a large data set keeps no worker waiting. The per-split scores
+    then go through :func:`compare_scores` (the same statistics path), and
+    each data set gets its own :func:`compare_many_estimators` result from
+    the same fits.
+
+    Parameters
+    ----------
+    estimators : list of (str, estimator) tuples or dict of str to estimator
+        At least two, names unique; all classifiers or all regressors.
+    datasets : dict of str to (X, y) or to callable
+        At least two data sets, each ``(X, y)`` or a zero-argument callable
+        returning ``(X, y)`` (called once, when the benchmark starts). Each
+        may have its own size, features and classes.
+    cv : int or cross-validation generator, default=None
+        One spec applied to every data set. None is a block-regularized 5×2
+        CV, seeded per data set from ``random_state``.
+    scoring : str, callable or scorer, default=None
+        As in :func:`compare_estimators` (accuracy for classifiers, r2 for
+        regressors).
+    tests, pairwise_tests, correction, control, rope, alpha, alternative
+        As in :func:`compare_scores`. ``pairwise_tests=None`` runs
+        ``wilcoxon`` and ``poisson_binomial`` (the per-split scores and the
+        set sizes are known here).
+    n_jobs : int, default=None
+        Number of jobs fitting in parallel over (data set, split,
+        estimator).
+    verbose : int, default=0
+        1 shows a progress bar (fits done of the total, elapsed and
+        remaining time, data sets done; tqdm's when it is installed, else a
+        line on stderr); 2 also a line as each data set's fits finish; 3 a
+        line per fit.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the default ``cv`` of every data set and the Bayesian tests'
+        sampling; seed randomised estimators yourself.
+    error_score : "raise" or float, default="raise"
+        As in :func:`~sklearn.model_selection.cross_validate`: a number
+        records failed fits (``failed_fits``) with a ``FitFailedWarning``,
+        and then no test runs (every test needs every split).
+
+    Returns
+    -------
+    result : BenchmarkResult
+        The fields of :func:`compare_scores`' result (with ``split_scores``,
+        ``n_train`` and ``n_test`` per data set), plus
+
+        scoring : str
+        per_dataset : Bunch
+            Data set name -> its :class:`ManyComparisonResult` (the tests of
+            k estimators on one data set), from the same fits.
+        fit_time, score_time : ndarray of shape (n_datasets, n_splits, k)
+            Seconds to fit and to predict (a list of (n_splits, k) arrays
+            when the data sets have different numbers of splits).
+        failed_fits : same shape, bool
+
+    See Also
+    --------
+    compare_scores : The same statistics on a score table made elsewhere.
+    compare_many_estimators : k estimators on one data set.
+    CriticalDifferenceDisplay : Demšar's diagram of the mean ranks.
+
+    Notes
+    -----
+    All the randomness (splits, clones) is drawn in the calling process, so
+    with seeded estimators the result does not depend on ``n_jobs`` or the
+    joblib backend; it runs unchanged on a dask cluster through
+    ``joblib.parallel_config(backend="dask")``.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_breast_cancer, load_iris, load_wine
+    >>> from sklearn.dummy import DummyClassifier
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from sklearn_bcv import benchmark
+    >>> result = benchmark(
+    ...     {"bayes": GaussianNB(), "tree": DecisionTreeClassifier(random_state=0),
+    ...      "majority": DummyClassifier()},
+    ...     {"iris": lambda: load_iris(return_X_y=True),
+    ...      "wine": lambda: load_wine(return_X_y=True),
+    ...      "cancer": lambda: load_breast_cancer(return_X_y=True)},
+    ...     random_state=0)
+    >>> result.split_scores.shape  # data sets, splits of a 5×2 BCV, estimators
+    (3, 10, 3)
+    >>> result.mean_ranks
+    array([1., 2., 3.])
+    >>> list(result.tests), list(result.pairwise)
+    (['friedman', 'nemenyi'], ['wilcoxon', 'poisson_binomial'])
+    >>> list(result.per_dataset)
+    ['iris', 'wine', 'cancer']
+    >>> bool(result.per_dataset.iris.tests.bcv_cochran_q.reject)
+    True
+    """
+    named = check_estimator_list(estimators)
+    names = [name for name, _ in named]
+    pairs = _check_datasets(datasets)
+    cv = _check_cv_spec(cv)
+    seeds = check_random_state(random_state).randint(
+        np.iinfo(np.int32).max, size=len(pairs)
+    )
+    rank_plan, pairwise_plan, control_index = _plan(
+        {"scores", "dataset_differences", "split_differences", "n_train", "n_test"},
+        names,
+        tests=tests,
+        pairwise_tests=pairwise_tests,
+        control=control,
+        rope=rope,
+        alternative=alternative,
+        random_state=random_state,
+    )
+    prepared, many_plans = [], []
+    for (name, data), seed in zip(pairs, seeds):
+        X, y = _load(name, data)
+        one = prepare_fits(
+            [(repr(label), estimator) for label, estimator in named],
+            X,
+            y,
+            cv=default_cv(int(seed)) if cv is None else cv,
+            scoring=scoring,
+            groups=None,
+            params=None,
+            random_state=None,
+            owner="benchmark",
+        )
+        prepared.append(one)
+        many_plans.append(
+            plan_many(None, None, one.design, one.task, one.scoring, alternative)
+        )
+    dataset_names = [name for name, _ in pairs]
+    progress = None
+    if verbose > 0:
+        progress = FitProgress(
+            [(n, len(p.splits) * len(names)) for n, p in zip(dataset_names, prepared)],
+            verbose,
+        )
+    fitted = fit_datasets(
+        prepared,
+        labels=names,
+        n_jobs=n_jobs,
+        verbose=max(0, verbose - 1),
+        error_score=error_score,
+        names=dataset_names,
+        progress=progress,
+    )
+    stores = [store for _, store in fitted]
+    split_scores = _stack([store.scores for store in stores])
+    failed = [name for name, store in zip(dataset_names, stores) if store.any_failed]
+    table = ScoreTable(
+        scores=np.array([store.scores.mean(axis=0) for store in stores]),
+        names=names,
+        datasets=dataset_names,
+        split_scores=split_scores if isinstance(split_scores, np.ndarray) else None,
+        n_train=np.array([store.n_train for store in stores]),
+        n_test=np.array([store.n_test for store in stores]),
+    )
+    if table.split_scores is None:  # uneven numbers of splits
+        pairwise_plan = [t for t in pairwise_plan if "split_differences" not in t.needs]
+    reason = f"fits failed on {', '.join(failed)}" if failed else None
+    result = build_datasets_result(
+        table,
+        rank_plan=rank_plan,
+        pairwise_plan=pairwise_plan,
+        correction=correction,
+        control=control_index,
+        alpha=alpha,
+        alternative=alternative,
+        skipped={t.name: reason for t in (*rank_plan, *pairwise_plan)}
+        if failed
+        else None,
+    )
+    result["scoring"] = prepared[0].scoring.label
+    if not isinstance(split_scores, np.ndarray):
+        result["split_scores"] = split_scores
+    result["fit_time"] = _stack([fits.fit_time for fits, _ in fitted])
+    result["score_time"] = _stack([fits.score_time for fits, _ in fitted])
+    result["failed_fits"] = _stack([fits.failed for fits, _ in fitted])
+    result["per_dataset"] = Bunch(
+        **{
+            name: build_many_result(
+                store,
+                names=names,
+                design=one.design,
+                omnibus_plan=plan[0],
+                omnibus_skipped=plan[1],
+                pairwise_plan=plan[2],
+                correction=correction,
+                control=control_index,
+                alpha=alpha,
+                alternative=alternative,
+                fits=fits,
+            )
+            for name, one, plan, (fits, store) in zip(
+                dataset_names, prepared, many_plans, fitted
+            )
+        }
+    )
+    return result

@@ -1,0 +1,206 @@
+"""A table of scores across data sets, and the needs of the tests it feeds.
+
+:func:`~sklearn_bcv.compare_scores` reads a table the user brings (an array
+or a pandas DataFrame, mean scores or per-split scores);
+:func:`~sklearn_bcv.benchmark` builds the same table from its fits. Both
+then run one statistics path, on a :class:`ScoreTable`.
+"""
+
+from dataclasses import dataclass
+from numbers import Real
+
+import numpy as np
+
+from ._validation import check_names
+
+__all__ = ["ScoreTable", "check_sizes", "score_table"]
+
+
+@dataclass
+class ScoreTable:
+    """Scores of k estimators on N data sets (higher is better).
+
+    ``scores`` is (N, k) mean scores; ``split_scores`` (N, n_splits, k) when
+    the per-split scores are known (else None); ``n_train`` and ``n_test``
+    are (N,) arrays or None.
+    """
+
+    scores: np.ndarray
+    names: list
+    datasets: list
+    split_scores: np.ndarray | None = None
+    n_train: np.ndarray | None = None
+    n_test: np.ndarray | None = None
+
+    @property
+    def available(self):
+        """The needs this table provides (see ``NEEDS["datasets"]``)."""
+        needs = {"scores", "dataset_differences"}
+        if self.split_scores is not None:
+            needs.add("split_differences")
+        if self.n_train is not None:
+            needs.add("n_train")
+        if self.n_test is not None:
+            needs.add("n_test")
+        return needs
+
+    def all_needs(self):
+        """The needs of a test of all k estimators at once."""
+        needs = {"scores": self.scores}
+        if self.n_train is not None:
+            needs["n_train"] = self.n_train
+        if self.n_test is not None:
+            needs["n_test"] = self.n_test
+        return needs
+
+    def pair_needs(self, a, b, only=None):
+        """The needs of a pairwise test of A = column ``a``, B = column ``b``."""
+        needs = {"dataset_differences": self.scores[:, a] - self.scores[:, b]}
+        if self.split_scores is not None:
+            needs["split_differences"] = (
+                self.split_scores[:, :, a] - self.split_scores[:, :, b]
+            )
+        if self.n_train is not None:
+            needs["n_train"] = self.n_train
+        if self.n_test is not None:
+            needs["n_test"] = self.n_test
+        if only is not None:
+            needs = {key: value for key, value in needs.items() if key in only}
+        return needs
+
+
+def _is_frame(scores):
+    return hasattr(scores, "columns") and hasattr(scores, "to_numpy")
+
+
+def _frame_values(frame):
+    """``(values, dataset names, estimator names)`` of a DataFrame.
+
+    A two-level row index (data set, split) gives per-split scores.
+    """
+    names = [str(column) for column in frame.columns]
+    index = frame.index
+    if getattr(index, "nlevels", 1) == 2:
+        datasets = list(dict.fromkeys(index.get_level_values(0)))
+        blocks = [frame.xs(name, level=0).to_numpy() for name in datasets]
+        sizes = {block.shape[0] for block in blocks}
+        if len(sizes) != 1:
+            raise ValueError(
+                "scores: every data set of a per-split DataFrame (rows indexed by "
+                "(data set, split)) must have the same number of splits; got "
+                f"{sorted(sizes)}."
+            )
+        return np.stack(blocks), [str(d) for d in datasets], names
+    if getattr(index, "nlevels", 1) > 2:
+        raise ValueError(
+            "scores: a DataFrame's rows must be indexed by data set, or by (data "
+            f"set, split); got {index.nlevels} index levels."
+        )
+    return frame.to_numpy(), [str(d) for d in index], names
+
+
+def _check_values(values):
+    try:
+        arr = np.asarray(values)
+    except ValueError:
+        raise ValueError(
+            "scores must be an array of shape (n_datasets, k) or (n_datasets, "
+            "n_splits, k); got a ragged nested sequence."
+        ) from None
+    if arr.dtype.kind not in "biuf":
+        raise ValueError(
+            f"scores must hold numbers (higher is better); got dtype {arr.dtype}."
+        )
+    if arr.ndim not in (2, 3):
+        raise ValueError(
+            "scores must be an array of shape (n_datasets, k) of mean scores or "
+            f"(n_datasets, n_splits, k) of per-split scores; got shape {arr.shape}."
+        )
+    if arr.shape[0] < 2 or arr.shape[-1] < 2:
+        raise ValueError(
+            "scores must hold at least 2 data sets (first axis) and 2 estimators "
+            f"(last axis); got shape {arr.shape}."
+        )
+    if arr.ndim == 3 and arr.shape[1] < 2:
+        raise ValueError(
+            "per-split scores (n_datasets, n_splits, k) need at least 2 splits per "
+            f"data set; got shape {arr.shape}."
+        )
+    arr = arr.astype(np.float64)
+    if not np.all(np.isfinite(arr)):
+        where = np.argwhere(~np.isfinite(arr))[0].tolist()
+        raise ValueError(
+            f"scores must be finite; got {arr[tuple(where)]} at index {where}."
+        )
+    return arr
+
+
+def _labels(given, default, *, argument, expected):
+    if given is None:
+        return default
+    if isinstance(given, str):
+        raise TypeError(f"{argument} must be a list of {expected} names; got a str.")
+    given = list(given)
+    if len(given) != len(default):
+        raise ValueError(
+            f"{argument} must hold {len(default)} names (one per {expected}); got "
+            f"{len(given)}."
+        )
+    return given
+
+
+def check_sizes(value, n_datasets, *, name):
+    """``n_train`` / ``n_test``: None, a positive number, or one per data set."""
+    if value is None:
+        return None
+    message = (
+        f"{name} must be a positive number or an array of {n_datasets} positive "
+        "numbers (one per data set)"
+    )
+    if isinstance(value, bool) or isinstance(value, str):
+        raise ValueError(f"{message}; got {value!r}.")
+    if isinstance(value, Real):
+        arr = np.full(n_datasets, float(value))
+    else:
+        try:
+            arr = np.asarray(value, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(f"{message}; got {value!r}.") from None
+        if arr.shape != (n_datasets,):
+            raise ValueError(f"{message}; got shape {arr.shape}.")
+    if not np.all(np.isfinite(arr) & (arr > 0)):
+        raise ValueError(f"{message}; got {value!r}.")
+    return arr
+
+
+def score_table(scores, *, names=None, datasets=None, n_train=None, n_test=None):
+    """Check a score table as :func:`~sklearn_bcv.compare_scores` takes it."""
+    if _is_frame(scores):
+        values, frame_datasets, frame_names = _frame_values(scores)
+    else:
+        values, frame_datasets, frame_names = scores, None, None
+    arr = _check_values(values)
+    n_datasets, k = arr.shape[0], arr.shape[-1]
+    names = _labels(
+        names,
+        frame_names or [f"estimator_{j}" for j in range(k)],
+        argument="names",
+        expected="estimator (column)",
+    )
+    datasets = _labels(
+        datasets,
+        frame_datasets or [f"dataset_{i}" for i in range(n_datasets)],
+        argument="datasets",
+        expected="data set (row)",
+    )
+    check_names(names, argument="names")
+    check_names([str(d) for d in datasets], argument="datasets")
+    split_scores = arr if arr.ndim == 3 else None
+    return ScoreTable(
+        scores=arr.mean(axis=1) if arr.ndim == 3 else arr,
+        names=list(names),
+        datasets=[str(d) for d in datasets],
+        split_scores=split_scores,
+        n_train=check_sizes(n_train, n_datasets, name="n_train"),
+        n_test=check_sizes(n_test, n_datasets, name="n_test"),
+    )

@@ -1,0 +1,286 @@
+"""Estimators across data sets: :class:`BenchmarkResult`, how it is built,
+its verdict and its text."""
+
+import numpy as np
+from sklearn.utils import Bunch
+
+from .._engine._plan import run_tests
+from ..stats._ranks import rank_scores
+from ._pairwise import matrix_fields, pairwise_lines, run_pairwise, split_pairs
+from ._text import format_number, text_table
+
+__all__ = ["BenchmarkResult", "build_datasets_result"]
+
+
+class BenchmarkResult(Bunch):
+    """The result of :func:`~sklearn_bcv.benchmark` or
+    :func:`~sklearn_bcv.compare_scores`.
+
+    A :class:`~sklearn.utils.Bunch` whose fields are documented in
+    :func:`~sklearn_bcv.compare_scores` (and, for the fits,
+    :func:`~sklearn_bcv.benchmark`). Printing it shows the estimators by
+    mean rank, the Friedman test, the post hoc groups and the pairwise
+    tests; :meth:`to_frame` gives the same as tables.
+    """
+
+    def to_frame(self, kind="pairwise"):
+        """The result as a :class:`pandas.DataFrame`.
+
+        Parameters
+        ----------
+        kind : {"pairwise", "scores", "ranks"}, default="pairwise"
+            ``"pairwise"``: one row per test and compared pair (the post hoc
+            rank tests and the pairwise tests): ``test``, ``estimator_a``,
+            ``estimator_b``, their mean ranks and mean scores, then
+            ``statistic``, ``pvalue``, ``pvalue_adjusted`` and ``reject``
+            (frequentist tests) or ``p_a_better``, ``p_rope``,
+            ``p_b_better`` and ``reject`` (Bayesian tests and
+            ``poisson_binomial``). ``"scores"`` and ``"ranks"``: the
+            (n_datasets, k) table, rows = data sets, columns = estimators.
+
+        Returns
+        -------
+        frame : pandas.DataFrame
+        """
+        try:
+            import pandas as pd
+        except ImportError as exc:  # pragma: no cover - depends on the machine
+            raise ImportError("to_frame needs pandas: pip install pandas") from exc
+        if kind in ("scores", "ranks"):
+            return pd.DataFrame(
+                self[kind],
+                index=pd.Index(self.datasets, name="dataset"),
+                columns=list(self.names),
+            )
+        if kind != "pairwise":
+            raise ValueError(
+                f"kind must be 'pairwise', 'scores' or 'ranks'; got {kind!r}."
+            )
+        rows = [
+            self._frame_row(test, table, a, b)
+            for test, table, a, b in _compared_pairs(self)
+        ]
+        return pd.DataFrame(rows)
+
+    def _frame_row(self, test, table, a, b):
+        row = {
+            "test": test,
+            "estimator_a": self.names[a],
+            "estimator_b": self.names[b],
+            "mean_rank_a": float(self.mean_ranks[a]),
+            "mean_rank_b": float(self.mean_ranks[b]),
+            "mean_score_a": float(self.mean_scores[a]),
+            "mean_score_b": float(self.mean_scores[b]),
+        }
+        fields = [f for f in matrix_fields(table) if f in table]
+        row.update({field: np.asarray(table[field])[a, b].item() for field in fields})
+        return row
+
+    def __repr__(self):
+        return _format_summary(self)
+
+    __str__ = __repr__
+
+
+def _compared_pairs(result):
+    """``(test, table, a, b)`` of every compared pair of every (k, k) test."""
+    for test, table in _rank_tables(result).items():
+        tested = np.asarray(table.get("tested", ~np.eye(len(result.names), dtype=bool)))
+        for a, b in zip(*np.nonzero(np.triu(tested) | (tested & ~tested.T))):
+            yield test, table, int(a), int(b)
+    for test, table in result.pairwise.items():
+        for name_a, name_b in table.results:
+            yield test, table, result.names.index(name_a), result.names.index(name_b)
+
+
+def _rank_tables(result):
+    """The tests of all k estimators that give (k, k) decisions (post hoc)."""
+    return Bunch(
+        **{
+            name: test
+            for name, test in result.tests.items()
+            if np.ndim(test.get("reject")) == 2
+        }
+    )
+
+
+def build_datasets_result(
+    table,
+    *,
+    rank_plan,
+    pairwise_plan,
+    correction,
+    control,
+    alpha,
+    alternative,
+    skipped=None,
+):
+    """The :class:`BenchmarkResult` of a :class:`ScoreTable`.
+
+    ``control`` is a column index or None. ``skipped`` (test name -> reason)
+    marks a comparison whose tests cannot run (a fit failed): then none run.
+    """
+    names = list(table.names)
+    ranks = rank_scores(table.scores)
+    result = BenchmarkResult(
+        names=names,
+        datasets=list(table.datasets),
+        scores=table.scores,
+        mean_scores=table.scores.mean(axis=0),
+        ranks=ranks,
+        mean_ranks=ranks.mean(axis=0),
+        tests=Bunch(),
+        skipped_tests=dict(skipped or {}),
+        pairwise=Bunch(),
+        alpha=alpha,
+        alternative=alternative,
+        correction=correction,
+        control=None if control is None else names[control],
+    )
+    if table.split_scores is not None:
+        result["split_scores"] = table.split_scores
+    result["n_train"], result["n_test"] = table.n_train, table.n_test
+    if not skipped:
+        result["tests"] = run_tests(rank_plan, table.all_needs(), alpha, "two-sided")
+        result["pairwise"] = run_pairwise(
+            pairwise_plan,
+            names,
+            table.pair_needs,
+            control=control,
+            correction=correction,
+            alpha=alpha,
+            alternative=alternative,
+        )
+    result["verdict"] = _verdict(result)
+    return result
+
+
+def _rank_differ(result, test):
+    """Pairs ``(better, worse)`` a post hoc rank test separates, best first."""
+    tested = np.asarray(test.get("tested", ~np.eye(len(result.names), dtype=bool)))
+    reject = np.asarray(test.reject, dtype=bool) & tested
+    pairs = set()
+    for a, b in zip(*np.nonzero(reject)):
+        a, b = int(a), int(b)
+        a_better = result.mean_ranks[a] <= result.mean_ranks[b]
+        pairs.add((a, b) if a_better else (b, a))
+    rank = result.mean_ranks
+    return sorted(pairs, key=lambda pair: (rank[pair[0]], rank[pair[1]]))
+
+
+def _verdict(result):
+    verdict = Bunch(
+        omnibus_test=None,
+        omnibus_reject=None,
+        posthoc_test=None,
+        pairwise_test=None,
+        differ=[],
+        differ_by_test={},
+        text="",
+    )
+    if result.skipped_tests and not result.tests and not result.pairwise:
+        reasons = sorted(set(result.skipped_tests.values()))
+        verdict.text = f"Verdict: none; no test was run ({'; '.join(reasons)})."
+        return verdict
+    lines = []
+    omnibus = {n: t for n, t in result.tests.items() if np.ndim(t.get("reject")) == 0}
+    if omnibus:
+        name, test = next(iter(omnibus.items()))
+        verdict.omnibus_test, verdict.omnibus_reject = name, bool(test.reject)
+        lines.append(_omnibus_line(result, name, test))
+    for name, test in _rank_tables(result).items():
+        differ = _rank_differ(result, test)
+        verdict.differ_by_test[name] = _named(result, differ)
+        verdict.posthoc_test = verdict.posthoc_test or name
+        lines += _rank_lines(result, name, test, differ)
+    for name, table in result.pairwise.items():
+        differ, same = split_pairs(result, table)
+        verdict.differ_by_test[name] = _named(result, differ)
+        verdict.pairwise_test = verdict.pairwise_test or name
+        lines += pairwise_lines(result, name, table, differ, same)
+    first = verdict.posthoc_test or verdict.pairwise_test
+    if first is not None:
+        verdict.differ = verdict.differ_by_test[first]
+    verdict.text = "\n".join(lines) if lines else "Verdict: none; no test was run."
+    return verdict
+
+
+def _named(result, pairs):
+    return [(result.names[a], result.names[b]) for a, b in pairs]
+
+
+def _omnibus_line(result, name, test):
+    outcome = (
+        "the estimators differ"
+        if test.reject
+        else "no significant difference among the estimators"
+    )
+    text = (
+        f"{name}: statistic {format_number(test.statistic)} (df "
+        f"{format_number(test.df)}, p = {format_number(test.pvalue, 3)})"
+    )
+    iman = test.get("iman_davenport")
+    if iman is not None:
+        text += (
+            f", Iman-Davenport F {format_number(iman.statistic)} (df "
+            f"{format_number(tuple(iman.df))}, p = {format_number(iman.pvalue, 3)})"
+        )
+    return f"{text}: {outcome} at alpha={result.alpha}."
+
+
+def _rank_lines(result, name, test, differ):
+    cd = test.get("critical_difference")
+    cd_text = "" if cd is None else f", critical difference {format_number(cd, 3)}"
+    lines = [
+        f"Post hoc {name} on mean ranks{cd_text}: {len(differ)} pairs differ at "
+        f"alpha={result.alpha}."
+    ]
+    if differ:
+        width = max(len(result.names[better]) for better, _ in differ)
+        p = test.get("pvalue_adjusted", test.get("pvalue"))
+        for better, worse in differ:
+            p_text = (
+                ""
+                if p is None
+                else f"  p = {format_number(np.asarray(p)[better, worse], 3)}"
+            )
+            lines.append(
+                f"  {result.names[better]:<{width}} > {result.names[worse]}{p_text}"
+            )
+    return lines
+
+
+def _format_summary(result):
+    k, n = len(result.names), len(result.datasets)
+    scoring = result.get("scoring")
+    lines = [
+        f"Comparison of {k} estimators on {n} data sets"
+        + (f", scoring: {scoring}" if scoring else "")
+    ]
+    order = sorted(
+        range(k), key=lambda j: (result.mean_ranks[j], -result.mean_scores[j])
+    )
+    rows = [
+        (
+            str(r + 1),
+            result.names[j],
+            f"{result.mean_ranks[j]:.3f}",
+            f"{result.mean_scores[j]:.4g}",
+        )
+        for r, j in enumerate(order)
+    ]
+    lines += [
+        "  " + line
+        for line in text_table(
+            ("rank", "estimator", "mean rank", "mean score"),
+            rows,
+            right_aligned=(0, 2, 3),
+        )
+    ]
+    failed = result.get("failed_fits")
+    if failed is not None:
+        where = [d for d, f in zip(result.datasets, failed) if np.any(f)]
+        if where:
+            lines.append(f"fits failed on: {', '.join(where)} (see failed_fits)")
+    lines.append(result.verdict.text)
+    return "\n".join(lines)
