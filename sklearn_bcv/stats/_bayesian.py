@@ -41,6 +41,30 @@ def _posterior_probabilities(loc, scale, df, rope):
     return p_a_better, p_rope, p_b_better
 
 
+def correlated_t_posterior(differences, n_train, n_test, *, test):
+    """Location, scale and df of the posterior of ``mu`` (seed 002, Theorem 2).
+
+    ``differences`` of shape (..., n_splits); ``n_train`` and ``n_test``
+    validated sizes, scalars or arrays broadcasting against the leading
+    dimensions (one per data set in :func:`~sklearn_bcv.stats.poisson_binomial`).
+    """
+    loc, s2, n_splits = _mean_and_variance(differences, test)
+    scale = np.sqrt((1.0 / n_splits + n_test / n_train) * s2)
+    return loc, scale, n_splits - 1
+
+
+def posterior_decision(p_a_better, p_b_better, alpha, alternative):
+    """``reject`` of a Bayesian test: a probability above ``1 - alpha`` on
+    the side(s) ``alternative`` names."""
+    decided_a = np.asarray(p_a_better) > 1.0 - alpha
+    decided_b = np.asarray(p_b_better) > 1.0 - alpha
+    if alternative == "greater":
+        return decided_a
+    if alternative == "less":
+        return decided_b
+    return decided_a | decided_b
+
+
 @register_test(
     "bayesian_correlated_t", needs=("differences", "n_train", "n_test"), design="any"
 )
@@ -140,18 +164,9 @@ def bayesian_correlated_t(
     rope = _check_rope(rope)
     n_train = check_size(n_train, name="n_train")
     n_test = check_size(n_test, name="n_test")
-    loc, s2, n_splits = _mean_and_variance(differences, test)
-    scale = np.sqrt((1.0 / n_splits + n_test / n_train) * s2)
-    df = n_splits - 1
+    loc, scale, df = correlated_t_posterior(differences, n_train, n_test, test=test)
     p_a_better, p_rope, p_b_better = _posterior_probabilities(loc, scale, df, rope)
-    decided_a = p_a_better > 1.0 - alpha
-    decided_b = p_b_better > 1.0 - alpha
-    if alternative == "greater":
-        reject = decided_a
-    elif alternative == "less":
-        reject = decided_b
-    else:
-        reject = decided_a | decided_b
+    reject = posterior_decision(p_a_better, p_b_better, alpha, alternative)
     return make_result(
         test=test,
         statistic=loc,
