@@ -10,7 +10,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
-from sklearn_bcv import compare_estimators, compare_many_estimators
+from sklearn_bcv import benchmark, compare_estimators, compare_many_estimators
 
 X, Y = load_breast_cancer(return_X_y=True)
 X, Y = X[:240], Y[:240]
@@ -65,6 +65,8 @@ def test_dask_local_cluster_matches_serial(local_result):
         ):
             remote = _compare(n_jobs=-1, return_estimator=True)
             remote_many = _compare_many(n_jobs=-1)
+            # The progress bar streams results as the cluster finishes them.
+            remote_study = _benchmark(n_jobs=-1, verbose=1)
         # The fits really ran as tasks on the cluster's worker processes.
         workers = set(client.scheduler_info()["workers"])
         assert len(workers) == 2
@@ -81,6 +83,28 @@ def test_dask_local_cluster_matches_serial(local_result):
         )
     assert (
         local_many.tests.bcv_cochran_q.pvalue == remote_many.tests.bcv_cochran_q.pvalue
+    )
+    # Many data sets: one pool of (data set, split, estimator) on the cluster.
+    local_study = _benchmark(n_jobs=1)
+    np.testing.assert_array_equal(local_study.split_scores, remote_study.split_scores)
+    assert local_study.verdict.text == remote_study.verdict.text
+    for name, table in local_study.pairwise.items():
+        for field in ("pvalue_adjusted", "p_a_better"):
+            if field in table:
+                np.testing.assert_array_equal(
+                    table[field], remote_study.pairwise[name][field]
+                )
+
+
+def _benchmark(**kwargs):
+    return benchmark(
+        {
+            "tree": DecisionTreeClassifier(max_depth=3, random_state=0),
+            "bayes": GaussianNB(),
+        },
+        {"first": (X[:120], Y[:120]), "second": (X[120:], Y[120:])},
+        random_state=0,
+        **kwargs,
     )
 
 
