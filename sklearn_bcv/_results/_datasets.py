@@ -232,7 +232,8 @@ def _rank_lines(result, name, test, differ):
     cd = test.get("critical_difference")
     cd_text = "" if cd is None else f", critical difference {format_number(cd, 3)}"
     lines = [
-        f"Post hoc {name} on mean ranks{cd_text}: {len(differ)} pairs differ at "
+        f"Post hoc {name} on mean ranks{cd_text}: {len(differ)} "
+        f"{'pair differs' if len(differ) == 1 else 'pairs differ'} at "
         f"alpha={result.alpha}."
     ]
     if differ:
