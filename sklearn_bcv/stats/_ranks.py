@@ -73,7 +73,9 @@ def rank_std_error(k, n_datasets):
     return float(np.sqrt(k * (k + 1) / (6.0 * n_datasets)))
 
 
-def critical_difference(k, n_datasets, alpha=0.05, test="nemenyi"):
+def critical_difference(
+    k, n_datasets, alpha=0.05, test="nemenyi", *, n_comparisons=None
+):
     """Demšar's critical difference of mean ranks.
 
     Two mean ranks further apart than the CD differ significantly by the
@@ -88,6 +90,9 @@ def critical_difference(k, n_datasets, alpha=0.05, test="nemenyi"):
         Number of data sets, at least 2.
     alpha : float, default=0.05
     test : {"nemenyi", "bonferroni_dunn"}, default="nemenyi"
+    n_comparisons : int, default=None
+        The number M of comparisons Bonferroni–Dunn adjusts for; None means
+        k − 1 (against a control). Ignored by Nemenyi.
 
     Returns
     -------
@@ -102,6 +107,11 @@ def critical_difference(k, n_datasets, alpha=0.05, test="nemenyi"):
     1.254
     >>> round(critical_difference(4, 14, test="bonferroni_dunn"), 3)
     1.168
+
+    Bonferroni over all six pairs instead of the three against a control:
+
+    >>> round(critical_difference(4, 14, test="bonferroni_dunn", n_comparisons=6), 3)
+    1.287
     """
     for value, name, low in ((k, "k", 2), (n_datasets, "n_datasets", 2)):
         if (
@@ -113,9 +123,19 @@ def critical_difference(k, n_datasets, alpha=0.05, test="nemenyi"):
     alpha = check_alpha(alpha)
     if test not in RANK_TESTS:
         raise ValueError(f"test must be one of {list(RANK_TESTS)}; got {test!r}.")
+    if n_comparisons is None:
+        n_comparisons = int(k) - 1
+    elif (
+        isinstance(n_comparisons, bool)
+        or not isinstance(n_comparisons, int | np.integer)
+        or n_comparisons < 1
+    ):
+        raise ValueError(
+            f"n_comparisons must be None or an integer >= 1; got {n_comparisons!r}."
+        )
     se = rank_std_error(int(k), int(n_datasets))
     if test == "nemenyi":
         q_alpha = studentized_range.ppf(1.0 - alpha, int(k), np.inf) / np.sqrt(2.0)
     else:
-        q_alpha = norm.ppf(1.0 - alpha / (2.0 * (int(k) - 1)))
+        q_alpha = norm.ppf(1.0 - alpha / (2.0 * int(n_comparisons)))
     return float(q_alpha * se)
