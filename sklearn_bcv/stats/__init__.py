@@ -23,6 +23,17 @@ Conventions shared by every test:
   ``±inf`` with p-value 0 on the side of the infinity.
 """
 
+from ._across import (
+    bayesian_sign,
+    bayesian_signed_rank,
+    bonferroni_dunn,
+    friedman,
+    holm,
+    nemenyi,
+    poisson_binomial,
+    sign,
+    wilcoxon,
+)
 from ._bayesian import bayesian_correlated_t
 from ._corrections import adjust_pvalues  # noqa: F401 (not a registered test)
 from ._mcnemar import (
@@ -71,4 +82,15 @@ __all__ = [
     "cochran_q",
     "looney_f",
     "bcv_cochran_q",
+    # k estimators across data sets (score tables)
+    "friedman",
+    "nemenyi",
+    "bonferroni_dunn",
+    "holm",
+    # two estimators across data sets (one pair at a time)
+    "wilcoxon",
+    "sign",
+    "poisson_binomial",
+    "bayesian_signed_rank",
+    "bayesian_sign",
 ]
