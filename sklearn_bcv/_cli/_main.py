@@ -19,14 +19,17 @@ import textwrap
 import warnings
 
 from .._compat import InvalidParameterError
-from . import _compare, _many
+from . import _benchmark, _compare, _many
 from ._args import EXIT_STATUS, PROG, CLIError, Parser, UsageError, list_tests
 
 __all__ = ["SUBCOMMANDS", "build_parser", "main"]
 
 #: The subcommands by name, in the order ``--help`` lists them; the first
 #: is the default. Adding a subcommand: a module and a line here.
-SUBCOMMANDS = {command.name: command for command in (_compare.COMMAND, _many.COMMAND)}
+SUBCOMMANDS = {
+    command.name: command
+    for command in (_compare.COMMAND, _many.COMMAND, _benchmark.COMMAND)
+}
 DEFAULT = next(iter(SUBCOMMANDS))
 
 

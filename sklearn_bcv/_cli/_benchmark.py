@@ -1,0 +1,746 @@
+"""``sklearn-bcv benchmark``: several estimators across several data sets.
+
+Fits k estimators on every split of every data set in one pool
+(:func:`sklearn_bcv.benchmark`), then ranks them on each data set and
+reports Friedman's test, the post hoc rank test (Nemenyi, or
+Bonferroni–Dunn against ``--control``) and the pairwise tests across data
+sets. The data sets are scikit-learn's bundled ones (:data:`._data.DATASETS`,
+loaded by :func:`._data.load_bundled`) and generated ones
+(:data:`GENERATED`, ``NAME`` or ``NAME:SEED``); nothing is downloaded. The
+estimators are given as in ``many``. Every option is checked before the
+first fit.
+"""
+
+import argparse
+import contextlib
+import io
+from collections import Counter
+from typing import NamedTuple
+
+import numpy as np
+
+from ._args import (
+    MAX_SEED,
+    CLIError,
+    Subcommand,
+    UsageError,
+    add_design_arguments,
+    add_output_arguments,
+    add_tests_argument,
+    build_cv,
+    check_scoring,
+    list_tests,
+    parse_tests,
+)
+from ._data import DATASETS, Data, check_target, load_bundled
+from ._many import (
+    CORRECTIONS,
+    _build_estimators,
+    _check_names,
+    _named_json,
+    _named_path,
+    estimator_names,
+)
+from ._output import (
+    check_plot_path,
+    csv_text,
+    fitting,
+    json_text,
+    new_figure,
+    plain,
+    save_figure,
+)
+
+__all__ = [
+    "COMMAND",
+    "DEFAULT_DATASETS",
+    "GENERATED",
+    "load_dataset",
+    "parse_dataset",
+    "result_to_csv",
+    "result_to_dict",
+    "run",
+]
+
+#: Data sets drawn by a generator of :mod:`sklearn.datasets`: name ->
+#: (function, its parameters, task). ``NAME:SEED`` draws with that seed
+#: (default 0; see :data:`DATA_STREAM`), so ``classification:1
+#: classification:2`` are two data sets.
+GENERATED = {
+    "moons": ("make_moons", {"n_samples": 300, "noise": 0.3}, "classification"),
+    "circles": (
+        "make_circles",
+        {"n_samples": 300, "noise": 0.2, "factor": 0.5},
+        "classification",
+    ),
+    "classification": (
+        "make_classification",
+        {"n_samples": 300, "n_features": 20, "n_informative": 5, "n_redundant": 2},
+        "classification",
+    ),
+    "blobs": (
+        "make_blobs",
+        {"n_samples": 300, "centers": 3, "cluster_std": 3.0},
+        "classification",
+    ),
+    "gaussian_quantiles": (
+        "make_gaussian_quantiles",
+        {"n_samples": 300, "n_features": 4, "n_classes": 3},
+        "classification",
+    ),
+    "hastie": ("make_hastie_10_2", {"n_samples": 600}, "classification"),
+    "regression": (
+        "make_regression",
+        {"n_samples": 300, "n_features": 20, "n_informative": 5, "noise": 10.0},
+        "regression",
+    ),
+    "friedman1": ("make_friedman1", {"n_samples": 300, "noise": 1.0}, "regression"),
+}
+
+#: What runs without ``--datasets``: five small classification data sets,
+#: three bundled and two generated (well under a minute on two cores with
+#: the default estimators).
+DEFAULT_DATASETS = ("iris", "wine", "breast_cancer", "moons", "classification")
+
+#: The seed of a generated data set named without ``:SEED``.
+DEFAULT_SEED = 0
+
+#: A generated data set is drawn with ``RandomState([DATA_STREAM, SEED])``,
+#: not ``RandomState(SEED)``: a generator's first draw shuffles its records,
+#: and a splitter seeded with the same integer (``--random-state``) would
+#: draw the same permutation; ``make_moons(random_state=0)`` cut by
+#: ``BlockRegularizedMx2CV(random_state=0)`` has one class in each half.
+DATA_STREAM = 0xDA7A
+
+
+# --------------------------------------------------------------------------
+# Data sets
+
+
+class DatasetSpec(NamedTuple):
+    """A data set of ``--datasets``: its name as typed, and how to make it."""
+
+    name: str
+    base: str
+    seed: int | None  # None for a bundled data set
+    task: str
+
+
+def _valid_names():
+    return (
+        f"bundled: {', '.join(sorted(DATASETS))}; generated (NAME or "
+        f"NAME:SEED): {', '.join(GENERATED)}"
+    )
+
+
+def parse_dataset(text):
+    """The :class:`DatasetSpec` of one ``--datasets`` entry.
+
+    >>> parse_dataset("iris")
+    DatasetSpec(name='iris', base='iris', seed=None, task='classification')
+    >>> parse_dataset("moons:3")
+    DatasetSpec(name='moons:3', base='moons', seed=3, task='classification')
+    >>> parse_dataset("friedman1").seed
+    0
+    """
+    base, sep, seed_text = text.partition(":")
+    if base in DATASETS:
+        if sep:
+            raise UsageError(
+                f"--datasets: {base} is bundled with scikit-learn and takes no "
+                f":SEED; only generated data sets do ({', '.join(GENERATED)})"
+            )
+        return DatasetSpec(text, base, None, DATASETS[base][1])
+    if base not in GENERATED:
+        raise UsageError(
+            f"--datasets: unknown data set {base!r}; valid names: {_valid_names()}"
+        )
+    seed = DEFAULT_SEED
+    if sep:
+        try:
+            seed = int(seed_text)
+        except ValueError:
+            seed = -1
+        if not 0 <= seed <= MAX_SEED:
+            raise UsageError(
+                f"--datasets: {text!r}: the seed after ':' must be an integer in "
+                f"[0, {MAX_SEED}]"
+            )
+    return DatasetSpec(text, base, seed, GENERATED[base][2])
+
+
+def parse_datasets(texts):
+    """The :class:`DatasetSpec` of each ``--datasets`` entry (or the
+    defaults), checked: known, distinct, at least 2, one task."""
+    if texts is None:
+        texts = DEFAULT_DATASETS
+    names = [name.strip() for text in texts for name in text.split(",")]
+    names = [name for name in names if name]
+    specs = [parse_dataset(name) for name in names]
+    repeated = sorted(name for name, count in Counter(names).items() if count > 1)
+    if repeated:
+        raise UsageError(
+            f"--datasets: {', '.join(repeated)} given twice; for several draws of "
+            "a generated data set give seeds (moons:1 moons:2)"
+        )
+    if len(specs) < 2:
+        raise UsageError(
+            f"--datasets: give at least 2 data sets to compare across; got "
+            f"{len(specs)} ({_valid_names()})"
+        )
+    tasks = {spec.task for spec in specs}
+    if len(tasks) > 1:
+        by_task = "; ".join(
+            f"{task}: {', '.join(spec.name for spec in specs if spec.task == task)}"
+            for task in sorted(tasks)
+        )
+        raise UsageError(
+            f"--datasets: the data sets must share one task (classification or "
+            f"regression); got {by_task}"
+        )
+    return specs
+
+
+def load_dataset(spec):
+    """``(X, y, description)`` of a :class:`DatasetSpec`.
+
+    A generated data set is ``make_NAME(**params, random_state=
+    numpy.random.RandomState([DATA_STREAM, SEED]))`` (see :data:`DATA_STREAM`).
+    """
+    if spec.seed is None:
+        X, y, task, _ = load_bundled(spec.base)
+        source = "scikit-learn"
+    else:
+        from sklearn import datasets
+
+        function, params, task = GENERATED[spec.base]
+        rng = np.random.RandomState([DATA_STREAM, spec.seed])
+        X, y = getattr(datasets, function)(**params, random_state=rng)
+        source = f"{function}, seed {spec.seed}"
+    check_target(y, task)
+    shape = f"{X.shape[0]} records, {X.shape[1]} features"
+    if task == "classification":
+        shape += f", {len(np.unique(y))} classes"
+    return X, y, f"{shape} ({source})"
+
+
+def list_datasets(stdout):
+    """``--datasets list``: every name, its task and source."""
+    width = max(len(name) for name in [*DATASETS, *GENERATED])
+    for name, (loader, task) in sorted(DATASETS.items()):
+        stdout.write(f"{name:{width}s}  {task:14s}  sklearn.datasets.{loader}\n")
+    for name, (function, params, task) in GENERATED.items():
+        args = ", ".join(f"{key}={value!r}" for key, value in params.items())
+        stdout.write(
+            f"{name:{width}s}  {task:14s}  sklearn.datasets.{function}({args}), "
+            "NAME:SEED\n"
+        )
+
+
+# --------------------------------------------------------------------------
+# Options
+
+
+def _rope(text):
+    """An argparse type: a number >= 0 (the region of practical equivalence)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a number >= 0; got {text!r}"
+        ) from None
+    if not value >= 0 or not np.isfinite(value):  # rejects nan and inf too
+        raise argparse.ArgumentTypeError(f"expected a finite number >= 0; got {text}")
+    return value
+
+
+def add_arguments(parser):
+    """The options of ``benchmark``."""
+    data = parser.add_argument_group("data")
+    data.add_argument(
+        "--datasets",
+        metavar="NAME",
+        nargs="+",
+        default=None,
+        help="at least 2 data sets of one task: bundled with scikit-learn ("
+        f"{', '.join(sorted(DATASETS))}) or generated ({', '.join(GENERATED)}; "
+        "NAME:SEED draws with that seed, default 0); 'list' describes them "
+        f"(default: {' '.join(DEFAULT_DATASETS)})",
+    )
+    models = parser.add_argument_group("estimators")
+    models.add_argument(
+        "--estimator",
+        metavar="[NAME=]IMPORT.PATH",
+        type=_named_path,
+        action="append",
+        default=None,
+        help="an estimator class to compare, as in 'many': e.g. sklearn.svm.SVC "
+        "or svc=sklearn.svm.SVC; repeat it for each estimator (at least 2). "
+        "Default: those of 'many', a scaled LogisticRegression, "
+        "RandomForestClassifier(n_estimators=50), DecisionTreeClassifier and "
+        "GaussianNB (for regression: scaled Ridge, "
+        "RandomForestRegressor(n_estimators=50), DecisionTreeRegressor and "
+        "scaled KNeighborsRegressor)",
+    )
+    models.add_argument(
+        "--estimators",
+        dest="estimator",
+        metavar="SPEC",
+        type=_named_path,
+        nargs="+",
+        action="extend",
+        default=None,
+        help="several estimators after one option: --estimators "
+        "sklearn.svm.SVC nb=sklearn.naive_bayes.GaussianNB is --estimator "
+        "sklearn.svm.SVC --estimator nb=sklearn.naive_bayes.GaussianNB",
+    )
+    models.add_argument(
+        "--params",
+        metavar="NAME=JSON",
+        type=_named_json,
+        action="append",
+        default=None,
+        help="constructor parameters of the estimator NAME as a JSON object, "
+        "e.g. 'SVC={\"C\": 10}' (for a default pipeline: of its final "
+        "estimator); repeatable",
+    )
+    comparison = parser.add_argument_group("comparison")
+    add_tests_argument(
+        comparison,
+        help="comma-separated tests of all the estimators at once: friedman "
+        "and a post hoc rank test (nemenyi, bonferroni_dunn, holm) (default: "
+        "friedman,nemenyi, or friedman,bonferroni_dunn with --control); "
+        "'list' prints the tests across data sets",
+    )
+    add_tests_argument(
+        comparison,
+        "--pairwise-tests",
+        help="comma-separated tests of one pair at a time across data sets "
+        "(wilcoxon, sign, poisson_binomial, bayesian_signed_rank, "
+        "bayesian_sign) (default: wilcoxon,poisson_binomial); 'list' prints "
+        "the tests across data sets",
+    )
+    comparison.add_argument(
+        "--correction",
+        choices=CORRECTIONS,
+        default="holm",
+        help="multiplicity correction of each pairwise test's p-values (default: holm)",
+    )
+    comparison.add_argument(
+        "--control",
+        metavar="NAME",
+        default=None,
+        help="compare every other estimator with this one only (the post hoc "
+        "test becomes bonferroni_dunn)",
+    )
+    comparison.add_argument(
+        "--rope",
+        type=_rope,
+        default=0.0,
+        metavar="WIDTH",
+        help="region of practical equivalence of the Bayesian tests, in score "
+        "units, e.g. 0.01 (default: 0)",
+    )
+    add_design_arguments(
+        comparison,
+        alternative_help="of the pairwise tests: greater tests 'A better than "
+        "B' with A the first of each pair in --estimator order (or the other "
+        "estimator against --control); less: B better; the rank tests are "
+        "two-sided (default: two-sided)",
+    )
+    add_output_arguments(
+        parser,
+        format_help="text: scores and ranks on each data set, the ranking, "
+        "Friedman's test, the post hoc and pairwise tests (default); json; "
+        "csv: one row per test and compared pair",
+        plot_help="also save Demšar's critical-difference diagram of the mean "
+        "ranks (.png, .svg, .pdf, ...; no suffix: .png); needs matplotlib",
+    )
+    # The shared help speaks of fits; here -v is a progress bar first.
+    parser._option_string_actions["--verbose"].help = (
+        "a progress bar of the fits instead of the elapsed time (-vv: also a "
+        "line per finished data set; -vvv: a line per fit)"
+    )
+
+
+# --------------------------------------------------------------------------
+# Running
+
+
+def _check_usage(args):
+    """The estimator names, or None for the defaults: as in ``many``."""
+    specs = args.estimator or []
+    if len(specs) == 1:
+        raise UsageError(
+            "--estimator: give at least 2 estimators to compare (or none for "
+            "the default set)"
+        )
+    if specs:
+        names = estimator_names(specs)
+        _check_names(args, names)
+        return names
+    return None
+
+
+def _all_at_once(name):
+    """Whether the test across data sets ``name`` compares all k estimators
+    at once (``--tests``) rather than a pair (``--pairwise-tests``)."""
+    from .._engine._plan import _ALL_AT_ONCE_NEED
+    from ..stats._registry import get_test_info
+
+    needs, _ = get_test_info(name)
+    return _ALL_AT_ONCE_NEED in needs
+
+
+def _parse_test_options(args):
+    """``(tests, pairwise_tests)``: registered tests across data sets, each
+    in its own option."""
+    tests = parse_tests(args.tests, kind="datasets")
+    pairwise_tests = parse_tests(
+        args.pairwise_tests, kind="datasets", option="--pairwise-tests"
+    )
+    for option, names, all_at_once in (
+        ("--tests", tests, True),
+        ("--pairwise-tests", pairwise_tests, False),
+    ):
+        for name in names or []:
+            if _all_at_once(name) != all_at_once:
+                other = "--pairwise-tests" if all_at_once else "--tests"
+                what = "one pair at a time" if all_at_once else "all at once"
+                raise CLIError(f"{option}: {name} compares {what}; give it in {other}")
+    return tests, pairwise_tests
+
+
+def list_tests_of(option, stdout):
+    """``--tests list`` / ``--pairwise-tests list``: the registered tests
+    across data sets that the option takes."""
+    buffer = io.StringIO()
+    list_tests(buffer, "datasets")
+    for line in buffer.getvalue().splitlines(keepends=True):
+        if _all_at_once(line.split()[0]) == (option == "--tests"):
+            stdout.write(line)
+
+
+def _describe_cv(args, cv):
+    if cv is None:
+        return (
+            "5×2 block-regularized CV (BlockRegularized5x2CV), seeded per data "
+            f"set from --random-state {args.random_state}"
+        )
+    return repr(cv)
+
+
+def run(args, *, stdout, stderr):
+    """Run the benchmark the parsed ``args`` describe; return the result."""
+    if args.datasets is not None and [d.strip() for d in args.datasets] == ["list"]:
+        list_datasets(stdout)
+        return None
+    for option in ("--tests", "--pairwise-tests"):
+        if getattr(args, option[2:].replace("-", "_")) == "list":
+            list_tests_of(option, stdout)
+            return None
+    specs = parse_datasets(args.datasets)
+    task = specs[0].task
+    names = _check_usage(args)
+    tests, pairwise_tests = _parse_test_options(args)
+    if args.plot is not None:
+        if not args.plot.suffix:  # what savefig would write: say so
+            args.plot = args.plot.with_suffix(".png")
+        check_plot_path(args.plot)
+    check_scoring(args.scoring, task)
+    named = _build_estimators(args, names, Data(None, None, task, "", None), stderr)
+    # The default 5×2 BCV is benchmark's own: seeded per data set.
+    cv = None if args.cv == "5x2" else build_cv(args, task)
+    loaded = {spec.name: load_dataset(spec) for spec in specs}
+
+    from .._benchmark import benchmark
+
+    n_fits = sum(
+        (10 if cv is None else cv.get_n_splits(X, y)) * len(named)
+        for X, y, _ in loaded.values()
+    )
+    message = (
+        f"fitting {len(named)} estimators on {len(specs)} data sets ({n_fits} fits)"
+    )
+    with fitting(message, args, stderr), contextlib.redirect_stderr(stderr):
+        result = benchmark(
+            named,
+            {name: (X, y) for name, (X, y, _) in loaded.items()},
+            cv=cv,
+            scoring=args.scoring,
+            tests=tests,
+            pairwise_tests=pairwise_tests,
+            correction=None if args.correction == "none" else args.correction,
+            control=args.control,
+            rope=args.rope,
+            alpha=args.alpha,
+            alternative=args.alternative,
+            n_jobs=args.n_jobs,
+            verbose=0 if args.quiet else args.verbose,
+            random_state=args.random_state,
+        )
+    descriptions = {name: description for name, (_, _, description) in loaded.items()}
+    context = {
+        "task": task,
+        "datasets": descriptions,
+        "estimators": {name: repr(estimator) for name, estimator in named},
+        "cv": _describe_cv(args, cv),
+        "alpha": args.alpha,
+        "alternative": args.alternative,
+        "correction": result.correction,
+        "control": result.control,
+        "rope": args.rope,
+        "random_state": args.random_state,
+    }
+    if args.format == "json":
+        stdout.write(json_text(result_to_dict(result, context)))
+    elif args.format == "csv":
+        stdout.write(result_to_csv(result))
+    else:
+        stdout.write(result_to_text(result, named, descriptions, context["cv"]))
+    stdout.flush()
+    if args.plot is not None:
+        save_figure(plot_figure(result), args.plot, args=args, stderr=stderr)
+    return result
+
+
+# --------------------------------------------------------------------------
+# Output
+
+
+def score_lines(result):
+    """The mean score of each estimator on each data set, its rank in
+    parentheses (1 = best), estimators in ``names`` order."""
+    from .._results._text import text_table
+
+    rows = [
+        [dataset]
+        + [
+            f"{score:.4f} ({rank:g})"
+            for score, rank in zip(result.scores[i], result.ranks[i])
+        ]
+        for i, dataset in enumerate(result.datasets)
+    ]
+    header = ["data set", *result.names]
+    return text_table(header, rows, right_aligned=range(1, len(header)))
+
+
+def result_to_text(result, named, descriptions, cv_text):
+    """The text of ``--format text``: the settings, the per-data-set table
+    and the result's summary (ranking, Friedman, post hoc, pairwise)."""
+    width = max(len(name) for name in descriptions)
+    estimators = "".join(
+        f"  {name}: {estimator!r}\n".replace("\n ", "\n   ")
+        for name, estimator in named
+    )
+    datasets = "".join(
+        f"  {name:{width}s}  {text}\n" for name, text in descriptions.items()
+    )
+    scoring = result.get("scoring") or "score"
+    table = "".join(f"  {line}\n" for line in score_lines(result))
+    return (
+        f"estimators:\n{estimators}data sets:\n{datasets}cv: {cv_text}\n\n"
+        f"Mean {scoring} on each data set (rank):\n{table}\n{result}\n"
+    )
+
+
+def result_to_dict(result, context):
+    """The JSON document of ``--format json``."""
+    document = dict(context)
+    document["scoring"] = result.get("scoring")
+    document["names"] = list(result.names)
+    document["dataset_names"] = list(result.datasets)
+    for key in (
+        "scores",
+        "ranks",
+        "mean_scores",
+        "mean_ranks",
+        "split_scores",
+        "n_train",
+        "n_test",
+        "fit_time",
+        "score_time",
+    ):
+        if result.get(key, None) is not None:
+            document[key] = result[key]
+    document["tests"] = {name: dict(test) for name, test in result.tests.items()}
+    document["skipped_tests"] = dict(result.skipped_tests)
+    pairwise = {}
+    for test, table in result.pairwise.items():
+        entry = {"correction": table.get("correction", None)}
+        for field in (
+            "statistic",
+            "pvalue",
+            "pvalue_adjusted",
+            "reject",
+            "p_a_better",
+            "p_rope",
+            "p_b_better",
+            "tested",
+        ):
+            if field in table:
+                entry[field] = table[field]
+        entry["results"] = [
+            {"estimator_a": name_a, "estimator_b": name_b, **test_result}
+            for (name_a, name_b), test_result in table.results.items()
+        ]
+        pairwise[test] = entry
+    document["pairwise"] = pairwise
+    document["per_dataset"] = {
+        name: {
+            "mean_scores": one.mean_scores,
+            "tests": {test: dict(value) for test, value in one.tests.items()},
+            "verdict": one.verdict.text,
+        }
+        for name, one in result.get("per_dataset", {}).items()
+    }
+    verdict = result.verdict
+    document["verdict"] = {
+        "omnibus_test": verdict.omnibus_test,
+        "omnibus_reject": verdict.omnibus_reject,
+        "posthoc_test": verdict.posthoc_test,
+        "pairwise_test": verdict.pairwise_test,
+        "differ": verdict.differ,
+        "differ_by_test": verdict.differ_by_test,
+        "text": verdict.text,
+    }
+    return plain(document)
+
+
+CSV_FIELDS = (
+    "test",
+    "estimator_a",
+    "estimator_b",
+    "mean_rank_a",
+    "mean_rank_b",
+    "mean_score_a",
+    "mean_score_b",
+    "statistic",
+    "pvalue",
+    "pvalue_adjusted",
+    "reject",
+    "p_a_better",
+    "p_rope",
+    "p_b_better",
+)
+
+
+def result_to_csv(result):
+    """The CSV text of ``--format csv``: one row per post hoc or pairwise
+    test and compared pair, the rows of ``result.to_frame()`` without
+    pandas. Friedman's test is in the text and JSON outputs."""
+    from .._results._datasets import _compared_pairs
+    from .._results._pairwise import matrix_fields
+
+    rows = []
+    for test, table, a, b in _compared_pairs(result):
+        values = {
+            "test": test,
+            "estimator_a": result.names[a],
+            "estimator_b": result.names[b],
+            "mean_rank_a": result.mean_ranks[a],
+            "mean_rank_b": result.mean_ranks[b],
+            "mean_score_a": result.mean_scores[a],
+            "mean_score_b": result.mean_scores[b],
+        }
+        for field in matrix_fields(table):
+            if field in table:
+                values[field] = np.asarray(table[field])[a, b]
+        rows.append([values.get(field) for field in CSV_FIELDS])
+    return csv_text(CSV_FIELDS, rows)
+
+
+def plot_test(result):
+    """The post hoc test whose critical difference the diagram draws: the
+    one that ran, else Bonferroni–Dunn with a control, else Nemenyi."""
+    from ..stats._ranks import RANK_TESTS
+
+    control = result.get("control")
+    for name in result.tests:
+        if name in RANK_TESTS and (name == "nemenyi" or control is not None):
+            return name
+    return "bonferroni_dunn" if control is not None else "nemenyi"
+
+
+def plot_title(result, test):
+    """The lines above the --plot figure: Friedman's test and the post hoc
+    test drawn, with the number of data sets and alpha."""
+    verdict = result.verdict
+    n = len(result.datasets)
+    lines = []
+    if verdict.omnibus_test is not None:
+        omnibus = result.tests[verdict.omnibus_test]
+        outcome = "the estimators differ" if verdict.omnibus_reject else "no difference"
+        lines.append(f"{verdict.omnibus_test} (p = {omnibus.pvalue:.3g}): {outcome}")
+    if test in result.tests:
+        differ = verdict.differ_by_test.get(test, [])
+        pairs = "1 pair differs" if len(differ) == 1 else f"{len(differ)} pairs differ"
+        lines.append(f"{test}: {pairs}")
+    else:
+        lines.append(f"{test} critical difference")
+    return "\n".join(lines) + f" ({n} data sets, alpha = {result.alpha})"
+
+
+def plot_figure(result):
+    """The ``--plot`` figure: Demšar's critical-difference diagram.
+
+    The display sizes a figure of its own through pyplot, which the command
+    line keeps away from (:func:`._output.new_figure`); so it is drawn once
+    on a scratch figure to measure it (its vertical axis is in inches, its
+    horizontal one in ranks), then on a figure of that size with room for
+    the title.
+    """
+    from .._plot import CriticalDifferenceDisplay
+
+    test = plot_test(result)
+    scratch_width = 12.0
+    scratch = new_figure(figsize=(scratch_width, 4))
+    display = CriticalDifferenceDisplay.from_result(
+        result, test=test, ax=scratch.add_axes((0, 0, 1, 1))
+    )
+    bottom, top = display.ax_.get_ylim()
+    xmin, xmax = display.ax_.get_xlim()
+    k = len(result.names)
+    per_rank = scratch_width / (xmax - xmin)
+    outside = ((1 - xmin) + (xmax - k)) * per_rank
+    axis_width = float(np.clip(0.5 * (k - 1), 2.6, 6.0))
+    width = outside + axis_width
+    height = max(top - bottom, 1.0)
+    title = plot_title(result, test)
+    title_height = 0.2 * (title.count("\n") + 1) + 0.2
+    fig = new_figure(figsize=(width, height + title_height))
+    ax = fig.add_axes((0, 0, 1, height / (height + title_height)))
+    CriticalDifferenceDisplay.from_result(result, test=test, ax=ax)
+    fig.suptitle(title, fontsize="medium")
+    return fig
+
+
+COMMAND = Subcommand(
+    name="benchmark",
+    summary="several estimators across several data sets (ranks, Friedman, "
+    "critical difference)",
+    description=(
+        "Compare k >= 2 scikit-learn estimators across several data sets, as "
+        "the benchmark of a paper: each is fitted on every split of a "
+        "block-regularized 5×2 CV of every data set, ranked on each data set, "
+        "and Friedman's test with a post hoc rank test (Nemenyi, or "
+        "Bonferroni–Dunn against --control) and pairwise tests across data "
+        "sets say which differ. Without options: the four default "
+        "estimators of 'many' on iris, wine, breast_cancer and two generated "
+        "data sets (moons, classification); nothing is downloaded."
+    ),
+    examples=(
+        "sklearn-bcv benchmark",
+        "sklearn-bcv benchmark --datasets iris wine digits moons:1 moons:2 "
+        "--plot cd.png",
+        "sklearn-bcv benchmark --estimators sklearn.svm.SVC "
+        "sklearn.naive_bayes.GaussianNB\n"
+        "      knn=sklearn.neighbors.KNeighborsClassifier --control GaussianNB",
+        "sklearn-bcv benchmark --pairwise-tests bayesian_signed_rank --rope 0.01 "
+        "--format json",
+        "sklearn-bcv benchmark --datasets diabetes regression friedman1",
+        "sklearn-bcv benchmark --datasets list",
+    ),
+    add_arguments=add_arguments,
+    run=run,
+)
