@@ -70,7 +70,11 @@ def _plan(
     control = check_names_subset(control, names, name="control")
     control = None if control is None else names.index(control)
     tests, pairwise_tests = _default_tests(tests, pairwise_tests, control, table_needs)
-    context = {"control": control, "rope": rope, "random_state": random_state}
+    context = {
+        "control": control,
+        "rope": rope,
+        "random_state": _sampling_seed(random_state),
+    }
     plans = []
     for requested, pairwise in ((tests, False), (pairwise_tests, True)):
         if isinstance(requested, list | tuple) and not requested:
@@ -87,6 +91,18 @@ def _plan(
             )
         )
     return plans[0], plans[1], control
+
+
+def _sampling_seed(random_state):
+    """One int seed for the Monte Carlo sampling of every pair's test.
+
+    Every pair then samples the same Dirichlet weights, drawn once and
+    reused (common random numbers), and the result does not depend on the
+    order in which the pairs are tested.
+    """
+    if isinstance(random_state, Integral):
+        return int(random_state)
+    return int(check_random_state(random_state).randint(np.iinfo(np.int32).max))
 
 
 @validate_params(
