@@ -71,13 +71,16 @@ def python_result(**kwargs):
 
 
 def test_subcommands_are_registered_and_listed_in_the_help():
-    assert list(SUBCOMMANDS) == ["compare", "many"]
+    assert list(SUBCOMMANDS) == ["compare", "many", "benchmark"]
     status, out, _ = run_cli("--help")
     assert status == 0
     assert out.startswith("usage: sklearn-bcv [-h]")
     assert "Subcommands ('sklearn-bcv NAME --help' describes each):" in out
-    assert "  compare  two estimators (the default" in out
-    assert "  many     any number of estimators on one data set; also what runs " in out
+    assert "  compare    two estimators (the default" in out
+    assert (
+        "  many       any number of estimators on one data set; also what runs " in out
+    )
+    assert "  benchmark  " in out
     status, out, _ = run_cli("many", "--help")
     assert status == 0
     assert out.startswith("usage: sklearn-bcv many [-h]")
