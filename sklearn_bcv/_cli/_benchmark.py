@@ -36,10 +36,9 @@ from ._data import DATASETS, Data, check_target, load_bundled
 from ._many import (
     CORRECTIONS,
     _build_estimators,
-    _check_names,
     _named_json,
     _named_path,
-    estimator_names,
+    check_estimator_specs,
 )
 from ._output import (
     check_plot_path,
@@ -367,21 +366,6 @@ def add_arguments(parser):
 # Running
 
 
-def _check_usage(args):
-    """The estimator names, or None for the defaults: as in ``many``."""
-    specs = args.estimator or []
-    if len(specs) == 1:
-        raise UsageError(
-            "--estimator: give at least 2 estimators to compare (or none for "
-            "the default set)"
-        )
-    if specs:
-        names = estimator_names(specs)
-        _check_names(args, names)
-        return names
-    return None
-
-
 def _all_at_once(name):
     """Whether the test across data sets ``name`` compares all k estimators
     at once (``--tests``) rather than a pair (``--pairwise-tests``)."""
@@ -441,7 +425,7 @@ def run(args, *, stdout, stderr):
             return None
     specs = parse_datasets(args.datasets)
     task = specs[0].task
-    names = _check_usage(args)
+    names = check_estimator_specs(args)
     tests, pairwise_tests = _parse_test_options(args)
     if args.plot is not None:
         if not args.plot.suffix:  # what savefig would write: say so

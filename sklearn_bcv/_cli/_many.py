@@ -208,6 +208,11 @@ def _check_usage(args):
                 "--estimator (or 'many') give every estimator as --estimator "
                 "[NAME=]IMPORT.PATH and its parameters as --params NAME=JSON"
             )
+    return check_estimator_specs(args)
+
+
+def check_estimator_specs(args):
+    """The names of the ``--estimator`` options, or None for the defaults."""
     specs = args.estimator or []
     if len(specs) == 1:
         raise UsageError(
