@@ -1,6 +1,7 @@
 """Tests of the tests across data sets (sklearn_bcv.stats._across)."""
 
 import itertools
+import math
 import warnings
 
 import numpy as np
@@ -199,7 +200,24 @@ def test_friedman_concordant_ranks(row):
     result = friedman(scores)
     assert result.statistic == pytest.approx(7 * 3, rel=1e-12)
     assert result.iman_davenport.statistic == np.inf
-    assert result.iman_davenport.pvalue == 0.0
+    # Not the F distribution's 0: the exact probability under H0 that the
+    # 6 other data sets arrange their tied groups as the first one does.
+    _, sizes = np.unique(row, return_counts=True)
+    arrangements = math.factorial(4) / np.prod([math.factorial(t) for t in sizes])
+    assert result.iman_davenport.pvalue == pytest.approx(arrangements**-6)
+
+
+def test_iman_davenport_infinite_pvalue_is_exact_by_enumeration():
+    # k = 3 estimators, N = 3 data sets, no ties: of the 6^3 equally likely
+    # rankings, those with an infinite F_F are the 6 concordant ones.
+    perms = list(itertools.permutations([0.3, 0.2, 0.1]))
+    infinite = sum(
+        friedman(np.array(rows)).iman_davenport.statistic == np.inf
+        for rows in itertools.product(perms, repeat=3)
+    )
+    assert infinite == 6
+    concordant = friedman(np.array([perms[0]] * 3)).iman_davenport
+    assert concordant.pvalue == pytest.approx(infinite / 6**3)  # 1/36
 
 
 # --------------------------------------------------------------------------

@@ -205,6 +205,17 @@ def _friedman_terms(scores, ranks):
     return spread, denominator
 
 
+def _concordance_probability(scores):
+    """P(every data set ranks the k estimators as the first one does) under
+    H0, each data set's arrangement of its tied groups equally likely."""
+    n_datasets, k = scores.shape
+    log_p = 0.0
+    for row in scores[1:]:
+        _, sizes = np.unique(row, return_counts=True)
+        log_p += float(np.sum(special.gammaln(sizes + 1.0)) - special.gammaln(k + 1.0))
+    return float(np.exp(log_p))
+
+
 def _pair_matrix(k, pairs, values, *, symmetric, fill):
     """A (k, k) array with ``values`` at ``pairs`` (and mirrored), ``fill`` else."""
     out = np.full((k, k), fill, dtype=np.float64)
@@ -290,7 +301,13 @@ def friedman(scores, *, alpha=0.05, alternative="two-sided"):
     and the tie counts), so the degenerate cases are detected exactly: when
     every data set ties all the estimators, ``chi2_F`` is 0 with p-value 1
     (so is ``F_F``); when every data set ranks the estimators the same way,
-    ``F_F``'s denominator is 0 and ``F_F`` is infinite with p-value 0.
+    ``F_F``'s denominator is 0 and ``F_F`` is infinite. Its p-value is then
+    not the F distribution's 0 but the exact probability, under the null
+    hypothesis, that all N data sets rank the estimators alike:
+    ``(1/k!)^(N - 1)`` without ties (1/36 for three estimators on three data
+    sets), ``Π_{i >= 2} Π_groups t! / k!`` with them. With so few data sets
+    the F approximation says nothing sound, and 0 would overstate the
+    evidence.
 
     References
     ----------
@@ -341,7 +358,12 @@ def friedman(scores, *, alpha=0.05, alternative="two-sided"):
     id_denominator = n_datasets * k * denominator - 3 * spread
     id_statistic = safe_divide(3.0 * (n_datasets - 1) * spread, float(id_denominator))
     id_df = (k - 1, (k - 1) * (n_datasets - 1))
-    id_pvalue = 1.0 if spread == 0 else f_sf(id_statistic, *id_df)
+    if spread == 0:
+        id_pvalue = 1.0
+    elif id_denominator == 0:
+        id_pvalue = _concordance_probability(scores)
+    else:
+        id_pvalue = f_sf(id_statistic, *id_df)
     iman_davenport = Bunch(
         statistic=float(id_statistic),
         pvalue=float(id_pvalue),
