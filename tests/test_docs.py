@@ -62,3 +62,25 @@ def test_user_guide_worked_example_matches_the_test():
     assert round(result.pvalue, 3) == 0.012
     guide = (ROOT / "doc" / "user_guide.rst").read_text(encoding="utf-8")
     assert "(6.31, 0.012)" in guide
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in sorted((ROOT / "doc").glob("*.rst")) if ">>>" in p.read_text("utf-8")],
+    ids=lambda p: p.name,
+)
+def test_rst_examples_run(path):
+    # The guide's examples are doctests: they must keep matching the code.
+    import doctest
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    failures, _ = doctest.testfile(
+        str(path),
+        module_relative=False,
+        optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS,
+        raise_on_error=False,
+        verbose=False,
+    )
+    assert failures == 0
