@@ -551,3 +551,22 @@ def test_progress_on_a_backend_that_cannot_stream(capsys):
         )
     assert "12/12" in capsys.readouterr().err
     assert result.split_scores.shape == (2, 3, 2)
+
+
+def test_to_frame_pairs_against_control_in_one_order():
+    pytest.importorskip("pandas")
+    result = compare_scores(
+        DEMSAR_AUC,
+        names=DEMSAR_NAMES,
+        control="C4.5",
+        tests=["friedman", "holm"],
+        pairwise_tests=["wilcoxon"],
+    )
+    frame = result.to_frame()
+    for test in ("holm", "wilcoxon"):
+        rows = frame[frame.test == test]
+        assert rows.estimator_a.tolist() == DEMSAR_NAMES[1:]
+        assert set(rows.estimator_b) == {"C4.5"}
+    holm = frame[frame.test == "holm"].set_index("estimator_a")
+    # z is positive when A (the row) has the better mean rank (Demšar §3.2.2).
+    assert holm.statistic["C4.5+m+cf"] == pytest.approx(2.415, abs=1e-3)

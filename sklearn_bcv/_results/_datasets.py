@@ -6,7 +6,13 @@ from sklearn.utils import Bunch
 
 from .._engine._plan import run_tests
 from ..stats._ranks import rank_scores
-from ._pairwise import matrix_fields, pairwise_lines, run_pairwise, split_pairs
+from ._pairwise import (
+    matrix_fields,
+    pairs_tested,
+    pairwise_lines,
+    run_pairwise,
+    split_pairs,
+)
 from ._text import format_number, text_table
 
 __all__ = ["BenchmarkResult", "build_datasets_result"]
@@ -84,10 +90,17 @@ class BenchmarkResult(Bunch):
 
 def _compared_pairs(result):
     """``(test, table, a, b)`` of every compared pair of every (k, k) test."""
+    k = len(result.names)
     for test, table in _rank_tables(result).items():
-        tested = np.asarray(table.get("tested", ~np.eye(len(result.names), dtype=bool)))
-        for a, b in zip(*np.nonzero(np.triu(tested) | (tested & ~tested.T))):
-            yield test, table, int(a), int(b)
+        tested = np.asarray(table.get("tested", ~np.eye(k, dtype=bool)))
+        # The order of the pairwise tests: A first in names order, or the
+        # other estimator (A) against the control (B).
+        pairs = pairs_tested(
+            k, None if result.control is None else result.names.index(result.control)
+        )
+        for a, b in pairs:
+            if tested[a, b]:
+                yield test, table, a, b
     for test, table in result.pairwise.items():
         for name_a, name_b in table.results:
             yield test, table, result.names.index(name_a), result.names.index(name_b)
