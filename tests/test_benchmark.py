@@ -570,3 +570,17 @@ def test_to_frame_pairs_against_control_in_one_order():
     holm = frame[frame.test == "holm"].set_index("estimator_a")
     # z is positive when A (the row) has the better mean rank (Demšar §3.2.2).
     assert holm.statistic["C4.5+m+cf"] == pytest.approx(2.415, abs=1e-3)
+
+
+def test_largest_training_sets_are_fitted_first():
+    from sklearn_bcv._engine._fit import DataSet, _tasks
+
+    def data(n, k=2):
+        splits = list(KFold(2).split(np.zeros(n)))
+        return DataSet(None, None, splits, [("e", None, {})] * k)
+
+    tasks = _tasks([data(10), data(40), data(20)])
+    assert [d for d, _, _ in tasks] == [1] * 4 + [2] * 4 + [0] * 4
+    # Every (data set, split, estimator) exactly once.
+    expected = [(d, i, j) for d in range(3) for i in range(2) for j in range(2)]
+    assert sorted(tasks) == expected

@@ -141,13 +141,22 @@ def _tasks(datasets):
 
     Ordered estimator by estimator within a data set, as
     :func:`~sklearn.model_selection.cross_validate` orders its splits, and
-    data set after data set with no barrier between them.
+    data set after data set with no barrier between them, the data sets of
+    largest training sets first: a fit's cost grows with its training set,
+    and starting the longest fits first leaves the short ones to fill the
+    workers at the end (the longest-processing-time-first rule) instead of
+    one long fit running alone. The order changes when fits run, not the
+    results: each output is placed by its task's indices.
     """
+    order = sorted(
+        range(len(datasets)),
+        key=lambda d: -max((train.size for train, _ in datasets[d].splits), default=0),
+    )
     return [
         (d, i, j)
-        for d, data in enumerate(datasets)
-        for j in range(len(data.estimators))
-        for i in range(len(data.splits))
+        for d in order
+        for j in range(len(datasets[d].estimators))
+        for i in range(len(datasets[d].splits))
     ]
 
 
