@@ -7,8 +7,12 @@ freshly generated data in every repetition through
 :func:`~sklearn_bcv.compare_estimators`. Both return a
 :class:`SimulationResult` with each test's rejection rate and its binomial
 confidence interval (:func:`rejection_rate_interval`).
+:func:`simulate_null_across` draws score tables of k estimators on N data
+sets under the null hypothesis and runs the tests across data sets on them
+through :func:`~sklearn_bcv.compare_scores`.
 """
 
+from ._across import simulate_null_across
 from ._learners import simulate_comparisons
 from ._losses import simulate_loss_vectors
 from ._many import simulate_many_loss_vectors
@@ -20,4 +24,5 @@ __all__ = [
     "simulate_comparisons",
     "simulate_loss_vectors",
     "simulate_many_loss_vectors",
+    "simulate_null_across",
 ]
