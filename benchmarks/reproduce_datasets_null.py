@@ -127,12 +127,16 @@ def random_rank_sums(n_datasets, n_estimators, n_draws, rng, chunk=50_000):
     return np.concatenate(out)
 
 
-def nemenyi_fwer(rank_sums, n_datasets, alpha):
-    """Nemenyi's "some pair differs" decision from the rank sums."""
+def nemenyi_fwer(rank_sums, n_datasets, alpha, continuity=True):
+    """Nemenyi's "some pair differs" decision from the rank sums, with the
+    package's continuity correction (half a step of the rank sums) or, with
+    ``continuity=False``, Demšar's uncorrected test."""
     k = rank_sums.shape[1]
     se = np.sqrt(k * (k + 1) / (6 * n_datasets))
-    spread = (rank_sums.max(axis=1) - rank_sums.min(axis=1)) / n_datasets
-    q = spread * np.sqrt(2) / se
+    spread = rank_sums.max(axis=1) - rank_sums.min(axis=1)
+    if continuity:
+        spread = np.maximum(spread - 0.5, 0.0)
+    q = spread / n_datasets * np.sqrt(2) / se
     return stats.studentized_range.sf(q, k, np.inf) < alpha
 
 
@@ -235,11 +239,13 @@ def format_nemenyi_grid(alpha, *, n_draws=100_000, seed=0, rst=False):
     ks, ns = NEMENYI_GRID
     rows = []
     for k in ks:
-        row = [f"k = {k}"]
+        corrected, plain = [f"k = {k}"], [f"k = {k}, Demšar's"]
         for n in ns:
             rank_sums = random_rank_sums(n, k, n_draws, rng)
-            row.append(f"{np.mean(nemenyi_fwer(rank_sums, n, alpha)):.4f}")
-        rows.append(row)
+            corrected.append(f"{np.mean(nemenyi_fwer(rank_sums, n, alpha)):.4f}")
+            uncorrected = nemenyi_fwer(rank_sums, n, alpha, continuity=False)
+            plain.append(f"{np.mean(uncorrected):.4f}")
+        rows += [corrected, plain]
     return format_text_table(["Nemenyi FWER"] + [f"N = {n}" for n in ns], rows, rst=rst)
 
 
@@ -327,8 +333,9 @@ def main(argv=None):
     )
     print(format_pooled(result, reference, rst=args.rst))
     print(
-        "\nNemenyi's family-wise error under the null hypothesis by N and k "
-        "(100,000 random rank tables each, standard error 0.0007)\n"
+        "\nNemenyi's family-wise error under the null hypothesis by N and k, "
+        "with the continuity correction and (Demšar's) without it (100,000 "
+        "random rank tables each, standard error 0.0007)\n"
     )
     print(format_nemenyi_grid(ALPHA, rst=args.rst))
     print(f"(references: {time.perf_counter() - start:.1f} s)")

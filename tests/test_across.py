@@ -226,20 +226,50 @@ def test_iman_davenport_infinite_pvalue_is_exact_by_enumeration():
 
 
 def test_nemenyi_demsar():
-    result = nemenyi(DEMSAR_AUC)
+    result = nemenyi(DEMSAR_AUC, continuity=False)
     # Demšar §3.2.2: q_0.05 = 2.569, CD = 2.569·sqrt(4·5/(6·14)) = 1.25; even
     # the best and the worst (1.179 apart) do not differ.
     assert round(result.critical_difference, 3) == 1.254
     assert not result.reject.any()
     # At alpha = 0.10 (CD = 1.12) C4.5+m and C4.5+m+cf beat C4.5.
-    result = nemenyi(DEMSAR_AUC, alpha=0.10)
+    result = nemenyi(DEMSAR_AUC, alpha=0.10, continuity=False)
     assert round(result.critical_difference, 2) == 1.12
     rejected = {tuple(pair) for pair in np.argwhere(np.triu(result.reject))}
     assert rejected == {(C45, C45M), (C45, C45MCF)}
 
 
-def test_nemenyi_structure():
+def test_nemenyi_continuity_correction_demsar():
+    # The CD grows by 1/(2N) = 1/28: 1.254 + 0.036 = 1.289 at alpha 0.05 and
+    # 1.118 + 0.036 = 1.154 at 0.10, which C4.5+m (1.143 from C4.5) misses.
     result = nemenyi(DEMSAR_AUC)
+    assert result.continuity
+    assert result.critical_difference == pytest.approx(
+        nemenyi(DEMSAR_AUC, continuity=False).critical_difference + 1 / 28
+    )
+    result = nemenyi(DEMSAR_AUC, alpha=0.10)
+    rejected = {tuple(pair) for pair in np.argwhere(np.triu(result.reject))}
+    assert rejected == {(C45, C45MCF)}
+
+
+def test_nemenyi_continuity_keeps_the_level_where_the_plain_test_exceeds_it():
+    # N = 20, k = 4: the plain test rejects when two rank sums differ by 21
+    # or more (N·CD = 20.98), which under H0 happens 5.6% of the time; the
+    # corrected one needs 22. Exact family-wise error rates from 20,000 null
+    # rank tables (Monte Carlo standard error 0.0016).
+    rng = np.random.default_rng(0)
+    n, k, reps = 20, 4, 20000
+    tables = rng.permuted(np.tile(np.arange(k, dtype=float), (reps, n, 1)), axis=2)
+    rank_sums = tables.sum(axis=1) + n  # ranks 1..k
+    spread = rank_sums.max(axis=1) - rank_sums.min(axis=1)
+    cd_plain = critical_difference(k, n, continuity=False) * n
+    cd_corrected = critical_difference(k, n) * n
+    assert np.floor(cd_plain) + 1 == 21 and np.floor(cd_corrected) + 1 == 22
+    assert np.mean(spread > cd_plain) > 0.05 + 0.002
+    assert np.mean(spread > cd_corrected) < 0.05 - 0.005
+
+
+def test_nemenyi_structure():
+    result = nemenyi(DEMSAR_AUC, continuity=False)
     k = 4
     assert result.statistic.shape == result.pvalue.shape == (k, k)
     assert_array_equal(np.diag(result.statistic), 0.0)
@@ -276,7 +306,9 @@ def test_nemenyi_agrees_with_scikit_posthocs(seed):
     # scikit-posthocs ranks low values first; the differences of mean ranks,
     # and so the p-values, are the same.
     theirs = sp.posthoc_nemenyi_friedman(scores).to_numpy()
-    assert_allclose(nemenyi(scores).pvalue, theirs, rtol=1e-9, atol=1e-12)
+    assert_allclose(
+        nemenyi(scores, continuity=False).pvalue, theirs, rtol=1e-9, atol=1e-12
+    )
 
 
 # --------------------------------------------------------------------------

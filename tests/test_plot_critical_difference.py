@@ -33,6 +33,8 @@ def close_figures():
 
 
 def _demsar(**kwargs):
+    """Demšar's diagram: his CD, without the continuity correction."""
+    kwargs.setdefault("continuity", False)
     return CriticalDifferenceDisplay.from_ranks(
         DEMSAR_RANKS, 14, DEMSAR_NAMES, **kwargs
     )
@@ -194,9 +196,10 @@ def test_cd_display_from_result_reads_or_computes_the_cd():
         ("C4.5+m+cf", "C4.5+m", "C4.5+cf"),
         ("C4.5+cf", "C4.5"),
     ]
-    # ... and computed from the ranks when it did not run.
+    # ... and computed from the ranks when it did not run, with the
+    # continuity correction nemenyi applies by default (1.254 + 1/28).
     display = CriticalDifferenceDisplay.from_result(_result())
-    assert display.cd_text_.get_text() == "CD = 1.254"
+    assert display.cd_text_.get_text() == "CD = 1.289"
     display = CriticalDifferenceDisplay.from_result(
         _result(control="C4.5"), test="bonferroni_dunn", reverse=True
     )
@@ -301,3 +304,13 @@ def test_cd_display_groups_are_the_maximal_cliques(seed):
     expected = [tuple(names[j] for j in g) for g in nonsignificant_groups(ranks, 1.7)]
     assert display.groups_ == expected
     assert len(display.group_lines_) == len(expected)
+
+
+def test_cd_display_continuity_correction_at_alpha_010():
+    # CD = 1.118 + 1/28 = 1.154: C4.5+m (1.143 from C4.5) rejoins C4.5.
+    display = _demsar(alpha=0.10, continuity=True)
+    assert display.cd_text_.get_text() == "CD = 1.154"
+    assert display.groups_ == [
+        ("C4.5+m+cf", "C4.5+m", "C4.5+cf"),
+        ("C4.5+m", "C4.5+cf", "C4.5"),
+    ]

@@ -159,8 +159,8 @@ class CriticalDifferenceDisplay:
     --------
     Demšar's example (§3.2.2): four algorithms on 14 data sets. At
     alpha = 0.05 even the best and the worst mean ranks are closer than the
-    CD, so one line joins them all; at alpha = 0.10, C4.5 differs from the
-    two best.
+    CD, so one line joins them all; at alpha = 0.10, with Demšar's CD,
+    C4.5 differs from the two best.
 
     >>> import matplotlib
     >>> matplotlib.use("Agg")
@@ -169,12 +169,13 @@ class CriticalDifferenceDisplay:
     >>> names = ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]
     >>> display = CriticalDifferenceDisplay.from_ranks(
     ...     ranks, n_datasets=14, names=names)
-    >>> display.cd_text_.get_text()
-    'CD = 1.254'
+    >>> display.cd_text_.get_text()  # Demšar's 1.254, plus 1/(2N)
+    'CD = 1.289'
     >>> display.groups_
     [('C4.5+m+cf', 'C4.5+m', 'C4.5+cf', 'C4.5')]
     >>> CriticalDifferenceDisplay.from_ranks(
-    ...     ranks, n_datasets=14, names=names, alpha=0.10).groups_
+    ...     ranks, n_datasets=14, names=names, alpha=0.10, continuity=False
+    ... ).groups_
     [('C4.5+m+cf', 'C4.5+m', 'C4.5+cf'), ('C4.5+cf', 'C4.5')]
     """
 
@@ -463,6 +464,7 @@ class CriticalDifferenceDisplay:
         alpha=0.05,
         test="nemenyi",
         control=None,
+        continuity=True,
         ax=None,
         **plot_kwargs,
     ):
@@ -482,6 +484,10 @@ class CriticalDifferenceDisplay:
             Nemenyi (all pairs) or Bonferroni–Dunn (against ``control``).
         control : str, default=None
             The control estimator, required by ``"bonferroni_dunn"``.
+        continuity : bool, default=True
+            Nemenyi's CD with the continuity correction ``1/(2N)`` that
+            :func:`~sklearn_bcv.stats.nemenyi` applies by default; False
+            draws Demšar's CD.
         ax : matplotlib Axes, default=None
             Axes to draw on; None makes a new figure.
         **plot_kwargs : dict
@@ -494,7 +500,7 @@ class CriticalDifferenceDisplay:
             The drawn display.
         """
         k = len(np.atleast_1d(mean_ranks))
-        cd = critical_difference(k, n_datasets, alpha, test)
+        cd = critical_difference(k, n_datasets, alpha, test, continuity=continuity)
         display = cls(
             mean_ranks,
             names,

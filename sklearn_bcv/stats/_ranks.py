@@ -74,7 +74,7 @@ def rank_std_error(k, n_datasets):
 
 
 def critical_difference(
-    k, n_datasets, alpha=0.05, test="nemenyi", *, n_comparisons=None
+    k, n_datasets, alpha=0.05, test="nemenyi", *, n_comparisons=None, continuity=True
 ):
     """Demšar's critical difference of mean ranks.
 
@@ -93,6 +93,11 @@ def critical_difference(
     n_comparisons : int, default=None
         The number M of comparisons Bonferroni–Dunn adjusts for; None means
         k − 1 (against a control). Ignored by Nemenyi.
+    continuity : bool, default=True
+        Nemenyi only: add the continuity correction ``1/(2N)`` of
+        :func:`~sklearn_bcv.stats.nemenyi` (rank sums are whole numbers, and
+        without it the test exceeds its level for some N and k); False gives
+        Demšar's CD.
 
     Returns
     -------
@@ -103,8 +108,13 @@ def critical_difference(
     Demšar (2006), §3.2.2: four algorithms on 14 data sets, alpha = 0.05.
 
     >>> from sklearn_bcv.stats._ranks import critical_difference
-    >>> round(critical_difference(4, 14), 3)
+    >>> round(critical_difference(4, 14, continuity=False), 3)
     1.254
+
+    With the continuity correction ``1/(2N)`` the Nemenyi test applies:
+
+    >>> round(critical_difference(4, 14), 3)
+    1.289
     >>> round(critical_difference(4, 14, test="bonferroni_dunn"), 3)
     1.168
 
@@ -136,6 +146,7 @@ def critical_difference(
     se = rank_std_error(int(k), int(n_datasets))
     if test == "nemenyi":
         q_alpha = studentized_range.ppf(1.0 - alpha, int(k), np.inf) / np.sqrt(2.0)
-    else:
-        q_alpha = norm.ppf(1.0 - alpha / (2.0 * int(n_comparisons)))
+        correction = 0.5 / int(n_datasets) if continuity else 0.0
+        return float(q_alpha * se + correction)
+    q_alpha = norm.ppf(1.0 - alpha / (2.0 * int(n_comparisons)))
     return float(q_alpha * se)
