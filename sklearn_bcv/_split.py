@@ -334,6 +334,16 @@ class BlockRegularizedMx2CV(BaseCrossValidator):
     The only random step is one shuffle of the sub-block labels, so all
     ``2 * n_repeats`` splits cost about one permutation of ``n_samples``.
 
+    **Do not seed the data and the splitter alike.** That permutation is
+    ``check_random_state(random_state).permutation(n_samples)``, which is
+    also how some of scikit-learn's generators shuffle the records they made
+    class after class when nothing else is drawn first. Data made by
+    ``make_moons(n, random_state=0)`` and split with ``random_state=0`` are
+    un-shuffled by the first repetition: its training sets hold one class
+    each. Give the data and the splitter
+    different seeds (:func:`~sklearn_bcv.benchmark` derives each data set's
+    splitter seed from its own ``random_state``).
+
     **Bound when** ``n_samples = q * 2**k + e`` **with** ``0 < e < 2**k``.
     The ``e`` extra records go to ``e`` distinct sub-blocks, chosen to keep
     every training-set size closest to ``n/2`` and then every pairwise cell

@@ -847,3 +847,16 @@ def test_block_regularized_cv_accepts_lists(cv):
     codes = check_mx2_structure(splits, 24, cv.n_repeats)
     # 24 is a multiple of 4 and 8: exact halves and quarters
     assert max_deviations(codes) == (0, 0)
+
+
+def test_same_seed_as_a_generator_unshuffles_its_records():
+    # Documented trap (Notes): make_moons shuffles with the permutation the
+    # splitter draws from the same seed, so the first repetition splits the
+    # classes apart; another seed does not.
+    from sklearn.datasets import make_moons
+
+    X, y = make_moons(n_samples=400, random_state=0)
+    train = next(iter(BlockRegularized5x2CV(random_state=0).split(X)))[0]
+    assert np.unique(y[train]).size == 1
+    train = next(iter(BlockRegularized5x2CV(random_state=1).split(X)))[0]
+    assert np.unique(y[train]).size == 2
