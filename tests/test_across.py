@@ -821,3 +821,19 @@ def test_bayesian_signed_rank_in_blocks_of_samples(monkeypatch):
     monkeypatch.setattr(_across, "_MAX_VALUES", 41 * 700)
     blocks = bayesian_signed_rank(d, rope=0.01, n_samples=3000, random_state=1)
     assert_array_equal(blocks.samples, whole.samples)
+
+
+@pytest.mark.parametrize("alternative", ["two-sided", "greater"])
+@pytest.mark.parametrize("n", [3, 5, 8])
+def test_smallest_pvalue_is_reached_when_every_difference_favours_a(n, alternative):
+    # All n differences positive and distinct: the exact tests give their
+    # smallest p-value, 2^-n one-sided and twice that two-sided.
+    d = np.arange(1, n + 1) / 100
+    expected = (2 if alternative == "two-sided" else 1) * 0.5**n
+    for test in (wilcoxon, sign):
+        result = test(d, alternative=alternative)
+        assert result.min_pvalue == pytest.approx(expected)
+        assert result.pvalue == pytest.approx(result.min_pvalue)
+    # Zeros are dropped by the default zero_method: fewer ranked differences.
+    with_zeros = wilcoxon(np.r_[d, 0.0, 0.0], alternative=alternative)
+    assert with_zeros.min_pvalue == pytest.approx(expected)

@@ -587,3 +587,10 @@ def test_largest_training_sets_are_fitted_first():
     # Every (data set, split, estimator) exactly once.
     expected = [(d, i, j) for d in range(3) for i in range(2) for j in range(2)]
     assert sorted(tasks) == expected
+
+
+def test_summary_says_when_a_pairwise_test_cannot_reject(rng):
+    few = compare_scores(rng.uniform(size=(5, 3)))
+    assert "note: with 5 data sets wilcoxon cannot reach p < 0.05" in repr(few)
+    many = compare_scores(rng.uniform(size=(8, 3)))
+    assert "cannot reach" not in repr(many)

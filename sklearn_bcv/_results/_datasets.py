@@ -211,11 +211,26 @@ def _verdict(result):
         verdict.differ_by_test[name] = _named(result, differ)
         verdict.pairwise_test = verdict.pairwise_test or name
         lines += pairwise_lines(result, name, table, differ, same)
+        lines += _powerless_line(result, name, table)
     first = verdict.posthoc_test or verdict.pairwise_test
     if first is not None:
         verdict.differ = verdict.differ_by_test[first]
     verdict.text = "\n".join(lines) if lines else "Verdict: none; no test was run."
     return verdict
+
+
+def _powerless_line(result, name, table):
+    """A warning when a test cannot reject any pair whatever the scores
+    (its smallest attainable p-value is not below alpha)."""
+    smallest = [r.get("min_pvalue") for r in table.results.values()]
+    if not smallest or any(p is None or p < result.alpha for p in smallest):
+        return []
+    return [
+        f"  note: with {len(result.datasets)} data sets {name} cannot reach "
+        f"p < {result.alpha} (its smallest p-value is "
+        f"{format_number(min(smallest), 3)}): more data sets, or the "
+        "Poisson-binomial test of per-split scores."
+    ]
 
 
 def _named(result, pairs):
