@@ -10,6 +10,9 @@ confidence interval (:func:`rejection_rate_interval`).
 :func:`simulate_null_across` draws score tables of k estimators on N data
 sets under the null hypothesis and runs the tests across data sets on them
 through :func:`~sklearn_bcv.compare_scores`.
+:func:`simulate_seed002` reproduces seed 002 §4 (zeroR against BN-hat on
+the network C -> F, :class:`ZeroRClassifier` and :class:`BinaryNaiveBayes`):
+the Poisson-binomial test against the signed-rank test.
 """
 
 from ._across import simulate_null_across
@@ -17,12 +20,22 @@ from ._learners import simulate_comparisons
 from ._losses import simulate_loss_vectors
 from ._many import simulate_many_loss_vectors
 from ._result import SimulationResult, rejection_rate_interval
+from ._seed002 import (
+    BinaryNaiveBayes,
+    Seed002Result,
+    ZeroRClassifier,
+    simulate_seed002,
+)
 
 __all__ = [
+    "BinaryNaiveBayes",
+    "Seed002Result",
     "SimulationResult",
+    "ZeroRClassifier",
     "rejection_rate_interval",
     "simulate_comparisons",
     "simulate_loss_vectors",
     "simulate_many_loss_vectors",
     "simulate_null_across",
+    "simulate_seed002",
 ]
