@@ -17,7 +17,8 @@ Prints the rejection rates with 95% Wilson intervals:
 * the choices that may move the ordering of the two tests at delta = 0.04
   and 0.05: a tie (all fold differences 0) as a win of zeroR instead of
   half a win, Laplace smoothing 1 instead of 0.5, zeroR's ties to the first
-  class (WEKA), stratified folds (WEKA).
+  class (WEKA), stratified folds (WEKA), the split correlation rho the
+  Poisson-binomial test assumes (0.05 and 0.2 instead of n_test / n = 0.1).
 
 Usage::
 
@@ -38,6 +39,8 @@ VARIANTS = {
     "smoothing s = 1 (Laplace, WEKA)": {"smoothing": 1.0},
     "zeroR ties -> first class (WEKA)": {"zeror_ties": "first"},
     "stratified folds (WEKA)": {"stratified": True},
+    "assumed rho = 0.05 for the 10 m splits": {"rho": 0.05},
+    "assumed rho = 0.2 for the 10 m splits": {"rho": 0.2},
     "WEKA-like (s = 1, zeroR first, stratified)": {
         "smoothing": 1.0,
         "zeror_ties": "first",

@@ -148,6 +148,14 @@ def test_simulate_small_reproducible():
         20, design="cauchy", deltas=[0.02], n_datasets=10, n_runs=(1,)
     )
     assert cauchy.rates[(1, "wilcoxon")].shape == (1,)
+    # a larger assumed correlation widens the posteriors: fewer decisions
+    wide = simulate_seed002(60, rho=0.5, **kwargs)
+    for m in (1, 2):
+        key = (m, "poisson_binomial")
+        assert np.all(wide.rates[key] <= first.rates[key])
+        np.testing.assert_array_equal(
+            wide.rates[(m, "wilcoxon")], first.rates[(m, "wilcoxon")]
+        )
 
 
 @pytest.mark.slow

@@ -357,7 +357,7 @@ def _run_block(seed, size, n_datasets, n_runs, delta, design, options):
         uniforms=uniforms,
     )
     d = bn - zeror  # A = BN-hat, B = zeroR
-    n_test = sizes / 10.0
+    n_test = sizes * (0.1 if options["rho"] is None else options["rho"])
     p_a = poisson_binomial_batch(d, sizes - n_test, n_test, ties=options["ties"])
     pvalue = wilcoxon_batch(d.mean(axis=-1), alternative="greater")
     alpha = options["alpha"]
@@ -418,6 +418,7 @@ class Seed002Result(Bunch):
         "zeror_ties": [StrOptions({"random", "first"})],
         "ties": [StrOptions({"half", "b"})],
         "stratified": ["boolean"],
+        "rho": [Interval(Real, 0, 1, closed="neither"), None],
         "alpha": [Interval(Real, 0, 0.5, closed="neither")],
         "n_jobs": [Integral, None],
         "random_state": ["random_state"],
@@ -435,6 +436,7 @@ def simulate_seed002(
     zeror_ties="random",
     ties="half",
     stratified=False,
+    rho=None,
     alpha=0.05,
     n_jobs=None,
     random_state=None,
@@ -476,6 +478,10 @@ def simulate_seed002(
     stratified : bool, default=False
         Folds stratified by class (WEKA's round-robin deal of the sorted
         records) instead of KFold's.
+    rho : float, default=None
+        The split correlation the Poisson-binomial test assumes, passed as
+        ``n_test = rho·n`` and ``n_train = (1 - rho)·n``; None is the usual
+        ``n_test / n = 0.1`` for all ``10 m`` splits.
     alpha : float, default=0.05
     n_jobs : int, default=None
         Joblib workers over blocks of 250 experiments.
@@ -498,6 +504,7 @@ def simulate_seed002(
         "zeror_ties": zeror_ties,
         "ties": ties,
         "stratified": bool(stratified),
+        "rho": None if rho is None else float(rho),
         "alpha": alpha,
     }
     rng = check_random_state(random_state)
