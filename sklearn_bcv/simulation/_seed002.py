@@ -126,7 +126,10 @@ class BinaryNaiveBayes(ClassifierMixin, BaseEstimator):
     ----------
     smoothing : float, default=0.5
         ``s`` > 0: 0.5 is the Krichevsky–Trofimov / Jeffreys estimate, 1
-        Laplace's (WEKA's NaiveBayes initialises every count to 1).
+        Laplace's (WEKA's NaiveBayes initialises every count to 1). With
+        one binary feature every ``s`` in (0, 1] makes the same
+        predictions: for each value of the feature the class with more
+        training records having it, on equal counts the larger class.
 
     Attributes
     ----------
