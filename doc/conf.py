@@ -45,7 +45,16 @@ default_role = "literal"
 
 # -- autodoc / autosummary / numpydoc --------------------------------------
 autosummary_generate = True
-autodoc_default_options = {"members": True, "inherited-members": False}
+autodoc_default_options = {
+    "members": True,
+    "inherited-members": False,
+    # scikit-learn's metadata-routing setters, generated on every estimator
+    # class; their docstrings point into scikit-learn's own glossary.
+    "exclude-members": ",".join(
+        f"set_{method}_request"
+        for method in ("fit", "predict", "predict_proba", "score", "split")
+    ),
+}
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False
 numpydoc_xref_param_type = False
