@@ -7,10 +7,10 @@ then run one statistics path, on a :class:`ScoreTable`.
 """
 
 from dataclasses import dataclass
-from numbers import Real
 
 import numpy as np
 
+from ..stats._across import check_dataset_sizes
 from ._validation import check_names
 
 __all__ = ["ScoreTable", "check_sizes", "score_table"]
@@ -150,27 +150,12 @@ def _labels(given, default, *, argument, expected):
 
 
 def check_sizes(value, n_datasets, *, name):
-    """``n_train`` / ``n_test``: None, a positive number, or one per data set."""
+    """``n_train`` / ``n_test``: None, or one size per data set (a scalar is
+    every data set's), checked as the tests check them."""
     if value is None:
         return None
-    message = (
-        f"{name} must be a positive number or an array of {n_datasets} positive "
-        "numbers (one per data set)"
-    )
-    if isinstance(value, bool) or isinstance(value, str):
-        raise ValueError(f"{message}; got {value!r}.")
-    if isinstance(value, Real):
-        arr = np.full(n_datasets, float(value))
-    else:
-        try:
-            arr = np.asarray(value, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise ValueError(f"{message}; got {value!r}.") from None
-        if arr.shape != (n_datasets,):
-            raise ValueError(f"{message}; got shape {arr.shape}.")
-    if not np.all(np.isfinite(arr) & (arr > 0)):
-        raise ValueError(f"{message}; got {value!r}.")
-    return arr
+    sizes = check_dataset_sizes(value, n_datasets, name=name)
+    return np.broadcast_to(np.asarray(sizes, dtype=np.float64), (n_datasets,)).copy()
 
 
 def score_table(scores, *, names=None, datasets=None, n_train=None, n_test=None):

@@ -114,7 +114,7 @@ def _check_split_differences(values, *, test, name="split_differences"):
     return arr
 
 
-def _check_sizes(value, n_datasets, *, name):
+def check_dataset_sizes(value, n_datasets, *, name):
     """A positive size, or one positive size per data set (shape (n_datasets,))."""
     if np.ndim(value) == 0:
         return check_size(value.item() if hasattr(value, "item") else value, name=name)
@@ -1189,8 +1189,8 @@ def poisson_binomial(
     alternative = check_alternative(alternative, test=test)
     d = _check_split_differences(split_differences, test=test)
     n_datasets = d.shape[0]
-    n_train = _check_sizes(n_train, n_datasets, name="n_train")
-    n_test = _check_sizes(n_test, n_datasets, name="n_test")
+    n_train = check_dataset_sizes(n_train, n_datasets, name="n_train")
+    n_test = check_dataset_sizes(n_test, n_datasets, name="n_test")
     loc, scale, df = correlated_t_posterior(d, n_train, n_test, test=test)
     p_a, _, _ = _posterior_probabilities(loc, scale, df, 0.0)
     p_datasets = np.where((scale == 0) & (loc == 0), 0.5, p_a)
