@@ -22,7 +22,11 @@ from ._engine._plan import plan_across, plan_many
 from ._engine._prepare import fit_datasets, prepare_fits
 from ._engine._progress import FitProgress
 from ._engine._scores import ScoreTable, score_table
-from ._engine._validation import check_estimator_list, check_names_subset
+from ._engine._validation import (
+    check_estimator_list,
+    check_names_subset,
+    named_items,
+)
 from ._results import BenchmarkResult, build_datasets_result, build_many_result
 from .stats._corrections import CORRECTIONS
 from .stats._registry import available_tests
@@ -317,27 +321,13 @@ def compare_scores(
 
 def _check_datasets(datasets):
     """``[(name, data or loader), ...]`` from a dict (or a list of pairs)."""
-    if isinstance(datasets, dict):
-        pairs = list(datasets.items())
-    elif isinstance(datasets, list | tuple) and all(
-        isinstance(pair, tuple | list) and len(pair) == 2 and isinstance(pair[0], str)
-        for pair in datasets
-    ):
-        pairs = [tuple(pair) for pair in datasets]
-    else:
-        raise TypeError(
-            "datasets must be a dict name -> (X, y) or name -> a callable "
-            f"returning (X, y); got {type(datasets).__name__}."
-        )
-    if len(pairs) < 2:
-        raise ValueError(
-            f"datasets must hold at least 2 data sets to compare across; got "
-            f"{len(pairs)}."
-        )
-    names = [name for name, _ in pairs]
-    bad = [name for name in names if not isinstance(name, str) or not name]
-    if bad:
-        raise TypeError(f"datasets must be named by non-empty strings; got {bad[0]!r}.")
+    pairs = named_items(
+        datasets,
+        argument="datasets",
+        expected="(X, y) or a callable returning (X, y)",
+        at_least=2,
+        too_few="at least 2 data sets to compare across",
+    )
     for name, data in pairs:
         if not callable(data) and not _is_xy(data):
             raise TypeError(

@@ -19,8 +19,8 @@ from ._engine._plan import check_tests_argument, plan_many
 from ._engine._prepare import fit_prepared, prepare_fits, store_predictions
 from ._engine._validation import (
     check_estimator_list,
-    check_names,
     check_names_subset,
+    named_items,
 )
 from ._results import ManyComparisonResult, build_many_result
 from .stats._corrections import CORRECTIONS
@@ -255,29 +255,6 @@ def compare_many_estimators(
     )
 
 
-def _check_prediction_dict(predictions):
-    """``[(name, per-split predictions), ...]`` from a dict (or list of pairs)."""
-    if isinstance(predictions, dict):
-        pairs = list(predictions.items())
-    elif isinstance(predictions, list | tuple) and all(
-        isinstance(pair, tuple | list) and len(pair) == 2 and isinstance(pair[0], str)
-        for pair in predictions
-    ):
-        pairs = list(predictions)
-    else:
-        raise TypeError(
-            "predictions must be a dict name -> list of per-split prediction "
-            f"arrays; got {type(predictions).__name__}."
-        )
-    if len(pairs) < 2:
-        raise ValueError(
-            f"predictions must hold the predictions of at least 2 estimators; got "
-            f"{len(pairs)}."
-        )
-    check_names([name for name, _ in pairs], argument="predictions")
-    return pairs
-
-
 @validate_params(
     {
         "y": ["array-like"],
@@ -401,7 +378,13 @@ def compare_many_predictions(
     >>> result.verdict.differ
     [('good', 'fair'), ('good', 'poor'), ('fair', 'poor')]
     """
-    pairs = _check_prediction_dict(predictions)
+    pairs = named_items(
+        predictions,
+        argument="predictions",
+        expected="list of per-split prediction arrays",
+        at_least=2,
+        too_few="the predictions of at least 2 estimators",
+    )
     names = [name for name, _ in pairs]
     control = check_names_subset(control, names, name="control")
     store, design = store_predictions(

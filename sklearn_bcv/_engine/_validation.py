@@ -228,6 +228,30 @@ def check_estimator_list(estimators, *, name="estimators"):
     return [(str(label), estimator) for label, estimator in pairs]
 
 
+def named_items(value, *, argument, expected, at_least, too_few):
+    """``[(name, item), ...]`` from a dict or a list of ``(str, item)`` pairs.
+
+    ``expected`` names an item (in the ``TypeError``); at least ``at_least``
+    items, ``too_few`` saying what (``"at least 2 data sets"``); names
+    non-empty strings, each once.
+    """
+    if isinstance(value, dict):
+        pairs = list(value.items())
+    elif isinstance(value, list | tuple) and all(
+        isinstance(pair, tuple | list) and len(pair) == 2 and isinstance(pair[0], str)
+        for pair in value
+    ):
+        pairs = [tuple(pair) for pair in value]
+    else:
+        raise TypeError(
+            f"{argument} must be a dict name -> {expected}; got {type(value).__name__}."
+        )
+    if len(pairs) < at_least:
+        raise ValueError(f"{argument} must hold {too_few}; got {len(pairs)}.")
+    check_names([name for name, _ in pairs], argument=argument)
+    return pairs
+
+
 def check_names(names, *, argument):
     """Names of estimators: non-empty strings, each once."""
     bad = [name for name in names if not isinstance(name, str) or not name]
