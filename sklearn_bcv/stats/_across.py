@@ -36,8 +36,8 @@ from sklearn.utils import Bunch, check_random_state
 from ._bayesian import (
     _check_rope,
     _posterior_probabilities,
-    correlated_t_posterior,
     posterior_decision,
+    scaled_correlated_t_posterior,
 )
 from ._corrections import adjust_pvalues
 from ._ranks import (
@@ -52,6 +52,7 @@ from ._utils import (
     check_alpha,
     check_alternative,
     check_differences,
+    check_finite,
     check_real,
     check_size,
     chi2_sf,
@@ -97,10 +98,7 @@ def _check_dataset_differences(values, *, test, name="dataset_differences"):
         raise ValueError(
             f"{test} needs at least 2 data sets; got {name} with {arr.size}."
         )
-    arr = arr.astype(np.float64)
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be finite; got NaN or inf.")
-    return arr
+    return check_finite(arr.astype(np.float64), name=name)
 
 
 def _check_split_differences(values, *, test, name="split_differences"):
@@ -1191,7 +1189,9 @@ def poisson_binomial(
     n_datasets = d.shape[0]
     n_train = check_dataset_sizes(n_train, n_datasets, name="n_train")
     n_test = check_dataset_sizes(n_test, n_datasets, name="n_test")
-    loc, scale, df = correlated_t_posterior(d, n_train, n_test, test=test)
+    # Each data set's p_i is scale invariant (rope 0): computed on its own
+    # differences divided by a power of two, it never overflows.
+    loc, scale, df, _ = scaled_correlated_t_posterior(d, n_train, n_test, test=test)
     p_a, _, _ = _posterior_probabilities(loc, scale, df, 0.0)
     p_datasets = np.where((scale == 0) & (loc == 0), 0.5, p_a)
     pmf = _poisson_binomial_pmf(p_datasets)
@@ -1374,6 +1374,20 @@ def _signed_rank_theta(z, rows, rope):
         np.maximum(total_sq - theta[0] - theta[2], 0.0, out=theta[1])
     theta /= total_sq
     return theta
+
+
+def _without_overflow(z, rope):
+    """``z`` and ``rope`` divided by 4 when ``z_i + z_j`` or ``2·rope`` could
+    overflow (a magnitude of ``2**1021`` or more), else unchanged.
+
+    The comparisons ``z_i + z_j > 2·rope`` are invariant to a common power
+    of two, which is exact in floating point: the quarter sizes give the
+    comparisons of the full ones, without an infinite sum.
+    """
+    if max(float(np.max(np.abs(z))), rope) < 2.0**1021:
+        return z, rope
+    with np.errstate(under="ignore"):
+        return np.ldexp(z, -2), float(np.ldexp(rope, -2))
 
 
 def _n_runs(thresholds):
@@ -1622,11 +1636,12 @@ def bayesian_signed_rank(
         d.size, prior_weight, n_samples, random_state
     )
     z, rows = np.r_[0.0, d], [gammas, *exponentials]
+    z, walsh_rope = _without_overflow(z, rope)
     block = max(1, _MAX_VALUES // z.size)
     theta = np.empty((3, n_samples), dtype=np.float32)
     for start in range(0, n_samples, block):
         part = slice(start, start + block)
-        theta[:, part] = _signed_rank_theta(z, [row[part] for row in rows], rope)
+        theta[:, part] = _signed_rank_theta(z, [row[part] for row in rows], walsh_rope)
     return _monte_carlo_result(
         test,
         theta,

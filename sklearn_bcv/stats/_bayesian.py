@@ -3,7 +3,7 @@
 import numpy as np
 
 from ._registry import register_test
-from ._ttests import _mean_and_variance
+from ._ttests import _mean_and_variance, corrected_std_error
 from ._utils import (
     check_alpha,
     check_alternative,
@@ -12,6 +12,7 @@ from ._utils import (
     make_result,
     safe_divide,
     student_cdf,
+    unscale,
 )
 
 __all__ = ["bayesian_correlated_t"]
@@ -41,16 +42,33 @@ def _posterior_probabilities(loc, scale, df, rope):
     return p_a_better, p_rope, p_b_better
 
 
-def correlated_t_posterior(differences, n_train, n_test, *, test):
-    """Location, scale and df of the posterior of ``mu`` (seed 002, Theorem 2).
+def scaled_correlated_t_posterior(differences, n_train, n_test, *, test):
+    """Location, scale, df and exponent of the posterior of ``mu``, scaled.
 
     ``differences`` of shape (..., n_splits); ``n_train`` and ``n_test``
     validated sizes, scalars or arrays broadcasting against the leading
     dimensions (one per data set in :func:`~sklearn_bcv.stats.poisson_binomial`).
+    ``loc`` and ``scale`` are those of the differences divided by
+    ``2**exponent`` (one exponent per comparison; see
+    :func:`~sklearn_bcv.stats._utils.power_of_two_scale`), so nothing
+    overflows; a rope goes to the same units as ``unscale(rope, -exponent)``.
     """
-    loc, s2, n_splits = _mean_and_variance(differences, test)
-    scale = np.sqrt((1.0 / n_splits + n_test / n_train) * s2)
-    return loc, scale, n_splits - 1
+    loc, s2, n_splits, exponent = _mean_and_variance(differences, test)
+    scale = corrected_std_error(s2, n_splits, n_train, n_test)
+    return loc, scale, n_splits - 1, exponent
+
+
+def correlated_t_posterior(differences, n_train, n_test, *, test):
+    """Location, scale and df of the posterior of ``mu`` (seed 002, Theorem 2).
+
+    In the units of the differences (``±inf`` beyond the largest double);
+    :func:`scaled_correlated_t_posterior` is the overflow-free form the
+    tests use.
+    """
+    loc, scale, df, exponent = scaled_correlated_t_posterior(
+        differences, n_train, n_test, test=test
+    )
+    return unscale(loc, exponent), unscale(scale, exponent), df
 
 
 def posterior_decision(p_a_better, p_b_better, alpha, alternative):
@@ -137,6 +155,13 @@ def bayesian_correlated_t(
     ``dbar > rope``, ``-rope <= dbar <= rope`` (closed rope) or
     ``dbar < -rope``.
 
+    The probabilities depend on the differences and the rope only through
+    their ratios, and are computed on both divided by the same power of
+    two, so differences of any finite magnitude give them without overflow;
+    ``loc`` and ``scale`` are reported in score units, ``scale`` being
+    ``inf`` only when it exceeds the largest double (e.g. ``n_test /
+    n_train`` does).
+
     References
     ----------
     .. [1] G. Corani, A. Benavoli, "A Bayesian approach for comparing
@@ -164,8 +189,15 @@ def bayesian_correlated_t(
     rope = _check_rope(rope)
     n_train = check_size(n_train, name="n_train")
     n_test = check_size(n_test, name="n_test")
-    loc, scale, df = correlated_t_posterior(differences, n_train, n_test, test=test)
-    p_a_better, p_rope, p_b_better = _posterior_probabilities(loc, scale, df, rope)
+    loc, scale, df, exponent = scaled_correlated_t_posterior(
+        differences, n_train, n_test, test=test
+    )
+    # The probabilities in scaled units, the rope scaled alike (inf if it
+    # dwarfs the differences beyond the largest double: all in the rope).
+    p_a_better, p_rope, p_b_better = _posterior_probabilities(
+        loc, scale, df, unscale(rope, -exponent)
+    )
+    loc, scale = unscale(loc, exponent), unscale(scale, exponent)
     reject = posterior_decision(p_a_better, p_b_better, alpha, alternative)
     return make_result(
         test=test,

@@ -105,7 +105,11 @@ def _check_bool(value, *, name):
 
 
 def _discordant(tables):
-    """Return ``(n01, n10)`` as float arrays of shape (..., n_splits)."""
+    """Return ``(n01, n10)`` as float arrays of shape (..., n_splits).
+
+    In float64 (counts below 2**63, see ``check_tables``) their sums and
+    squares cannot overflow, as int64 arithmetic would.
+    """
     return tables[..., 0, 1].astype(np.float64), tables[..., 1, 0].astype(np.float64)
 
 
@@ -258,7 +262,8 @@ def mcnemar(
     alternative = check_alternative(alternative, test="mcnemar")
     correction = _check_bool(correction, name="correction")
     exact = _check_bool(exact, name="exact")
-    n01, n10 = _discordant(_check_one_split(tables, test="mcnemar"))
+    table = _check_one_split(tables, test="mcnemar")
+    n01, n10 = _discordant(table)
     if exact:
         n = n01 + n10
         if alternative == "greater":
@@ -270,7 +275,7 @@ def mcnemar(
             pvalue = np.minimum(1.0, 2.0 * stats.binom.cdf(smaller, n, 0.5))
         return make_result(
             test="mcnemar",
-            statistic=n10.astype(np.int64),
+            statistic=table[..., 1, 0],  # the int64 count, not its float
             pvalue=pvalue,
             df=None,
             alpha=alpha,

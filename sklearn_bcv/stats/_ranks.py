@@ -7,7 +7,7 @@ diagram, so a rank and a CD are computed in one place.
 import numpy as np
 from scipy.stats import norm, rankdata, studentized_range
 
-from ._utils import check_alpha
+from ._utils import check_alpha, check_finite
 
 __all__ = ["RANK_TESTS", "critical_difference", "rank_scores", "rank_std_error"]
 
@@ -39,10 +39,7 @@ def check_score_table(scores, *, name="scores", min_datasets=2, min_estimators=2
             f"{name} must have at least {min_datasets} data sets (rows) and "
             f"{min_estimators} estimators (columns); got shape {arr.shape}."
         )
-    arr = arr.astype(np.float64)
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be finite; got NaN or inf.")
-    return arr
+    return check_finite(arr.astype(np.float64), name=name)
 
 
 def rank_scores(scores):

@@ -11,6 +11,14 @@ Degenerate input follows one documented rule (see ``stats._utils``): when the
 variance estimate is zero the statistic is 0 with p-value 1 (for every
 alternative) if its numerator is 0 too, otherwise ``±inf`` with p-value 0
 (on the side of the infinity). No NaN, no warning.
+
+Every statistic here is invariant to the scale of the differences, and is
+computed on the differences divided by a power of two that brings the
+largest to [1/2, 1) (``stats._utils.power_of_two_scale``): differences of
+any finite magnitude, from subnormals to the largest double, give the
+statistic the formula gives, never an overflow in squaring them. What is
+reported in the units of the differences (a confidence interval) is scaled
+back, and is ``±inf`` only where it lies beyond the largest double.
 """
 
 import numpy as np
@@ -26,9 +34,11 @@ from ._utils import (
     confidence_interval,
     f_sf,
     make_result,
+    power_of_two_scale,
     safe_divide,
     t_pvalue,
     undefined_ratio,
+    unscale,
 )
 
 __all__ = [
@@ -45,6 +55,18 @@ __all__ = [
 # --------------------------------------------------------------------------
 # Shared pieces
 # --------------------------------------------------------------------------
+
+
+def _scaled_mx2(differences, test):
+    """m×2 differences of shape (..., m, 2), divided by a power of two.
+
+    The statistics of the m×2 tests are scale invariant; on the scaled
+    differences (largest magnitude in [1/2, 1)) nothing they square or sum
+    overflows (see ``stats._utils.power_of_two_scale``).
+    """
+    p = check_mx2_differences(differences, test=test)
+    scaled, _ = power_of_two_scale(p, axis=(-2, -1))
+    return scaled
 
 
 def _mx2_variances(p):
@@ -87,7 +109,11 @@ def _t_result(test, numerator, std_error, df, alpha, alternative, **extra):
 
 
 def _combined_f_statistic(p):
-    """Alpaydin's ``sum_r sum_k p[r,k]**2 / (2 sum_r s2_r)``."""
+    """Alpaydin's ``sum_r sum_k p[r,k]**2 / (2 sum_r s2_r)``.
+
+    ``p`` scaled (:func:`_scaled_mx2`); a denominator that underflows to 0
+    beside a non-zero numerator gives ``inf``, as a zero variance does.
+    """
     numerator = np.sum(p**2, axis=(-2, -1))
     denominator = 2.0 * np.sum(_mx2_variances(p), axis=-1)
     return safe_divide(numerator, denominator)
@@ -166,7 +192,7 @@ def paired_t_5x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     """
     test = "paired_t_5x2cv"
     alpha, alternative = _validate_common(alpha, alternative, test)
-    p = check_mx2_differences(differences, test=test)
+    p = _scaled_mx2(differences, test)
     m = p.shape[-2]
     variance = np.sum(_mx2_variances(p), axis=-1) / m
     return _t_result(test, p[..., 0, 0], np.sqrt(variance), m, alpha, alternative)
@@ -219,7 +245,11 @@ def combined_f_5x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     The statistic is invariant to the order of the repetitions and of the
     two folds, and to the sign of the differences. A zero denominator gives
     ``statistic=0``, ``pvalue=1`` when every difference is 0, otherwise
-    ``inf`` and ``pvalue=0``.
+    ``inf`` and ``pvalue=0``. Being scale invariant, the statistic is
+    computed on the differences divided by a power of two: differences of
+    any finite magnitude (e.g. negative MSEs of targets near 1e80) are
+    squared without overflow, and a ratio beyond the largest double is
+    ``inf``, as a zero denominator gives.
 
     References
     ----------
@@ -239,7 +269,7 @@ def combined_f_5x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     alpha, alternative = _validate_common(
         alpha, alternative, test, allowed=("two-sided",)
     )
-    p = check_mx2_differences(differences, test=test)
+    p = _scaled_mx2(differences, test)
     m = p.shape[-2]
     statistic = _combined_f_statistic(p)
     return make_result(
@@ -380,7 +410,7 @@ def calibrated_f_5x2bcv(differences, *, alpha=0.05, alternative="two-sided", df1
     alpha, alternative = _validate_common(
         alpha, alternative, test, allowed=("two-sided",)
     )
-    p = check_mx2_differences(differences, test=test)
+    p = _scaled_mx2(differences, test)
     m = p.shape[-2]
     df1 = _check_df1(df1, m)
     statistic = _combined_f_statistic(p)
@@ -455,7 +485,7 @@ def combined_t_5x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     """
     test = "combined_t_5x2cv"
     alpha, alternative = _validate_common(alpha, alternative, test)
-    p = check_mx2_differences(differences, test=test)
+    p = _scaled_mx2(differences, test)
     m = p.shape[-2]
     numerator = np.sqrt(2.0 * m) * p.mean(axis=(-2, -1))
     variance = np.sum(_mx2_variances(p), axis=-1) / m
@@ -522,7 +552,7 @@ def blocked_t_3x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     """
     test = "blocked_t_3x2cv"
     alpha, alternative = _validate_common(alpha, alternative, test)
-    p = check_mx2_differences(differences, test=test)
+    p = _scaled_mx2(differences, test)
     d = p.reshape(*p.shape[:-2], -1)
     dbar, sum_of_squares = _mean_and_sum_of_squares(d)
     sigma2 = sum_of_squares / d.shape[-1]
@@ -535,19 +565,52 @@ def blocked_t_3x2cv(differences, *, alpha=0.05, alternative="two-sided"):
 # --------------------------------------------------------------------------
 
 
-def _location_t_result(test, dbar, std_error, df, alpha, alternative):
-    """Result of ``t = dbar / std_error`` ~ t(df), with its confidence interval."""
+def _location_t_result(test, dbar, std_error, df, alpha, alternative, exponent):
+    """Result of ``t = dbar / std_error`` ~ t(df), with its confidence interval.
+
+    ``dbar`` and ``std_error`` are in scaled units (see
+    :func:`_mean_and_variance`); the interval is reported in the units of
+    the differences, ``±inf`` where a bound lies beyond the largest double.
+    """
     interval = confidence_interval(dbar, std_error, alpha, alternative, df=df)
+    interval = tuple(_as_reported(unscale(bound, exponent)) for bound in interval)
     return _t_result(
         test, dbar, std_error, df, alpha, alternative, confidence_interval=interval
     )
 
 
+def _as_reported(value):
+    """A 0-d array as a Python float (the interval of a single comparison)."""
+    return float(value) if np.ndim(value) == 0 else value
+
+
 def _mean_and_variance(differences, test):
-    """Mean, sample variance (ddof=1) and count of the differences."""
+    """Mean, sample variance (ddof=1), count and scale of the differences.
+
+    Mean and variance are those of the differences divided by
+    ``2**exponent`` (:func:`~sklearn_bcv.stats._utils.power_of_two_scale`):
+    multiply the mean by ``2**exponent`` and the variance by
+    ``4**exponent`` for the differences' own units (:func:`unscale`).
+    """
     d = check_differences(differences, min_splits=2, test=test)
+    d, exponent = power_of_two_scale(d)
     dbar, sum_of_squares = _mean_and_sum_of_squares(d)
-    return dbar, sum_of_squares / (d.shape[-1] - 1), d.shape[-1]
+    return dbar, sum_of_squares / (d.shape[-1] - 1), d.shape[-1], exponent
+
+
+def corrected_std_error(s2, n_splits, n_train, n_test):
+    """``sqrt((1/J + n_test/n_train)·s2)``, Nadeau and Bengio's standard error.
+
+    ``n_test / n_train`` beyond the largest double is ``inf``, and so is
+    the standard error unless ``s2 == 0``, where it is 0 (a point mass):
+    never ``inf·0``, never a warning.
+    """
+    s2 = np.asarray(s2, dtype=np.float64)
+    with np.errstate(over="ignore"):
+        factor = 1.0 / n_splits + np.divide(n_test, n_train)
+        variance = np.zeros(np.broadcast_shapes(s2.shape, np.shape(factor)))
+        np.multiply(factor, s2, out=variance, where=s2 != 0)
+    return np.sqrt(variance)
 
 
 @register_test("paired_t", needs="differences", design="any")
@@ -613,9 +676,11 @@ def paired_t(differences, *, alpha=0.05, alternative="two-sided"):
     """
     test = "paired_t"
     alpha, alternative = _validate_common(alpha, alternative, test)
-    dbar, s2, n_splits = _mean_and_variance(differences, test)
+    dbar, s2, n_splits, exponent = _mean_and_variance(differences, test)
     std_error = np.sqrt(s2 / n_splits)
-    return _location_t_result(test, dbar, std_error, n_splits - 1, alpha, alternative)
+    return _location_t_result(
+        test, dbar, std_error, n_splits - 1, alpha, alternative, exponent
+    )
 
 
 @register_test(
@@ -699,6 +764,8 @@ def corrected_t(differences, n_train, n_test, *, alpha=0.05, alternative="two-si
     alpha, alternative = _validate_common(alpha, alternative, test)
     n_train = check_size(n_train, name="n_train")
     n_test = check_size(n_test, name="n_test")
-    dbar, s2, n_splits = _mean_and_variance(differences, test)
-    std_error = np.sqrt((1.0 / n_splits + n_test / n_train) * s2)
-    return _location_t_result(test, dbar, std_error, n_splits - 1, alpha, alternative)
+    dbar, s2, n_splits, exponent = _mean_and_variance(differences, test)
+    std_error = corrected_std_error(s2, n_splits, n_train, n_test)
+    return _location_t_result(
+        test, dbar, std_error, n_splits - 1, alpha, alternative, exponent
+    )

@@ -10,6 +10,17 @@ statistic whose denominator is 0 is 0 with p-value 1 when its numerator is 0
 too (no evidence either way, whatever the alternative), otherwise ``±inf``
 with p-value 0 on the side of the infinity (and 1 on the other side for a
 one-sided alternative). Never NaN, never a division warning.
+
+Extreme input follows one rule too: every finite input is accepted, however
+large or small (up to the largest double, down to subnormals), and non-finite
+input is refused by :func:`check_finite`, the one check of NaN and inf. The
+statistics are invariant to the scale of the differences, so they are
+computed on differences divided by a power of two
+(:func:`power_of_two_scale`): nothing is squared or summed at a magnitude
+that overflows, and, a power of two being exact in binary floating point,
+the result is the very number the unscaled formula gives whenever that one
+does not overflow. A ratio too large for a double is ``±inf`` (its p-value 0
+on its side), as a zero denominator gives.
 """
 
 from functools import partial
@@ -65,6 +76,17 @@ def is_real_dtype(dtype):
     return np.dtype(dtype).kind in "biuf"
 
 
+def check_finite(arr, *, name, expected="finite"):
+    """Refuse NaN and infinities in ``arr``: the one check every test uses.
+
+    Raises ``ValueError("{name} must be {expected}; got NaN or inf.")``;
+    returns ``arr`` unchanged.
+    """
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be {expected}; got NaN or inf.")
+    return arr
+
+
 def as_numeric_array(values, *, name, expected):
     """``np.asarray(values)``, with a clear error for ragged nested sequences."""
     try:
@@ -76,10 +98,16 @@ def as_numeric_array(values, *, name, expected):
         ) from None
 
 
+# Counts are stored as int64; the tests compute on them in float64, so a
+# count up to 2**63 - 1 neither wraps around nor overflows when squared.
+_MAX_COUNT = 2**63
+
+
 def check_tables(tables, *, name="tables"):
     """Return ``tables`` as an int array of shape (..., n_splits, 2, 2).
 
-    A single (2, 2) table is read as one split.
+    A single (2, 2) table is read as one split. Counts must be finite,
+    non-negative whole numbers below 2**63.
     """
     arr = as_numeric_array(
         tables, name=name, expected="an array of shape (n_splits, 2, 2)"
@@ -95,12 +123,16 @@ def check_tables(tables, *, name="tables"):
         arr = arr[np.newaxis]
     if arr.shape[-3] == 0:
         raise ValueError(f"{name} must hold at least one table; got shape {arr.shape}.")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be finite counts; got NaN or inf.")
+    check_finite(arr, name=name, expected="finite counts")
     if np.any(arr < 0):
         raise ValueError(f"{name} must be non-negative counts; got a negative entry.")
     if np.any(arr != np.round(arr)):
         raise ValueError(f"{name} must be whole-number counts; got a fraction.")
+    if np.any(arr >= _MAX_COUNT):
+        raise ValueError(
+            f"{name} must be counts below 2**63 (they are stored as int64); got "
+            f"{arr.max().item()!r}."
+        )
     return arr.astype(np.int64)
 
 
@@ -116,8 +148,7 @@ def check_differences(differences, *, min_splits=1, test=None, name="differences
     arr = arr.astype(np.float64)
     if arr.ndim == 0:
         arr = arr[np.newaxis]
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be finite; got NaN or inf.")
+    check_finite(arr, name=name)
     if arr.shape[-1] < min_splits:
         who = f"{test} needs" if test else "Need"
         raise ValueError(
@@ -146,18 +177,51 @@ def check_size(value, *, name):
     )
 
 
+def power_of_two_scale(values, axis=-1):
+    """Divide ``values`` by a power of two so that their largest magnitude
+    along ``axis`` is in [1/2, 1).
+
+    Returns ``(scaled, exponent)``: ``values == scaled * 2**exponent``, with
+    ``exponent`` an int array of the shape of ``values`` reduced over
+    ``axis`` (0 where every value is 0). Squares and sums of the scaled
+    values cannot overflow, and multiplying by a power of two is exact (only
+    values below ``2**-1022`` times the largest lose bits, to underflow), so
+    a scale-invariant statistic of ``scaled`` is the one of ``values``. Undo
+    with :func:`unscale`.
+    """
+    values = np.asarray(values, dtype=np.float64)
+    _, exponent = np.frexp(np.max(np.abs(values), axis=axis, keepdims=True))
+    with np.errstate(under="ignore"):
+        scaled = np.ldexp(values, -exponent)
+    return scaled, np.squeeze(exponent, axis=axis)
+
+
+def unscale(values, exponent):
+    """``values * 2**exponent``; a result beyond the largest double is ``±inf``.
+
+    The inverse of :func:`power_of_two_scale` for quantities in the units of
+    the input (a mean, a standard error, a confidence bound); also scales a
+    threshold in those units (a rope) into the scaled units, with
+    ``-exponent``. Never a warning.
+    """
+    with np.errstate(over="ignore", under="ignore"):
+        return np.ldexp(np.asarray(values, dtype=np.float64), exponent)
+
+
 def safe_divide(numerator, denominator):
     """Elementwise ``numerator / denominator`` with the documented degenerate rule.
 
     A zero denominator gives 0 when the numerator is 0 too, else ``±inf`` with
-    the numerator's sign. Never NaN, never a division warning.
+    the numerator's sign; a quotient beyond the largest double (a tiny
+    denominator) is ``±inf`` too. Never NaN, never a division warning.
     """
     num = np.asarray(numerator, dtype=np.float64)
     den = np.asarray(denominator, dtype=np.float64)
     num, den = np.broadcast_arrays(num, den)
     out = np.where(num == 0, 0.0, np.copysign(np.inf, num))
     nonzero = den != 0
-    np.divide(num, den, out=out, where=nonzero)
+    with np.errstate(over="ignore", under="ignore"):
+        np.divide(num, den, out=out, where=nonzero)
     return out
 
 
@@ -229,14 +293,17 @@ def confidence_interval(center, std_error, alpha, alternative, *, df=None):
     One-sided as ``alternative`` says, about the interval's own parameter and
     as :func:`scipy.stats.ttest_1samp` does: ``"greater"`` gives
     ``(low, inf)`` and ``"less"`` gives ``(-inf, high)``. A zero standard
-    error gives the point ``center`` on its finite side(s). ``df=None`` means
-    the standard normal quantile.
+    error gives the point ``center`` on its finite side(s), even where the
+    quantile is infinite (an ``alpha`` so small that ``1 - alpha`` rounds to
+    1). ``df=None`` means the standard normal quantile.
     """
     center = np.asarray(center, dtype=np.float64)
     std_error = np.asarray(std_error, dtype=np.float64)
     level = 1.0 - alpha / 2.0 if alternative == "two-sided" else 1.0 - alpha
     quantile = special.ndtri(level) if df is None else special.stdtrit(df, level)
-    half_width = quantile * std_error
+    # A zero standard error is a point, whatever the quantile (inf·0 is NaN).
+    half_width = np.zeros_like(std_error)
+    np.multiply(quantile, std_error, out=half_width, where=std_error != 0)
     infinite = np.full_like(center, np.inf)
     low = -infinite if alternative == "less" else center - half_width
     high = infinite if alternative == "greater" else center + half_width

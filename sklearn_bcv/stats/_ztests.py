@@ -15,12 +15,15 @@ from ._registry import register_test
 from ._utils import (
     check_alpha,
     check_alternative,
+    check_finite,
     confidence_interval,
     is_real_dtype,
     make_result,
     normal_pvalue,
+    power_of_two_scale,
     safe_divide,
     undefined_ratio,
+    unscale,
 )
 
 __all__ = ["cv_ci_z", "proportion_z"]
@@ -188,9 +191,7 @@ def _check_loss_differences(loss_differences):
                 f"loss_differences[{k}] is empty; every fold needs at least "
                 "one test record."
             )
-        arr = arr.astype(np.float64)
-        if not np.all(np.isfinite(arr)):
-            raise ValueError(f"loss_differences[{k}] must be finite; got NaN or inf.")
+        arr = check_finite(arr.astype(np.float64), name=f"loss_differences[{k}]")
         folds.append(arr)
     if len(folds) < 2:
         raise ValueError(
@@ -266,7 +267,11 @@ def cv_ci_z(loss_differences, *, alpha=0.05, alternative="two-sided"):
     Degenerate input: when every fold's differences are constant
     (:math:`\\hat\\sigma^2_{out} = 0`) the statistic is 0 with p-value 1 if
     ``mean(h) = 0``, else ``±inf`` with p-value 0 on the side of the
-    infinity, and the interval shrinks to the point ``mean(h)``.
+    infinity, and the interval shrinks to the point ``mean(h)``. The
+    statistic is invariant to the scale of the losses and is computed on
+    them divided by a power of two, so losses of any finite magnitude give
+    it without overflow; the interval and ``std_error`` are reported in loss
+    units (a bound beyond the largest double is ``±inf``).
 
     References
     ----------
@@ -291,7 +296,12 @@ def cv_ci_z(loss_differences, *, alpha=0.05, alternative="two-sided"):
     alpha = check_alpha(alpha)
     alternative = check_alternative(alternative, test="cv_ci_z")
     folds = _check_loss_differences(loss_differences)
-    n = sum(fold.size for fold in folds)
+    # z is scale invariant: compute it on the losses divided by a power of
+    # two (largest magnitude in [1/2, 1)), so no square or sum overflows,
+    # and report the rest in loss units.
+    scaled, exponent = power_of_two_scale(np.concatenate(folds))
+    folds = np.split(scaled, np.cumsum([fold.size for fold in folds])[:-1])
+    n = scaled.size
     mean_difference = sum(fold.sum() for fold in folds) / n
     sigma2_out = sum(np.sum((fold - fold.mean()) ** 2) for fold in folds) / n
     std_error = np.sqrt(sigma2_out / n)
@@ -299,6 +309,7 @@ def cv_ci_z(loss_differences, *, alpha=0.05, alternative="two-sided"):
     undefined = undefined_ratio(mean_difference, std_error)
     # "A better" means a negative mean loss difference: mirror the side.
     side = {"greater": "less", "less": "greater"}.get(alternative, alternative)
+    interval = confidence_interval(mean_difference, std_error, alpha, side)
     return make_result(
         test="cv_ci_z",
         statistic=statistic,
@@ -306,9 +317,9 @@ def cv_ci_z(loss_differences, *, alpha=0.05, alternative="two-sided"):
         df=None,
         alpha=alpha,
         alternative=alternative,
-        confidence_interval=confidence_interval(
-            mean_difference, std_error, alpha, side
+        confidence_interval=tuple(
+            float(unscale(bound, exponent)) for bound in interval
         ),
-        mean_loss_difference=np.float64(mean_difference),
-        std_error=np.float64(std_error),
+        mean_loss_difference=unscale(mean_difference, exponent),
+        std_error=unscale(std_error, exponent),
     )
