@@ -93,13 +93,14 @@ def _orthogonal_array(n_repeats):
 
 @cache
 def _orthogonal_array_cached(n_repeats):
-    blocks = np.arange(_n_sub_blocks(n_repeats))[:, None]
-    masked = blocks & np.asarray(_column_masks(n_repeats))[None, :]
-    parity = np.zeros_like(masked)
-    while masked.any():
-        parity ^= masked & 1
-        masked = masked >> 1
-    parity = parity.astype(np.int8)
+    n_blocks = _n_sub_blocks(n_repeats)
+    # popcount(b & c) = sum over bits of b_i * c_i: one small matrix product
+    # (exact in float32, at most k <= 63 terms), not a loop over 2**k x m
+    shifts = np.arange(n_blocks.bit_length() - 1)
+    block_bits = (np.arange(n_blocks)[:, None] >> shifts) & 1
+    mask_bits = (np.asarray(_column_masks(n_repeats))[:, None] >> shifts) & 1
+    popcount = block_bits.astype(np.float32) @ mask_bits.T.astype(np.float32)
+    parity = popcount.astype(np.int8) & 1
     parity.setflags(write=False)
     return parity
 
@@ -109,13 +110,13 @@ def _orthogonal_array_cached(n_repeats):
 # --------------------------------------------------------------------------
 
 
-def _balance_features(n_repeats, *, pairwise=True):
+def _balance_features(n_repeats):
     """Per sub-block 0/1 features whose sums over a set of ``r`` sub-blocks
     should be ``r/2`` (membership of ``S_j``) or ``r/4`` (each of the four
     cells ``S/T x S/T`` of two repetitions)."""
     array = _orthogonal_array_cached(n_repeats)
     halves = (array == 0).astype(float)
-    if not pairwise or n_repeats < 2:
+    if n_repeats < 2:
         return halves, np.zeros((len(array), 0))
     first, second = np.triu_indices(n_repeats, 1)
     cells = [
@@ -145,16 +146,41 @@ def _best_index(max_half, max_quarter, sum_sq):
     )[0]
 
 
+def _parity(values):
+    """Parity (0 or 1) of the number of set bits of each nonnegative integer."""
+    values = np.asarray(values, dtype=np.int64)
+    for shift in (32, 16, 8, 4, 2, 1):
+        values = values ^ (values >> shift)
+    return values & 1
+
+
+def _walsh_hadamard(values):
+    """Unnormalised fast Walsh-Hadamard transform of a vector of length
+    ``2**k``: ``out[b] = sum_c values[c] * (-1)**popcount(b & c)``, in
+    ``O(2**k * k)`` operations."""
+    values = np.asarray(values)
+    n = len(values)
+    half = 1
+    while half < n:
+        pairs = values.reshape(-1, 2, half)
+        values = np.concatenate(
+            (pairs[:, :1] + pairs[:, 1:], pairs[:, :1] - pairs[:, 1:]), axis=1
+        )
+        half *= 2
+    return values.reshape(n)
+
+
 @cache
 def _greedy_block_order(n_repeats):
     """Order of the sub-blocks in which every prefix is greedily balanced:
     the sub-block added at step ``t`` is the one that keeps the first ``t``
     sub-blocks closest to ``t/2`` in every ``S_j`` and ``t/4`` in every
-    pairwise cell."""
+    pairwise cell (beyond 64 sub-blocks: in every ``S_j`` only, see
+    :func:`_size_greedy_prefix`)."""
     n_blocks = _n_sub_blocks(n_repeats)
-    halves, quarters = _balance_features(
-        n_repeats, pairwise=n_blocks <= _PAIRWISE_MAX_BLOCKS
-    )
+    if n_blocks > _PAIRWISE_MAX_BLOCKS:
+        return _size_greedy_prefix(n_repeats, n_blocks)
+    halves, quarters = _balance_features(n_repeats)
     order = []
     half_sum = np.zeros(halves.shape[1])
     quarter_sum = np.zeros(quarters.shape[1])
@@ -172,6 +198,55 @@ def _greedy_block_order(n_repeats):
     return tuple(order)
 
 
+def _size_greedy_prefix(n_repeats, length):
+    """The first ``length`` sub-blocks of the greedy order that balances the
+    training-set sizes only: at each step the sub-block that minimises first
+    the largest deviation of a ``|S_j|`` count from half the chosen number,
+    then the sum of squared deviations (lowest sub-block on ties).
+
+    With ``chi_c(b) = (-1)**popcount(b & c)`` and ``D_j`` twice the
+    deviation of ``S_j`` (``S_j`` holds the sub-blocks with
+    ``chi_{c_j}(b) = 1``), adding ``b`` turns ``D_j`` into
+    ``D_j + chi_{c_j}(b)``. So the sum of squares is a constant plus
+    ``sum_j D_j chi_{c_j}(b)``, which is kept for every ``b`` and moved on by
+    ``O(2**k)`` per step (``chi_c(b*) chi_c(b) = chi_c(b* ^ b)``), and the
+    largest deviation drops only if every repetition at the largest one
+    moves towards zero, a Walsh-Hadamard transform of their signs. In all
+    ``O(length * 2**k * k)`` operations instead of
+    ``O(length * 2**k * n_repeats)``; integer arithmetic, so ties are exact.
+    """
+    n_blocks = _n_sub_blocks(n_repeats)
+    masks = np.asarray(_column_masks(n_repeats), dtype=np.int64)
+    everyone = np.arange(n_blocks)
+    indicator = np.zeros(n_blocks, dtype=np.int64)
+    indicator[masks] = 1
+    # kernel[x] = sum_j chi_{c_j}(x)
+    kernel = _walsh_hadamard(indicator)
+    twice_dev = np.zeros(len(masks), dtype=np.int64)
+    # score[b] = sum_j twice_dev[j] * chi_{c_j}(b)
+    score = np.zeros(n_blocks, dtype=np.int64)
+    available = np.ones(n_blocks, dtype=bool)
+    # above any score (|score| <= 2**k * n_repeats)
+    never = np.iinfo(np.int64).max
+    order = []
+    for _ in range(length):
+        key = np.where(available, score, never)
+        worst = np.abs(twice_dev).max()
+        if worst > 0:
+            critical = np.abs(twice_dev) == worst
+            signs = np.zeros(n_blocks, dtype=np.int64)
+            signs[masks[critical]] = np.sign(twice_dev[critical])
+            lowers = _walsh_hadamard(signs) == -np.count_nonzero(critical)
+            if np.any(lowers & available):
+                key = np.where(lowers & available, score, never)
+        chosen = int(np.argmin(key))
+        order.append(chosen)
+        available[chosen] = False
+        twice_dev += 1 - 2 * _parity(chosen & masks)
+        score += kernel[chosen ^ everyone]
+    return tuple(order)
+
+
 @cache
 def _remainder_blocks(n_repeats, n_extra):
     """The ``n_extra`` sub-blocks that receive one record more than the others.
@@ -185,6 +260,9 @@ def _remainder_blocks(n_repeats, n_extra):
     n_blocks = _n_sub_blocks(n_repeats)
     if n_extra == 0:
         return ()
+    if n_blocks > _PAIRWISE_MAX_BLOCKS:
+        # only the first n_extra steps of the greedy order: O(n_extra * 2**k * k)
+        return tuple(sorted(_size_greedy_prefix(n_repeats, n_extra)))
     if n_blocks > _EXHAUSTIVE_MAX_BLOCKS:
         return tuple(sorted(_greedy_block_order(n_repeats)[:n_extra]))
     halves, quarters = _balance_features(n_repeats)
@@ -484,9 +562,11 @@ class BlockRegularizedMx2CV(BaseCrossValidator):
 
     @staticmethod
     def _iter_splits(block_of, n_repeats):
-        in_test = _orthogonal_array_cached(n_repeats).astype(bool)
-        for r in range(n_repeats):
-            test_mask = in_test[:, r][block_of]
+        # one column of the orthogonal array at a time: O(2**k) memory, not
+        # O(2**k * n_repeats)
+        blocks = np.arange(_n_sub_blocks(n_repeats))
+        for mask in _column_masks(n_repeats):
+            test_mask = _parity(blocks & mask).astype(bool)[block_of]
             first = np.flatnonzero(~test_mask)
             second = np.flatnonzero(test_mask)
             yield first, second
