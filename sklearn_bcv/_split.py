@@ -11,12 +11,15 @@ data, which is what the BCV tests (``bcv_mcnemar``, ``calibrated_f_5x2bcv``,
 import itertools
 import numbers
 import warnings
+from collections.abc import Mapping
 from functools import cache
 
 import numpy as np
 from sklearn.model_selection import BaseCrossValidator
-from sklearn.utils import check_array, check_random_state, column_or_1d, indexable
+from sklearn.utils import check_array, check_random_state, column_or_1d
 from sklearn.utils.multiclass import type_of_target
+
+from ._compat import _num_samples
 
 __all__ = [
     "BlockRegularizedMx2CV",
@@ -346,10 +349,40 @@ def _check_n_repeats(n_repeats):
     return int(n_repeats)
 
 
-def _num_samples(X):
-    if hasattr(X, "shape") and len(X.shape) > 0:
-        return int(X.shape[0])
-    return len(X)
+def _describe(value):
+    """A short description of a rejected argument for an error message."""
+    if value is None:
+        return "None"
+    text = repr(value)
+    if len(text) > 40:
+        text = text[:37] + "..."
+    return f"{text} of type {type(value).__name__}"
+
+
+def _check_n_samples(name, value, shape):
+    """Number of samples of the argument ``name`` (``X``, ``y`` or ``groups``),
+    which must be an array-like of ``shape``: one clear error, naming the
+    argument, for None, scalars, strings and mappings."""
+    if not isinstance(value, (str, bytes, Mapping)):
+        try:
+            return int(_num_samples(value))
+        except TypeError:
+            pass
+    raise TypeError(
+        f"{name} must be an array-like of shape {shape}; got {_describe(value)}."
+    )
+
+
+def _check_random_state(random_state):
+    """``check_random_state`` with an error that names ``random_state``."""
+    try:
+        return check_random_state(random_state)
+    except ValueError as exc:
+        raise ValueError(
+            "random_state must be None, an int in [0, 2**32 - 1] or a "
+            "numpy.random.RandomState instance; got "
+            f"{_describe(random_state)}."
+        ) from exc
 
 
 def _block_dtype(n_blocks):
@@ -545,20 +578,39 @@ class BlockRegularizedMx2CV(BaseCrossValidator):
                 UserWarning,
                 stacklevel=2,
             )
-        X, y, groups = indexable(X, y, groups)
         n_repeats = _check_n_repeats(self.n_repeats)
-        n_samples = _num_samples(X)
+        n_samples = _check_n_samples("X", X, "(n_samples, n_features)")
         n_blocks = _n_sub_blocks(n_repeats)
         if n_samples < n_blocks:
             raise ValueError(
-                f"{self.__class__.__name__} with n_repeats={n_repeats} needs at "
-                f"least {n_blocks} samples for {n_blocks} sub-blocks; got "
-                f"n_samples={n_samples}."
+                f"X has too few samples: {self.__class__.__name__} with "
+                f"n_repeats={n_repeats} needs at least {n_blocks} samples for "
+                f"{n_blocks} sub-blocks; got n_samples={n_samples}."
             )
-        rng = check_random_state(self.random_state)
+        y = self._check_y(y, n_samples)
+        if groups is not None:
+            n_groups = _check_n_samples("groups", groups, "(n_samples,)")
+            if n_groups != n_samples:
+                raise ValueError(
+                    "X and groups have inconsistent numbers of samples: X has "
+                    f"{n_samples}, groups has {n_groups}."
+                )
+        rng = _check_random_state(self.random_state)
         # Allocate now, so that warnings and errors come when split() is called.
         block_of = self._allocate_sub_blocks(n_samples, y, rng)
         return self._iter_splits(block_of, n_repeats)
+
+    def _check_y(self, y, n_samples):
+        """``y`` (ignored here, but its length must match ``X``'s)."""
+        if y is None:
+            return None
+        n_labels = _check_n_samples("y", y, "(n_samples,)")
+        if n_labels != n_samples:
+            raise ValueError(
+                "X and y have inconsistent numbers of samples: X has "
+                f"{n_samples}, y has {n_labels}."
+            )
+        return y
 
     @staticmethod
     def _iter_splits(block_of, n_repeats):
@@ -777,13 +829,17 @@ class StratifiedBlockRegularizedMx2CV(BlockRegularizedMx2CV):
         test : ndarray
             The testing set indices for that split.
         """
+        return super().split(X, y, groups)
+
+    def _check_y(self, y, n_samples):
+        """The class labels ``y``: required, one per sample of ``X``."""
         if y is None:
             raise ValueError(
                 f"{self.__class__.__name__} needs the class labels y to "
                 "stratify on; got y=None."
             )
-        y = check_array(y, input_name="y", ensure_2d=False, dtype=None)
-        return super().split(X, y, groups)
+        super()._check_y(y, n_samples)
+        return check_array(y, input_name="y", ensure_2d=False, dtype=None)
 
     def _allocate_sub_blocks(self, n_samples, y, rng):
         target_type = type_of_target(y)
