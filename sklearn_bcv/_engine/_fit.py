@@ -11,6 +11,7 @@ when the scorer needs the fitted estimator, the timings), and the fitted
 estimator only when asked for.
 """
 
+import numbers
 import time
 import warnings
 from collections import Counter
@@ -18,6 +19,8 @@ from dataclasses import dataclass, field
 from traceback import format_exc
 
 import numpy as np
+from joblib import cpu_count, effective_n_jobs
+from joblib.parallel import BACKENDS, get_active_backend
 from sklearn import get_config
 from sklearn.base import clone
 from sklearn.exceptions import FitFailedWarning, UnsetMetadataPassedError
@@ -38,7 +41,41 @@ __all__ = [
     "fit_all",
     "materialise_splits",
     "route_params",
+    "worker_count",
 ]
+
+#: Backends whose workers are processes on this machine: more of them than
+#: cores only adds start-up time and memory.
+_LOCAL_PROCESS_BACKENDS = tuple(
+    BACKENDS[name] for name in ("loky", "multiprocessing") if name in BACKENDS
+)
+
+
+def worker_count(n_jobs, n_tasks):
+    """The number of joblib workers to run ``n_tasks`` tasks with.
+
+    ``n_jobs`` as joblib reads it (None: the active backend's default; -1:
+    every core, or every worker of a cluster backend), capped at the number
+    of tasks, and at the number of cores for a backend of local processes:
+    ``n_jobs=100`` on 20 fits starts 20 workers on a cluster and no more
+    processes than cores on one machine, never 100.
+
+    Raises a ValueError naming ``n_jobs`` for 0 or a non-integer.
+    """
+    if n_jobs is not None and (
+        isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral)
+    ):
+        raise ValueError(f"n_jobs must be None or a nonzero integer; got {n_jobs!r}.")
+    if n_jobs == 0:
+        raise ValueError(
+            "n_jobs must be None or a nonzero integer; got 0. Use None or 1 to "
+            "fit in this process, -1 to use every core."
+        )
+    workers = min(effective_n_jobs(n_jobs), max(int(n_tasks), 1))
+    backend, _ = get_active_backend()
+    if isinstance(backend, _LOCAL_PROCESS_BACKENDS):
+        workers = min(workers, cpu_count())
+    return max(workers, 1)
 
 
 @dataclass
@@ -186,6 +223,7 @@ def fit_all(
         One per data set, in order.
     """
     tasks = _tasks(datasets)
+    n_jobs = worker_count(n_jobs, len(tasks))
     calls = (
         delayed(_fit_and_predict)(
             clone(datasets[d].estimators[j][1]),
@@ -349,7 +387,8 @@ def route_params(estimators, cv, params, groups, *, owner):
 
 
 def materialise_splits(cv, X, y, split_params):
-    """The splits of ``cv`` as a list of (train, test) intp arrays."""
+    """The splits of ``cv`` as a list of (train, test) intp arrays (copies:
+    a splitter may hand out arrays the caller keeps)."""
     try:
         splits = list(cv.split(X, y, **split_params))
     except ValueError as exc:
@@ -357,8 +396,7 @@ def materialise_splits(cv, X, y, split_params):
             f"cv={cv!r} cannot split the {_num_samples(X)} records: {exc}"
         ) from exc
     return [
-        (np.asarray(tr, dtype=np.intp), np.asarray(te, dtype=np.intp))
-        for tr, te in splits
+        (np.array(tr, dtype=np.intp), np.array(te, dtype=np.intp)) for tr, te in splits
     ]
 
 

@@ -21,6 +21,7 @@ from sklearn.utils.parallel import Parallel, delayed
 
 from .._benchmark import compare_scores
 from .._compat import Interval, StrOptions, validate_params
+from .._engine._fit import worker_count
 from ._result import CI_METHODS, build_result
 
 __all__ = ["simulate_null_across"]
@@ -603,7 +604,7 @@ n_samples, confidence_level, ci_method
         tasks += [(label, spec, seed, size) for seed, size in zip(block_seeds, sizes)]
 
     start = time.perf_counter()
-    outputs = Parallel(n_jobs=n_jobs, verbose=verbose)(
+    outputs = Parallel(n_jobs=worker_count(n_jobs, len(tasks)), verbose=verbose)(
         delayed(_run_block)(
             spec, seed, size, n_datasets, n_estimators, n_splits, options
         )

@@ -19,6 +19,7 @@ from .._compare import compare_estimators
 from .._compat import HasMethods, Interval, StrOptions, validate_params
 from .._constants import ALTERNATIVES
 from .._engine._design import describe_design
+from .._engine._fit import worker_count
 from .._engine._plan import plan_tests
 from .._engine._validation import task_of_estimators
 from .._split import BlockRegularized5x2CV
@@ -235,7 +236,7 @@ def simulate_comparisons(
     names, design = _planned_names(
         make_data, estimator_a, estimator_b, cv, tests, seeds, alternative
     )
-    outputs = Parallel(n_jobs=n_jobs, verbose=verbose)(
+    outputs = Parallel(n_jobs=worker_count(n_jobs, n_repetitions), verbose=verbose)(
         delayed(_one_repetition)(
             make_data,
             estimator_a,

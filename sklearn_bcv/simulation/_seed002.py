@@ -31,6 +31,7 @@ from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._compat import Interval, StrOptions, validate_params
+from .._engine._fit import worker_count
 from ..stats._bayesian import _posterior_probabilities, correlated_t_posterior
 from ._result import rejection_rate_interval
 
@@ -521,7 +522,7 @@ def simulate_seed002(
                 seed = int(rng.randint(np.iinfo(np.int32).max))
                 tasks.append(((m, i), seed, size, delta, m))
     start = time.perf_counter()
-    blocks = Parallel(n_jobs=n_jobs)(
+    blocks = Parallel(n_jobs=worker_count(n_jobs, len(tasks)))(
         delayed(_run_block)(seed, size, n_datasets, m, delta, design, options)
         for _, seed, size, delta, m in tasks
     )
