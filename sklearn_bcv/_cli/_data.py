@@ -6,10 +6,19 @@ The options ``--dataset`` / ``--data FILE.csv --target COLUMN`` (with
 with categorical or missing values, the preprocessor every estimator is
 fitted behind. A CSV file is read with the :mod:`csv` module, nothing is
 evaluated, and every problem is one :class:`CLIError` before any fitting.
+
+Every file the command line reads goes through :func:`open_bounded`: a
+regular file only (not a directory, pipe, device or socket, which could
+block or never end), at most :data:`MAX_FILE_BYTES` bytes, in lines of at
+most :data:`MAX_LINE_CHARS` characters, UTF-8 text without NUL bytes.
 """
 
 import argparse
+import contextlib
 import csv
+import itertools
+import os
+import stat
 from pathlib import Path
 from typing import NamedTuple
 
@@ -27,6 +36,7 @@ __all__ = [
     "features_from_columns",
     "load_bundled",
     "load_data",
+    "open_bounded",
     "read_csv",
     "target_from_column",
 ]
@@ -43,6 +53,27 @@ DATASETS = {
 #: A numeric target with more distinct values than this is a regression task.
 MAX_CLASSES = 20
 
+#: Largest file the command line reads, in bytes (256 MiB). The whole table
+#: is held as Python strings and then as arrays, several times its size in
+#: memory, and every estimator is fitted on it 10 times or more: a larger
+#: file is a job for the library (:func:`sklearn_bcv.compare_estimators`),
+#: not a reason to let ``--data /dev/zero`` fill the memory.
+MAX_FILE_BYTES = 256 * 2**20
+
+#: Longest line the command line reads, in characters, its end included
+#: (1 MiB): room for some 100,000 columns, while a file without line breaks
+#: is stopped early.
+MAX_LINE_CHARS = 2**20
+
+#: What a file that is not a regular one is, for the error message.
+_FILE_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
 
 # --------------------------------------------------------------------------
 # Options
@@ -55,6 +86,11 @@ def _delimiter(text):
     if len(text) != 1:
         raise argparse.ArgumentTypeError(
             f"expected one character (or 'tab'); got {text!r}"
+        )
+    if text in '"\r\n\0' or text.isalnum():
+        raise argparse.ArgumentTypeError(
+            f"expected a separator such as ',', ';' or 'tab'; got {text!r} (a "
+            "quote, line break, NUL, letter or digit cannot separate fields)"
         )
     return text
 
@@ -75,8 +111,10 @@ def add_data_arguments(parser):
         metavar="FILE.csv",
         type=Path,
         default=None,
-        help="a CSV file with a header row; non-numeric feature columns are "
-        "one-hot encoded, empty cells of numeric columns imputed",
+        help="a CSV file (UTF-8) with a header row; non-numeric feature columns "
+        "are one-hot encoded, empty cells of numeric columns imputed; a "
+        f"regular file of at most {MAX_FILE_BYTES // 2**20} MiB with lines of "
+        f"at most {MAX_LINE_CHARS // 2**20} MiB",
     )
     data.add_argument(
         "--target",
@@ -119,8 +157,127 @@ def _parse_float(value):
         return None
 
 
+def _mib(n_bytes):
+    return f"{n_bytes / 2**20:.0f} MiB" if n_bytes >= 2**20 else f"{n_bytes:,} bytes"
+
+
+def _file_kind(mode):
+    """What a file that is not regular is (None for a regular file)."""
+    if stat.S_ISREG(mode):
+        return None
+    return next((kind for test, kind in _FILE_KINDS if test(mode)), "not a file")
+
+
+def _check_regular(info, path, option):
+    kind = _file_kind(info.st_mode)
+    if kind is not None:
+        raise CLIError(
+            f"{option}: {path} is {kind}, not a regular file; give a CSV file"
+        )
+    if info.st_size > MAX_FILE_BYTES:
+        raise CLIError(
+            f"{option}: {path} has {info.st_size:,} bytes; the limit is "
+            f"{_mib(MAX_FILE_BYTES)} ({MAX_FILE_BYTES:,} bytes)"
+        )
+
+
+def _open_regular(path, option):
+    """A text handle on the regular file ``path``, checked before reading.
+
+    The path is checked before it is opened (opening a named pipe waits for
+    a writer; opening a device may act on it) and the opened file again
+    (the path may have changed in between); it is opened without blocking.
+    """
+    if str(path) == "-":
+        raise CLIError(
+            f"{option}: reading standard input ('-') is not supported; give a file"
+        )
+    try:
+        _check_regular(os.stat(path), path, option)
+        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise CLIError(f"{option}: file not found: {path}") from None
+    except OSError as exc:
+        raise CLIError(f"{option}: cannot open {path}: {exc.strerror or exc}") from None
+    try:
+        _check_regular(os.fstat(fd), path, option)
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return open(fd, encoding="utf-8-sig", newline="")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _bounded_lines(handle, path, option):
+    """The lines of ``handle``, stopped at the first one over a limit."""
+    total = 0
+    for number in itertools.count(1):
+        try:
+            line = handle.readline(MAX_LINE_CHARS + 1)
+        except UnicodeDecodeError as exc:
+            byte = exc.object[exc.start : exc.start + 1].hex()
+            raise CLIError(
+                f"{option}: {path} is not UTF-8 text (byte 0x{byte} near line "
+                f"{number}); give a CSV text file"
+            ) from None
+        if not line:
+            return
+        if len(line) > MAX_LINE_CHARS:
+            raise CLIError(
+                f"{option}: line {number} of {path} is longer than "
+                f"{MAX_LINE_CHARS:,} characters, the limit"
+            )
+        total += len(line)
+        if total > MAX_FILE_BYTES:  # a file that grows while it is read
+            raise CLIError(
+                f"{option}: {path} is larger than {_mib(MAX_FILE_BYTES)}, the limit"
+            )
+        if "\0" in line:
+            raise CLIError(
+                f"{option}: line {number} of {path} holds a NUL byte: binary "
+                "data, not CSV text"
+            )
+        yield line
+
+
+@contextlib.contextmanager
+def open_bounded(path, option):
+    """Open ``path`` for reading as bounded lines of text.
+
+    The one way the command line reads a file: only a regular file (a
+    directory, named pipe, device or socket is refused before anything is
+    read), of at most :data:`MAX_FILE_BYTES` bytes, UTF-8 text (a BOM is
+    skipped) without NUL bytes, in lines of at most :data:`MAX_LINE_CHARS`
+    characters. Every problem is a :class:`CLIError` naming ``option``.
+
+    Yields
+    ------
+    lines : iterator of str
+        The lines, their ends kept (for :func:`csv.reader`).
+    """
+    with _open_regular(path, option) as handle:
+        try:
+            yield _bounded_lines(handle, path, option)
+        except OSError as exc:
+            raise CLIError(
+                f"{option}: cannot read {path}: {exc.strerror or exc}"
+            ) from None
+
+
+def _columns_text(header, limit=20):
+    """The header for a message, shortened when it is long."""
+    if len(header) <= limit:
+        return str(header)
+    return f"{header[:limit]} and {len(header) - limit} more"
+
+
 def read_csv(path, target, *, delimiter=","):
     """Read a CSV file into features and target with the csv module.
+
+    The file is read through :func:`open_bounded` (regular file, size and
+    line bounds).
 
     Returns
     -------
@@ -132,22 +289,21 @@ def read_csv(path, target, *, delimiter=","):
     if target is None:
         raise CLIError("--data needs --target COLUMN (the name of the target column)")
     try:
-        with open(path, newline="", encoding="utf-8-sig") as handle:
+        with open_bounded(path, "--data") as lines:
             rows = [
                 row
-                for row in csv.reader(handle, delimiter=delimiter)
+                for row in csv.reader(lines, delimiter=delimiter)
                 if any(cell.strip() for cell in row)
             ]
-    except FileNotFoundError:
-        raise CLIError(f"--data: file not found: {path}") from None
-    except (OSError, UnicodeDecodeError, csv.Error) as exc:
-        raise CLIError(f"--data: cannot read {path}: {exc}") from None
+    except csv.Error as exc:
+        raise CLIError(f"--data: cannot read {path} as CSV: {exc}") from None
     if not rows:
         raise CLIError(f"--data: {path} is empty")
     header = [name.strip() for name in rows[0]]
     if target not in header:
         raise CLIError(
-            f"--target: no column {target!r} in {path}; columns are {header}"
+            f"--target: no column {target!r} in {path}; columns are "
+            f"{_columns_text(header)}"
         )
     if len(set(header)) != len(header):
         raise CLIError(f"--data: {path} has duplicate column names")
@@ -176,12 +332,19 @@ def _numeric_column(values):
 
 
 def _check_finite_features(columns, parsed):
-    """Reject infinite numbers: no imputer or estimator accepts them."""
-    for name, column in zip(columns, parsed):
-        if column is not None and np.isinf(column).any():
+    """Reject infinite numbers (no imputer or estimator accepts them) and
+    written NaN: a missing value is an empty cell, said one way."""
+    for (name, raw), column in zip(columns.items(), parsed):
+        if column is None:
+            continue
+        written = np.asarray(raw, dtype=object) != ""
+        bad = np.flatnonzero(~np.isfinite(np.asarray(column, dtype=float)) & written)
+        if bad.size:
+            text = raw[bad[0]]
+            what = "an infinite value" if np.isinf(column[bad[0]]) else "a NaN"
             raise CLIError(
-                f"--data: column {name!r} holds an infinite value; use an empty "
-                "cell for a missing value"
+                f"--data: column {name!r} holds {what} ({text!r}, row "
+                f"{bad[0] + 2}); use an empty cell for a missing value"
             )
 
 
@@ -234,7 +397,11 @@ def target_from_column(y, task="auto"):
         return np.asarray(y, dtype=object), "classification"
     values = np.asarray(parsed, dtype=float)
     if not np.isfinite(values).all():
-        raise CLIError("the target column holds non-finite values (nan or inf)")
+        row = int(np.flatnonzero(~np.isfinite(values))[0])
+        raise CLIError(
+            f"--target: the target column holds non-finite values (nan or inf): "
+            f"{y[row]!r} in row {row + 2}; every record needs a finite target"
+        )
     if task == "auto":
         continuous = type_of_target(values) == "continuous"
         task = (
