@@ -1,15 +1,19 @@
 """Estimators of the command line: by import path, with JSON parameters.
 
 Nothing the user types is evaluated as Python: an estimator is named by an
-import path of dotted identifiers, its class must be a scikit-learn
-estimator, and its parameters are a JSON object (:func:`json.loads`). The
-default estimators of the main job live here too.
+import path of dotted identifiers, its module is imported from the installed
+environment only (never from the current directory, see
+:func:`import_estimator_class`), its class must be a scikit-learn estimator,
+and its parameters are a JSON object (:func:`json.loads`). The default
+estimators of the main job live here too.
 """
 
 import contextlib
 import importlib
+import importlib.util
 import inspect
 import json
+import os
 import sys
 
 from sklearn.base import BaseEstimator, clone, is_classifier, is_regressor
@@ -35,6 +39,10 @@ def parse_params(text, option):
         params = json.loads(text)
     except json.JSONDecodeError as exc:
         raise CLIError(f"{option}: not valid JSON ({exc.msg}): {text!r}") from None
+    except RecursionError:
+        raise CLIError(f"{option}: the JSON is nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        raise CLIError(f"{option}: not valid JSON ({exc})") from None
     if not isinstance(params, dict):
         raise CLIError(
             f"{option}: expected a JSON object like '{{\"C\": 1.0}}'; got {text!r}"
@@ -42,13 +50,62 @@ def parse_params(text, option):
     return params
 
 
+def _is_current_directory(entry, cwd):
+    """Whether the ``sys.path`` entry ``entry`` is the current directory."""
+    if entry in ("", "."):
+        return True
+    try:
+        return os.path.realpath(entry) == cwd
+    except (OSError, ValueError):
+        return False
+
+
+@contextlib.contextmanager
+def _installed_environment_only():
+    """Leave the current directory off ``sys.path`` while importing.
+
+    ``python -m sklearn_bcv`` puts the current directory first on the path
+    (``sklearn-bcv`` does not); it is taken off, and put back afterwards,
+    so that a file in it is neither imported nor shadows an installed
+    module.
+    """
+    try:
+        cwd = os.path.realpath(os.getcwd())
+    except OSError:  # the current directory was removed
+        cwd = None
+    removed = [
+        (i, entry)
+        for i, entry in enumerate(sys.path)
+        if isinstance(entry, str) and _is_current_directory(entry, cwd)
+    ]
+    for i, _ in reversed(removed):
+        del sys.path[i]
+    try:
+        yield
+    finally:
+        for i, entry in removed:
+            sys.path.insert(i, entry)
+
+
+def _only_in_current_directory(top):
+    """Whether the top-level module ``top`` is found, but only in the
+    current directory (looked up without importing anything)."""
+    try:
+        return importlib.util.find_spec(top) is not None
+    except (ImportError, ValueError):
+        return False
+
+
 def import_estimator_class(path, option, *, stdout=None):
     """Import the class at ``path`` and check it is a scikit-learn estimator.
 
     Importing runs the module's code (that is what naming a module asks
-    for), but nothing else: ``path`` must be dotted identifiers, and
-    anything the module prints goes to ``stdout`` (stderr, or nowhere with
-    ``--quiet``) so the requested output stays clean.
+    for), but nothing else: ``path`` must be dotted identifiers; the module
+    must be importable from the installed environment (site-packages, the
+    standard library, ``PYTHONPATH``), never from the current directory,
+    which is taken off ``sys.path`` while importing (``python -m`` puts it
+    there); and anything the module prints goes to ``stdout`` (stderr, or
+    nowhere with ``--quiet``) so the requested output stays clean.
     """
     module_name, _, class_name = path.rpartition(".")
     if (
@@ -59,10 +116,20 @@ def import_estimator_class(path, option, *, stdout=None):
         raise CLIError(
             f"{option}: expected an import path such as sklearn.svm.SVC; got {path!r}"
         )
+    top = module_name.partition(".")[0]
     try:
-        with contextlib.redirect_stdout(stdout or sys.stderr):
+        with (
+            _installed_environment_only(),
+            contextlib.redirect_stdout(stdout or sys.stderr),
+        ):
             module = importlib.import_module(module_name)
     except ImportError as exc:
+        if exc.name == top and _only_in_current_directory(top):
+            raise CLIError(
+                f"{option}: module {top!r} is only in the current directory, and "
+                "nothing is imported from there; install it (pip install -e), or "
+                "run from another directory with its directory on PYTHONPATH"
+            ) from None
         raise CLIError(
             f"{option}: cannot import module {module_name!r} ({exc})"
         ) from None
