@@ -112,7 +112,7 @@ def test_help_in_process_exits_zero():
         ),
         (
             ["--repeats", "0", "--cv", "mx2"],
-            "argument --repeats: expected an integer >= 1; got 0",
+            "argument --repeats: expected an integer in [1, 1000]; got 0",
         ),
         (["--folds", "1"], "argument --folds: expected an integer >= 2; got 1"),
         (
@@ -178,7 +178,6 @@ def test_usage_errors_are_one_line_with_status_2(argv, match):
             "--params-a: Invalid parameter 'no_such_param' for estimator "
             "LogisticRegression",
         ),
-        (["--scoring", "bogus"], "--scoring: 'bogus' is not a valid scoring value"),
         (
             ["--plot", "/no/such/dir/x.png"],
             "--plot: no directory '/no/such/dir' to save x.png in",
@@ -196,6 +195,15 @@ def test_bad_options_give_one_line_errors(argv, match):
         pytest.importorskip("matplotlib")
     status, out, err = run_cli(*argv)
     assert_one_line_error(status, err, match)
+    assert out == ""
+
+
+def test_unknown_scoring_is_a_usage_error_before_any_fit():
+    status, out, err = run_cli("--scoring", "bogus")
+    assert_one_line_error(
+        status, err, "--scoring: 'bogus' is not a valid scoring value;", 2
+    )
+    assert "valid names: accuracy, " in err
     assert out == ""
 
 

@@ -407,6 +407,7 @@ def test_regression_data_sets_get_regressors():
         ),
         (["--rope", "-0.1"], "argument --rope: expected a finite number >= 0"),
         (["--alpha", "1.5"], "argument --alpha"),
+        (["--scoring", "not_a_scorer"], "--scoring: 'not_a_scorer' is not a valid"),
         (["--bogus"], "unrecognized arguments: --bogus"),
         (
             ["--estimator-a", "sklearn.svm.SVC"],
@@ -433,7 +434,6 @@ def test_usage_errors_are_one_line_with_status_2(argv, match):
             ["--pairwise-tests", "friedman"],
             "--pairwise-tests: friedman compares all at once; give it in --tests",
         ),
-        (["--scoring", "not_a_scorer"], "--scoring:"),
         (
             ["--datasets", "diabetes", "friedman1", *ESTIMATORS[:4]],
             "GaussianNB is a classifier but the target is continuous",

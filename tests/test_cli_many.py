@@ -443,7 +443,7 @@ def exploding(tmp_path, monkeypatch):
             "--estimator: os.system is not a scikit-learn estimator class",
             1,
         ),
-        (["--scoring", "bogus"], "--scoring: 'bogus' is not a valid scoring value", 1),
+        (["--scoring", "bogus"], "--scoring: 'bogus' is not a valid scoring value", 2),
         (["--plot", "/no/such/dir/x.png"], "--plot: no directory '/no/such/dir'", 1),
         (["--target", "y"], "--target is only used with --data", 1),
     ],

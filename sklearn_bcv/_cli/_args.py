@@ -8,9 +8,12 @@ objects everywhere (the splitter of :func:`build_cv`, the test names of
 """
 
 import argparse
+import contextlib
+import difflib
+import re
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from .._version import __version__
 
@@ -23,8 +26,11 @@ __all__ = [
     "add_output_arguments",
     "add_tests_argument",
     "build_cv",
+    "check_library_scoring",
     "check_scoring",
+    "check_splits",
     "list_tests",
+    "n_jobs_for",
     "parse_tests",
 ]
 
@@ -33,6 +39,11 @@ PROG = "sklearn-bcv"
 CV_CHOICES = ("5x2", "mx2", "stratified", "kfold")
 FORMATS = ("text", "json", "csv")
 MAX_SEED = 2**32 - 1
+
+#: Most repetitions of 2-fold CV ``--repeats`` takes: 1000 is 2000 fits per
+#: estimator and needs 1024 records or more; beyond it is not a comparison
+#: but a typing error (the literature uses m of 3 to 15).
+MAX_REPEATS = 1000
 
 EXIT_STATUS = (
     "Exit status: 0 on success, 1 when the comparison cannot run, 2 on "
@@ -151,17 +162,18 @@ def add_design_arguments(group, *, alternative_help):
     )
     group.add_argument(
         "--repeats",
-        type=_int_in(1, what="an integer >= 1"),
+        type=_int_in(1, MAX_REPEATS, what=f"an integer in [1, {MAX_REPEATS}]"),
         default=5,
         metavar="M",
-        help="repetitions of 2-fold CV for --cv mx2/stratified (default: 5)",
+        help="repetitions of 2-fold CV for --cv mx2/stratified, 1 to "
+        f"{MAX_REPEATS}; the data must have at least M + 1 records (default: 5)",
     )
     group.add_argument(
         "--folds",
         type=_int_in(2, what="an integer >= 2"),
         default=10,
         metavar="K",
-        help="folds for --cv kfold (default: 10)",
+        help="folds for --cv kfold, at most the number of records (default: 10)",
     )
     group.add_argument(
         "--scoring",
@@ -193,7 +205,8 @@ def add_design_arguments(group, *, alternative_help):
         default=None,
         metavar="N",
         type=_int_in(None, allow_zero=False, what="a non-zero integer"),
-        help="parallel fits (joblib n_jobs; -1 uses every core)",
+        help="parallel fits (joblib n_jobs; -1 uses every core); a non-zero "
+        "integer, never more workers than fits are started",
     )
 
 
@@ -202,7 +215,11 @@ def add_output_arguments(parser, *, format_help, plot_help):
     output = parser.add_argument_group("output")
     output.add_argument("--format", choices=FORMATS, default="text", help=format_help)
     output.add_argument(
-        "--plot", metavar="FILE.png", type=Path, default=None, help=plot_help
+        "--plot",
+        metavar="FILE.png",
+        default=None,
+        help=f"{plot_help}. Without a suffix .png is appended; the file "
+        "written is the one reported; a directory is refused",
     )
     output.add_argument(
         "--quiet",
@@ -276,13 +293,119 @@ def list_tests(stdout, kind="pair"):
         stdout.write(f"{name:24s} design={design:8s} needs={','.join(needs)}\n")
 
 
-def check_scoring(scoring, task):
-    """Check ``--scoring`` before fitting, with the engine's own resolver."""
+def _unknown_scoring(scoring):
+    from sklearn.metrics import get_scorer_names
+
+    names = get_scorer_names()
+    close = difflib.get_close_matches(scoring, names, n=3, cutoff=0.6)
+    hint = f"; did you mean {' or '.join(close)}?" if close else ";"
+    return UsageError(
+        f"--scoring: {scoring!r} is not a valid scoring value{hint} valid "
+        f"names: {', '.join(names)}"
+    )
+
+
+def _scoring_alternatives(scoring):
+    """Scorer names that refine ``scoring`` for a multiclass target
+    (``roc_auc`` -> ``roc_auc_ovr``, ...; ``f1`` -> ``f1_macro``, ...)."""
+    from sklearn.metrics import get_scorer_names
+
+    return [
+        name
+        for name in get_scorer_names()
+        if name.startswith(scoring + "_") and not name.endswith("_samples")
+    ]
+
+
+def check_scoring(scoring, task, y=None):
+    """Check ``--scoring`` before fitting: a scorer name the engine resolves
+    for ``task`` and, given the target ``y``, one that can score it.
+
+    The second check scores a dummy estimator (the class prior, or the
+    mean) fitted on ``y``: a scorer that fails there (``roc_auc`` or ``f1``
+    on a multiclass target, ``neg_mean_squared_log_error`` on negative
+    values) would fail on every split, after the fits. Errors are
+    :class:`UsageError`; they name the scorers to use instead when there
+    are some (``roc_auc_ovr``, ``f1_macro``, ...).
+    """
     if scoring is None:
         return
+    from sklearn.metrics import get_scorer_names
+
+    if scoring not in get_scorer_names():
+        raise _unknown_scoring(scoring)
     from .._engine._scoring import resolve_scoring
 
     try:
         resolve_scoring(scoring, task)
     except ValueError as exc:
-        raise CLIError(f"--scoring: {exc}") from None
+        raise UsageError(f"--scoring: {exc}") from None
+    if y is None:
+        return
+    import numpy as np
+    from sklearn.dummy import DummyClassifier, DummyRegressor
+    from sklearn.metrics import get_scorer
+
+    y = np.asarray(y)
+    X = np.zeros((len(y), 1))
+    if task == "classification":
+        dummy = DummyClassifier(strategy="prior")
+        target = f"a target of {len(np.unique(y))} classes"
+    else:
+        dummy = DummyRegressor()
+        target = "this continuous target"
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            get_scorer(scoring)(dummy.fit(X, y), X, y)
+    except Exception as exc:
+        alternatives = _scoring_alternatives(scoring)
+        instead = (
+            f"; use one of {', '.join(alternatives)} instead" if alternatives else ""
+        )
+        detail = " ".join(str(exc).split()) or type(exc).__name__
+        raise UsageError(
+            f"--scoring: {scoring} cannot score {target} ({detail}){instead}"
+        ) from None
+
+
+@contextlib.contextmanager
+def check_library_scoring(scoring):
+    """Report the library's ``ValueError`` about ``scoring`` (a scorer that
+    does not fit the target, found while comparing) as a usage error of
+    ``--scoring`` (status 2), with the scorers to use instead."""
+    try:
+        yield
+    except ValueError as exc:
+        if scoring is None or not re.search(r"\bscoring\b", str(exc)):
+            raise
+        alternatives = [
+            name for name in _scoring_alternatives(scoring) if name not in str(exc)
+        ]
+        instead = f" (or {', '.join(alternatives)})" if alternatives else ""
+        raise UsageError(f"--scoring {scoring}: {exc}{instead}") from None
+
+
+def check_splits(args, cv, X, y, *, name=None):
+    """Split ``X`` once before fitting: a design the data cannot take
+    (``--folds`` or ``--repeats`` too large for the records) is a usage
+    error naming the option, not an error after loading every estimator."""
+    try:
+        next(iter(cv.split(X, y)), None)
+    except ValueError as exc:
+        text = " ".join(str(exc).split())
+        n_records = f"{len(y)} records" + ("" if name is None else f" of {name}")
+        option = {"kfold": "--folds", "mx2": "--repeats", "stratified": "--repeats"}
+        if args.cv in option:
+            raise UsageError(
+                f"{option[args.cv]}: {cv!r} cannot split the {n_records}: {text}"
+            ) from None
+        raise CLIError(f"{cv!r} cannot split the {n_records}: {text}") from None
+
+
+def n_jobs_for(n_jobs, n_fits):
+    """``--n-jobs``, capped at the number of fits: no idle worker processes
+    are started (``--n-jobs 100000`` runs as many workers as fits)."""
+    if n_jobs is None or n_jobs < 0:
+        return n_jobs
+    return max(1, min(n_jobs, n_fits))

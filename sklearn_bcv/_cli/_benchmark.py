@@ -28,8 +28,11 @@ from ._args import (
     add_output_arguments,
     add_tests_argument,
     build_cv,
+    check_library_scoring,
     check_scoring,
+    check_splits,
     list_tests,
+    n_jobs_for,
     parse_tests,
 )
 from ._data import DATASETS, Data, check_target, load_bundled
@@ -353,7 +356,7 @@ def add_arguments(parser):
         "Friedman's test, the post hoc and pairwise tests (default); json; "
         "csv: one row per test and compared pair",
         plot_help="also save Demšar's critical-difference diagram of the mean "
-        "ranks (.png, .svg, .pdf, ...; no suffix: .png); needs matplotlib",
+        "ranks (.png, .svg, .pdf, ...); needs matplotlib",
     )
     # The shared help speaks of fits; here -v is a progress bar first.
     parser._option_string_actions["--verbose"].help = (
@@ -427,15 +430,16 @@ def run(args, *, stdout, stderr):
     task = specs[0].task
     names = check_estimator_specs(args)
     tests, pairwise_tests = _parse_test_options(args)
-    if args.plot is not None:
-        if not args.plot.suffix:  # what savefig would write: say so
-            args.plot = args.plot.with_suffix(".png")
-        check_plot_path(args.plot)
+    plot_path = None if args.plot is None else check_plot_path(args.plot)
     check_scoring(args.scoring, task)
     named = _build_estimators(args, names, Data(None, None, task, "", None), stderr)
     # The default 5×2 BCV is benchmark's own: seeded per data set.
     cv = None if args.cv == "5x2" else build_cv(args, task)
     loaded = {spec.name: load_dataset(spec) for spec in specs}
+    for name, (X, y, _) in loaded.items():
+        check_scoring(args.scoring, task, y)
+        if cv is not None:
+            check_splits(args, cv, X, y, name=name)
 
     from .._benchmark import benchmark
 
@@ -446,7 +450,11 @@ def run(args, *, stdout, stderr):
     message = (
         f"fitting {len(named)} estimators on {len(specs)} data sets ({n_fits} fits)"
     )
-    with fitting(message, args, stderr), contextlib.redirect_stderr(stderr):
+    with (
+        fitting(message, args, stderr),
+        contextlib.redirect_stderr(stderr),
+        check_library_scoring(args.scoring),
+    ):
         result = benchmark(
             named,
             {name: (X, y) for name, (X, y, _) in loaded.items()},
@@ -459,7 +467,7 @@ def run(args, *, stdout, stderr):
             rope=args.rope,
             alpha=args.alpha,
             alternative=args.alternative,
-            n_jobs=args.n_jobs,
+            n_jobs=n_jobs_for(args.n_jobs, n_fits),
             verbose=0 if args.quiet else args.verbose,
             random_state=args.random_state,
         )
@@ -483,8 +491,8 @@ def run(args, *, stdout, stderr):
     else:
         stdout.write(result_to_text(result, named, descriptions, context["cv"]))
     stdout.flush()
-    if args.plot is not None:
-        save_figure(plot_figure(result), args.plot, args=args, stderr=stderr)
+    if plot_path is not None:
+        save_figure(plot_figure(result), plot_path, args=args, stderr=stderr)
     return result
 
 

@@ -12,7 +12,10 @@ from ._args import (
     add_output_arguments,
     add_tests_argument,
     build_cv,
+    check_library_scoring,
     check_scoring,
+    check_splits,
+    n_jobs_for,
     parse_tests,
 )
 from ._data import add_data_arguments, load_data
@@ -89,10 +92,9 @@ def add_arguments(parser):
 def run(args, *, stdout, stderr):
     """Run the comparison the parsed ``args`` describe; return the result."""
     tests = parse_tests(args.tests)
-    if args.plot is not None:
-        check_plot_path(args.plot)
+    plot_path = None if args.plot is None else check_plot_path(args.plot)
     data = load_data(args)
-    check_scoring(args.scoring, data.task)
+    check_scoring(args.scoring, data.task, data.y)
     (_, default_a), (_, default_b), *_ = default_estimators(
         data.task, args.random_state
     )
@@ -118,6 +120,7 @@ def run(args, *, stdout, stderr):
     if names[0] == names[1]:
         names = (f"A ({names[0]})", f"B ({names[1]})")
     cv = build_cv(args, data.task)
+    check_splits(args, cv, data.X, data.y)
     estimator_a, estimator_b = (
         with_preprocessor(estimator, data.preprocessor) for estimator in estimators
     )
@@ -128,7 +131,7 @@ def run(args, *, stdout, stderr):
     message = (
         f"fitting {names[0]} and {names[1]} on {n_splits} splits of {data.description}"
     )
-    with fitting(message, args, stderr):
+    with fitting(message, args, stderr), check_library_scoring(args.scoring):
         result = compare_estimators(
             estimator_a,
             estimator_b,
@@ -139,7 +142,7 @@ def run(args, *, stdout, stderr):
             scoring=args.scoring,
             alpha=args.alpha,
             alternative=args.alternative,
-            n_jobs=args.n_jobs,
+            n_jobs=n_jobs_for(args.n_jobs, 2 * n_splits),
             verbose=args.verbose,
             random_state=args.random_state,
         )
@@ -164,8 +167,8 @@ def run(args, *, stdout, stderr):
             f"data: {data.description}\ncv: {cv!r}\n\n{result}\n"
         )
     stdout.flush()
-    if args.plot is not None:
-        save_figure(plot_figure(result, names), args.plot, args=args, stderr=stderr)
+    if plot_path is not None:
+        save_figure(plot_figure(result, names), plot_path, args=args, stderr=stderr)
     return result
 
 

@@ -17,7 +17,10 @@ from ._args import (
     add_output_arguments,
     add_tests_argument,
     build_cv,
+    check_library_scoring,
     check_scoring,
+    check_splits,
+    n_jobs_for,
     parse_tests,
 )
 from ._data import add_data_arguments, load_data
@@ -259,12 +262,12 @@ def run(args, *, stdout, stderr):
     names = _check_usage(args)
     tests = parse_tests(args.tests, kind="many")
     pairwise_tests = parse_tests(args.pairwise_tests, option="--pairwise-tests")
-    if args.plot is not None:
-        check_plot_path(args.plot)
+    plot_path = None if args.plot is None else check_plot_path(args.plot)
     data = load_data(args)
-    check_scoring(args.scoring, data.task)
+    check_scoring(args.scoring, data.task, data.y)
     named = _build_estimators(args, names, data, stderr)
     cv = build_cv(args, data.task)
+    check_splits(args, cv, data.X, data.y)
     named = [(name, with_preprocessor(est, data.preprocessor)) for name, est in named]
 
     from .._many import compare_many_estimators
@@ -273,7 +276,7 @@ def run(args, *, stdout, stderr):
     message = (
         f"fitting {len(named)} estimators on {n_splits} splits of {data.description}"
     )
-    with fitting(message, args, stderr):
+    with fitting(message, args, stderr), check_library_scoring(args.scoring):
         result = compare_many_estimators(
             named,
             data.X,
@@ -286,7 +289,7 @@ def run(args, *, stdout, stderr):
             scoring=args.scoring,
             alpha=args.alpha,
             alternative=args.alternative,
-            n_jobs=args.n_jobs,
+            n_jobs=n_jobs_for(args.n_jobs, len(named) * n_splits),
             verbose=args.verbose,
             random_state=args.random_state,
             return_predictions=False,
@@ -314,8 +317,8 @@ def run(args, *, stdout, stderr):
             f"estimators:\n{listed}data: {data.description}\ncv: {cv!r}\n\n{result}\n"
         )
     stdout.flush()
-    if args.plot is not None:
-        save_figure(plot_figure(result), args.plot, args=args, stderr=stderr)
+    if plot_path is not None:
+        save_figure(plot_figure(result), plot_path, args=args, stderr=stderr)
     return result
 
 

@@ -11,6 +11,7 @@ import csv
 import io
 import json
 import math
+import os
 import sys
 import threading
 import time
@@ -152,22 +153,67 @@ def chatter(args, stderr):
     return io.StringIO() if args.quiet else stderr
 
 
-def check_plot_path(path):
-    """Fail before fitting when ``--plot`` cannot be written."""
+#: The format of a ``--plot`` file named without a suffix: ``.png`` is
+#: appended (what matplotlib would write), and that name is reported.
+DEFAULT_PLOT_SUFFIX = ".png"
+
+
+def _plot_formats():
     try:
         from matplotlib.backend_bases import FigureCanvasBase
     except ImportError:
         raise CLIError("--plot needs matplotlib: pip install matplotlib") from None
-    formats = FigureCanvasBase.get_supported_filetypes()
-    suffix = path.suffix.lower().lstrip(".")
-    if suffix and suffix not in formats:
+    return FigureCanvasBase.get_supported_filetypes()
+
+
+def check_plot_path(text):
+    """The file ``--plot`` writes, resolved and checked before fitting.
+
+    The one place the name is resolved; the figure is saved to the path
+    returned, and that path is the one reported. A name without a suffix
+    gets :data:`DEFAULT_PLOT_SUFFIX`; any other suffix must be a format
+    matplotlib writes. A directory (existing, or a name ending with a
+    separator) is refused, as is a missing or unwritable parent directory
+    or an existing path that is not a regular file.
+
+    Parameters
+    ----------
+    text : str or path-like
+        The value of ``--plot``.
+
+    Returns
+    -------
+    path : pathlib.Path
+        The file to write.
+    """
+    formats = _plot_formats()
+    text = os.fspath(text)
+    if not text.strip():
+        raise CLIError("--plot: give a file name such as comparison.png")
+    separators = tuple(sep for sep in (os.sep, os.altsep, "/") if sep)
+    path = Path(text)
+    if text.endswith(separators) or path.is_dir():
         raise CLIError(
-            f"--plot: unknown image format {path.suffix!r}; use one of "
+            f"--plot: {text} is a directory; give a file name, such as "
+            f"{path / ('comparison' + DEFAULT_PLOT_SUFFIX)}"
+        )
+    suffix = path.suffix.lower().lstrip(".")
+    if path.name.endswith(".") or (suffix and suffix not in formats):
+        shown = path.suffix or "."
+        raise CLIError(
+            f"--plot: unknown image format {shown!r}; use one of "
             f"{', '.join('.' + f for f in sorted(formats))}"
         )
-    parent = path.parent if str(path.parent) else Path(".")
+    if not suffix:
+        path = path.with_name(path.name + DEFAULT_PLOT_SUFFIX)
+    parent = path.parent
     if not parent.is_dir():
         raise CLIError(f"--plot: no directory {str(parent)!r} to save {path.name} in")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise CLIError(f"--plot: cannot write in the directory {str(parent)!r}")
+    if path.exists() and not path.is_file():
+        raise CLIError(f"--plot: {path} exists and is not a regular file")
+    return path
 
 
 def new_figure(**kwargs):
@@ -180,10 +226,13 @@ def new_figure(**kwargs):
 
 
 def save_figure(fig, path, *, args, stderr):
-    """Save ``fig`` for ``--plot`` and say so on stderr (unless ``--quiet``)."""
+    """Save ``fig`` for ``--plot`` to ``path``, the file
+    :func:`check_plot_path` returned (its suffix names the format, so
+    nothing is appended), and say so on stderr (unless ``--quiet``)."""
+    path = Path(path)
     try:
-        fig.savefig(path, dpi=100)
-    except (OSError, ValueError) as exc:
+        fig.savefig(path, dpi=100, format=path.suffix.lower().lstrip("."))
+    except (OSError, ValueError, RuntimeError) as exc:
         raise CLIError(f"--plot: cannot save {path}: {exc}") from None
     if not args.quiet:
         stderr.write(f"plot saved to {path}\n")
