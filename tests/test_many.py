@@ -286,7 +286,7 @@ def test_corrections(correction, many):
     result = compare_many_predictions(
         Y_BC,
         many.predictions,
-        [(np.array([0]), t) for t in many.test_indices],
+        [(np.setdiff1d(np.arange(Y_BC.size), t), t) for t in many.test_indices],
         correction=correction,
         pairwise_tests="corrected_t",
     )
@@ -544,7 +544,7 @@ def test_permuting_the_estimators_permutes_the_matrices(seed, order):
 
 
 def test_one_sided_bayesian_pairs_test_one_direction(many):
-    splits = [(np.array([0]), t) for t in many.test_indices]
+    splits = [(np.setdiff1d(np.arange(Y_BC.size), t), t) for t in many.test_indices]
     result = compare_many_predictions(
         Y_BC,
         many.predictions,

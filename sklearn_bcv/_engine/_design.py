@@ -180,7 +180,7 @@ def _check_indices(indices, *, n_samples, name):
             f"{name} holds indices outside [0, {n_samples}); the splits must "
             f"index the {n_samples} records."
         )
-    return arr.astype(np.intp, copy=False)
+    return arr.astype(np.intp)  # a copy: results own their data
 
 
 def check_splits(splits, n_samples):
@@ -202,8 +202,28 @@ def check_splits(splits, n_samples):
             )
         train = _check_indices(split[0], n_samples=n_samples, name=f"splits[{i}] train")
         test = _check_indices(split[1], n_samples=n_samples, name=f"splits[{i}] test")
+        _check_disjoint(train, test, n_samples=n_samples, i=i)
         checked.append((train, test))
     return checked
+
+
+def _check_disjoint(train, test, *, n_samples, i):
+    """A record is tested once per split, and never on a model trained on it
+    (a training set may repeat records: a bootstrap sample)."""
+    tested = np.bincount(test, minlength=n_samples)
+    if tested.max() > 1:
+        record = int(np.argmax(tested))
+        raise ValueError(
+            f"splits[{i}] test holds record {record} {tested[record]} times; a "
+            "test set must hold each record at most once."
+        )
+    overlap = np.unique(train[tested[train] > 0])
+    if overlap.size:
+        raise ValueError(
+            f"splits[{i}] trains and tests on the same records ({overlap.size} "
+            f"shared, e.g. record {overlap[0]}); a test set must be disjoint from "
+            "its training set."
+        )
 
 
 def _membership(splits, n_samples):
