@@ -95,6 +95,7 @@ class PredictionStore:
                     splits,
                     f"predictions of {label}",
                     task,
+                    y=y,
                 )
         return cls(
             y,

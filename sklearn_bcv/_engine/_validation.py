@@ -4,6 +4,8 @@ Every check raises a ``ValueError`` (or ``TypeError``) naming the argument
 and what was expected, before any fit.
 """
 
+import warnings
+
 import numpy as np
 from sklearn.base import is_classifier, is_regressor
 from sklearn.utils.multiclass import type_of_target
@@ -24,8 +26,9 @@ __all__ = [
 
 
 def check_target(y, *, name="y"):
-    """``y`` as a 1-D array of finite, non-missing targets."""
-    y = np.asarray(y)
+    """``y`` as a 1-D array of finite, non-missing targets (a copy: results
+    own their data)."""
+    y = np.array(y)
     if y.ndim != 1:
         raise ValueError(
             f"{name} must be 1-D (one target per record); got shape {y.shape}. "
@@ -39,7 +42,50 @@ def check_target(y, *, name="y"):
         )
     if y.dtype == object and any(v is None or v != v for v in y):
         raise ValueError(f"{name} contains missing values (None or NaN).")
+    if _label_type(y) == "mixed":
+        raise ValueError(
+            f"{name} mixes strings and numbers; class labels must be all strings "
+            "or all numbers."
+        )
     return y
+
+
+def _label_type(values):
+    """ "string", "number" or "mixed": the type of the labels in ``values``."""
+    if values.dtype.kind in "US":
+        return "string"
+    if values.dtype != object:
+        return "number"
+    is_string = {isinstance(v, str) for v in values}
+    if len(is_string) > 1:
+        return "mixed"
+    return "string" if is_string == {True} else "number"
+
+
+def _check_labels(pred, y, name):
+    """Predicted class labels must be of y's label type; labels y never holds
+    are allowed (they count as errors) but warned about."""
+    if pred.dtype == object and any(v is None or v != v for v in pred):
+        raise ValueError(
+            f"{name} contains missing values (None or NaN); every test record "
+            "needs a predicted label."
+        )
+    kinds = _label_type(pred), _label_type(y)
+    if kinds[0] == "mixed" or (pred.size and kinds[0] != kinds[1]):
+        raise ValueError(
+            f"{name} must hold labels of y's type ({kinds[1]}s, like "
+            f"{y[:1].tolist()[0]!r}); got {kinds[0]} labels, like "
+            f"{pred[:1].tolist()[0]!r}. Predictions "
+            "of another type are never equal to y and would count as errors."
+        )
+    unseen = np.setdiff1d(np.unique(pred), np.unique(y))
+    if unseen.size:
+        warnings.warn(
+            f"{name} holds labels that y never holds: {unseen[:5].tolist()}"
+            f"{' ...' if unseen.size > 5 else ''}; they count as errors.",
+            UserWarning,
+            stacklevel=6,
+        )
 
 
 def check_records(X, y, groups):
@@ -62,8 +108,13 @@ def task_from_target(y, predictions):
     """The task of a target and of predictions of it."""
     target_type = type_of_target(y)
     if target_type in ("binary", "multiclass"):
-        # One call on all predictions: continuous if any split's are.
-        predicted = [np.ravel(p) for p in predictions if np.asarray(p).size]
+        # One call on all numeric predictions: continuous if any split's are.
+        # (Labels of another type are refused later, by check_predictions.)
+        predicted = [
+            np.ravel(p)
+            for p in map(np.asarray, predictions)
+            if p.size and _label_type(p) == "number"
+        ]
         continuous = bool(predicted) and (
             type_of_target(np.concatenate(predicted)) == "continuous"
         )
@@ -107,15 +158,19 @@ def check_class_labels(y, *, min_classes=1):
         )
 
 
-def check_predictions(predictions, splits, name, task):
-    """A list of 1-D prediction arrays, one per split's test set."""
+def check_predictions(predictions, splits, name, task, *, y=None):
+    """A list of 1-D prediction arrays, one per split's test set (copies).
+
+    With ``y`` and a classification, the predicted labels are checked
+    against y's labels.
+    """
     if isinstance(predictions, np.ndarray) and predictions.ndim == 1:
         raise ValueError(
             f"{name} must be a list with one array of predictions per split "
             "(predictions for splits[i][1]); got one flat array."
         )
     try:
-        predictions = [np.asarray(p) for p in predictions]
+        predictions = [np.array(p) for p in predictions]
     except TypeError:
         raise ValueError(
             f"{name} must be a list of arrays, one per split; got "
@@ -141,6 +196,8 @@ def check_predictions(predictions, splits, name, task):
             raise ValueError(
                 f"{name}[{i}] must be numbers for a regression; got dtype {pred.dtype}."
             )
+    if task == CLASSIFICATION and y is not None and predictions:
+        _check_labels(np.concatenate(predictions), y, name)
     return predictions
 
 
