@@ -18,7 +18,7 @@ from .._constants import CLASSIFICATION
 from ._design import describe_design
 from ._fit import DataSet, default_cv, fit_all, materialise_splits, route_params
 from ._needs import PredictionStore
-from ._scoring import resolve_scoring, scoring_of_predictions
+from ._scoring import check_scoring_on_target, resolve_scoring, scoring_of_predictions
 from ._validation import (
     check_predictions,
     check_records,
@@ -64,6 +64,7 @@ def prepare_fits(estimators, X, y, *, cv, scoring, groups, params, random_state,
     X, groups = indexable(X, groups)
     task = task_of_estimators(estimators, y)
     scoring = resolve_scoring(scoring, task)
+    check_scoring_on_target(scoring, y, task)
     cv = (
         default_cv(random_state)
         if cv is None
@@ -168,9 +169,9 @@ def store_predictions(y, predictions, splits, *, task, scoring, cv):
     """
     y = check_target(y)
     design = describe_design(splits, y.shape[0], cv=cv)
+    # Copies: results own their data.
     splits = [
-        (np.asarray(tr, dtype=np.intp), np.asarray(te, dtype=np.intp))
-        for tr, te in splits
+        (np.array(tr, dtype=np.intp), np.array(te, dtype=np.intp)) for tr, te in splits
     ]
     # Shapes and finiteness first: the task is inferred from the predictions.
     checked = [
@@ -179,7 +180,8 @@ def store_predictions(y, predictions, splits, *, task, scoring, cv):
     ]
     task = check_task(task, y, [p for per_split in checked for p in per_split])
     for (label, _), per_split in zip(predictions, checked):
-        check_predictions(per_split, splits, label, task)
+        check_predictions(per_split, splits, label, task, y=y)
     scoring = scoring_of_predictions(scoring, task)
+    check_scoring_on_target(scoring, y, task)
     per_split = [list(row) for row in zip(*checked)]
     return PredictionStore(y, splits, per_split, task, scoring), design

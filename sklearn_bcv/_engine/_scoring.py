@@ -12,17 +12,19 @@ calling it (public behaviour), never by reading its private attributes.
 """
 
 import inspect
+import warnings
 from typing import NamedTuple
 
 import numpy as np
-from sklearn.base import BaseEstimator
-from sklearn.metrics import get_scorer, make_scorer
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.metrics import get_scorer, get_scorer_names, make_scorer
 
 from .._constants import CLASSIFICATION
 
 __all__ = [
     "Scoring",
     "check_score",
+    "check_scoring_on_target",
     "resolve_scoring",
     "score_predictions",
     "scoring_of_predictions",
@@ -158,3 +160,77 @@ def scoring_of_predictions(scoring, task):
             "(compare_estimators), which scores the fitted estimators."
         )
     return scoring
+
+
+#: Records of a regression target a scoring is tried on before any fit.
+_PROBE_RECORDS = 100
+
+
+class _ClassifierProbe(ClassifierMixin, BaseEstimator):
+    """A perfect classifier of ``y``: its predictions are ``y``, its
+    probabilities and decision values one-hot."""
+
+    def __init__(self, y=None):
+        self.y = y
+
+    def _one_hot(self):
+        return (self.y[:, None] == self.classes_[None, :]).astype(float)
+
+    @property
+    def classes_(self):
+        return np.unique(self.y)
+
+    def predict(self, X):
+        return self.y
+
+    def predict_proba(self, X):
+        return self._one_hot()
+
+    def decision_function(self, X):
+        one_hot = self._one_hot()
+        return one_hot[:, 1] * 2 - 1 if one_hot.shape[1] == 2 else one_hot
+
+
+class _RegressorProbe(RegressorMixin, BaseEstimator):
+    """A regressor of ``y`` off by one half: its predictions are continuous
+    (as a regressor's are, even for whole-number targets) and positive
+    wherever ``y >= 0`` (as the deviances need)."""
+
+    def __init__(self, y=None):
+        self.y = y
+
+    def predict(self, X):
+        return self.y + 0.5
+
+
+def check_scoring_on_target(scoring, y, task):
+    """Refuse, before any fit, a scoring that cannot score this target.
+
+    The scorer is called on a perfect 'estimator' of (part of) ``y``: a
+    scoring that fails then, such as ``"roc_auc"`` or ``"f1"`` on a
+    multiclass target, would fail on every fit. The message names the
+    scorings of the same family that can (``"roc_auc_ovr"``, ...).
+    """
+    if scoring.scorer is None:
+        return
+    if task == CLASSIFICATION:
+        probe_y = np.unique(y)
+        probe = _ClassifierProbe(probe_y)
+        target = f"a {'binary' if probe_y.size == 2 else 'multiclass'} target"
+    else:
+        probe_y = y[:_PROBE_RECORDS]
+        probe = _RegressorProbe(probe_y)
+        target = "a continuous target"
+    try:
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            scoring.scorer(probe, None, probe_y)
+    except Exception as exc:
+        family = [
+            name for name in get_scorer_names() if name.startswith(f"{scoring.label}_")
+        ]
+        instead = f" Scorings of its family that may: {family}." if family else ""
+        reason = str(exc).rstrip(". ")
+        raise ValueError(
+            f"scoring={scoring.label!r} cannot score {target}: {reason}.{instead}"
+        ) from None
