@@ -28,10 +28,16 @@ def _posterior_probabilities(loc, scale, df, rope):
     """``P(mu > rope)``, ``P(-rope <= mu <= rope)``, ``P(mu < -rope)``.
 
     ``mu ~ loc + scale * t(df)``; a zero ``scale`` is a point mass at ``loc``
-    (the rope is closed, so ``|loc| == rope`` counts as inside it).
+    (the rope is closed, so ``|loc| == rope`` counts as inside it). An
+    infinite ``scale`` (``n_test / n_train`` beyond the largest double) is a
+    flat posterior, 1/2 on either side of any finite rope: never
+    ``inf / inf``, even when the rope, scaled to the units of the
+    differences, is infinite too.
     """
-    upper = safe_divide(rope - loc, scale)
-    lower = safe_divide(-rope - loc, scale)
+    flat = np.isinf(scale)
+    finite_scale = np.where(flat, 1.0, scale)
+    upper = np.where(flat, 0.0, safe_divide(rope - loc, finite_scale))
+    lower = np.where(flat, 0.0, safe_divide(-rope - loc, finite_scale))
     p_a_better = student_cdf(-upper, df)
     p_b_better = student_cdf(lower, df)
     point_mass = scale == 0
