@@ -460,8 +460,9 @@ class BlockRegularizedMx2CV(BaseCrossValidator):
     every training-set size closest to ``n/2`` and then every pairwise cell
     (``|S_r & S_s|``, ``|S_r & T_s|``, ``|T_r & S_s|``, ``|T_r & T_s|``)
     closest to ``n/4`` (exhaustive search up to 16 sub-blocks, a greedy rule
-    beyond). The worst deviations over all ``e``, in records and
-    independent of ``n``, are:
+    beyond; beyond 64 sub-blocks the greedy rule balances the sizes only).
+    The worst deviations over all ``e``, in records and independent of
+    ``n``, are:
 
     ============  ============  ===============
     n_repeats     size vs n/2   overlap vs n/4
@@ -477,16 +478,34 @@ class BlockRegularizedMx2CV(BaseCrossValidator):
     12 -- 14      1.5           2.25
     15            2             2.25
     16 -- 31      3             5
+    32 -- 63      5             9.5
+    64 -- 127     16.5          --
+    128 -- 255    32.5          --
+    256 -- 511    64.5          --
     ============  ============  ===============
 
     The same bounds hold for the test sets (``|T_r| = n - |S_r|``). Up to 15
     repetitions no other choice of ``e`` sub-blocks has a smaller size
     deviation, nor a smaller overlap deviation with that size deviation; from
-    16 to 31 (32 sub-blocks) the row is the worst case of the greedy rule
-    over those repetitions. For any ``n_repeats`` the deviations are
-    below ``2**(k-1)`` (sizes) and ``2**(k-2)`` (overlaps) records, since a
-    training set is ``2**(k-1)`` sub-blocks and an overlap ``2**(k-2)``, each
-    of ``q`` or ``q + 1`` records.
+    16 on, each row is the worst case of the greedy rule over the row's
+    repetitions (from 64 on, the overlaps are not balanced). Beyond the
+    table the worst size deviation was 128.5 records at ``n_repeats=1023``
+    and 256.5 at 2047 (``2**(k-3) + 0.5``). For any ``n_repeats`` the
+    deviations are below ``2**(k-1)`` (sizes) and ``2**(k-2)`` (overlaps)
+    records, since a training set is ``2**(k-1)`` sub-blocks and an overlap
+    ``2**(k-2)``, each of ``q`` or ``q + 1`` records. With many repetitions
+    and few records per sub-block, a multiple of ``2**k`` records gives
+    exact halves and quarters.
+
+    **Cost.** The choice of the ``e`` sub-blocks costs
+    ``O(e * 2**k * k)`` operations (cached per ``n_repeats`` and ``e``), the
+    dealing order of the stratified splitters ``O(4**k * k)`` once per
+    ``n_repeats``; since ``n_samples >= 2**k`` and
+    ``n_repeats >= 2**(k-1)``, that is at most about ``2 * k`` times the
+    ``O(n_samples * n_repeats)`` it takes to produce the splits. The
+    ``2 * n_repeats`` splits are generated one at a time, with
+    ``O(n_samples + 2**k)`` memory. For instance, all 8000 splits of 8200
+    records with ``n_repeats=4000`` take well under a second.
 
     References
     ----------
@@ -749,7 +768,8 @@ class StratifiedBlockRegularizedMx2CV(BlockRegularizedMx2CV):
     counts are multiples of ``2**k``) is kept. The cyclic order is chosen
     to keep every run of consecutive sub-blocks balanced across the folds of
     every repetition (a deterministic local search up to 16 sub-blocks, the
-    greedy order of :class:`BlockRegularizedMx2CV` beyond). Each class ``c``
+    greedy order of :class:`BlockRegularizedMx2CV` beyond, which from 64
+    repetitions on balances the sizes only). Each class ``c``
     then has ``n_c/2 ± d`` records in every training set, the training sets
     ``n/2 ± d`` records, and every pairwise cell (of all records, or of one
     class) is within ``e`` records of its ideal quarter, ``d`` and ``e``
@@ -766,6 +786,10 @@ class StratifiedBlockRegularizedMx2CV(BlockRegularizedMx2CV):
     8 -- 13       2     2.75
     14, 15        2.5   2.75
     16 -- 31      5     5.5
+    32 -- 63      7.5   9.75
+    64 -- 127     18    --
+    128 -- 255    34.5  --
+    256 -- 511    67.5  --
     ============  ====  ====
 
     A class with fewer members than sub-blocks cannot be spread over all of
