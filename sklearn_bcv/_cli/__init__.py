@@ -5,10 +5,13 @@ errors and exit statuses), :mod:`._args` (what subcommands share: errors,
 argument types, option groups), :mod:`._data` (bundled data sets, CSV
 files), :mod:`._estimators` (import paths, JSON parameters, defaults),
 :mod:`._output` (progress, JSON/CSV values, figures), and one module per
-subcommand (:mod:`._compare`, the default; :mod:`._many`).
+subcommand (:mod:`._compare`, the default; :mod:`._many`; :mod:`._benchmark`).
 
 Nothing the user types is evaluated as Python: estimators are named by import
-path and checked to be scikit-learn estimator classes, parameters are JSON.
+path, imported from the installed environment only (never the current
+directory) and checked to be scikit-learn estimator classes; parameters are
+JSON. Files are read through one bounded reader (:func:`._data.open_bounded`)
+and ``--plot`` paths resolved by one helper (:func:`._output.check_plot_path`).
 """
 
 from ._args import CLIError, UsageError

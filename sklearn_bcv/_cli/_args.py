@@ -372,18 +372,14 @@ def check_scoring(scoring, task, y=None):
 @contextlib.contextmanager
 def check_library_scoring(scoring):
     """Report the library's ``ValueError`` about ``scoring`` (a scorer that
-    does not fit the target, found while comparing) as a usage error of
-    ``--scoring`` (status 2), with the scorers to use instead."""
+    does not fit the target, found while comparing; its message says what
+    to use instead) as a usage error of ``--scoring`` (status 2)."""
     try:
         yield
     except ValueError as exc:
         if scoring is None or not re.search(r"\bscoring\b", str(exc)):
             raise
-        alternatives = [
-            name for name in _scoring_alternatives(scoring) if name not in str(exc)
-        ]
-        instead = f" (or {', '.join(alternatives)})" if alternatives else ""
-        raise UsageError(f"--scoring {scoring}: {exc}{instead}") from None
+        raise UsageError(f"--scoring {scoring}: {exc}") from None
 
 
 def check_splits(args, cv, X, y, *, name=None):

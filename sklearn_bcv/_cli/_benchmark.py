@@ -277,7 +277,9 @@ def add_arguments(parser):
         action="append",
         default=None,
         help="an estimator class to compare, as in 'many': e.g. sklearn.svm.SVC "
-        "or svc=sklearn.svm.SVC; repeat it for each estimator (at least 2). "
+        "or svc=sklearn.svm.SVC; repeat it for each estimator (at least 2); modules "
+        "are imported from the installed environment, never the current "
+        "directory. "
         "Default: those of 'many', a scaled LogisticRegression, "
         "RandomForestClassifier(n_estimators=50), DecisionTreeClassifier and "
         "GaussianNB (for regression: scaled Ridge, "

@@ -58,7 +58,8 @@ def add_arguments(parser):
             metavar="IMPORT.PATH",
             default=None,
             help=f"import path of estimator {side.upper()}'s class, e.g. "
-            f"sklearn.svm.SVC (default: {default})",
+            "sklearn.svm.SVC; its module is imported from the installed "
+            f"environment, never the current directory (default: {default})",
         )
         models.add_argument(
             f"--params-{side}",

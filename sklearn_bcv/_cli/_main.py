@@ -20,7 +20,15 @@ import warnings
 
 from .._compat import InvalidParameterError
 from . import _benchmark, _compare, _many
-from ._args import EXIT_STATUS, PROG, CLIError, Parser, UsageError, list_tests
+from ._args import (
+    EXIT_STATUS,
+    PROG,
+    CLIError,
+    Parser,
+    UsageError,
+    list_tests,
+)
+from ._data import MAX_FILE_BYTES, MAX_LINE_CHARS
 
 __all__ = ["SUBCOMMANDS", "build_parser", "main"]
 
@@ -31,6 +39,17 @@ SUBCOMMANDS = {
     for command in (_compare.COMMAND, _many.COMMAND, _benchmark.COMMAND)
 }
 DEFAULT = next(iter(SUBCOMMANDS))
+
+#: The limits and the import rule, in every ``--help`` (doc/cli.rst, "Limits
+#: and safety", says why).
+SAFETY = (
+    "Safety: nothing typed is evaluated as Python. Estimator modules are "
+    "imported from\nthe installed environment or PYTHONPATH, never from the "
+    "current directory.\nOnly regular files are read, of at most "
+    f"{MAX_FILE_BYTES // 2**20} MiB in lines of at most "
+    f"{MAX_LINE_CHARS // 2**20} MiB.\n--plot writes the file it reports (no "
+    "suffix: .png; a directory is refused)."
+)
 
 
 def _subcommand_list():
@@ -72,7 +91,7 @@ def build_parser(command=DEFAULT, *, prog=None):
     parser = Parser(
         prog=prog,
         description=textwrap.fill(subcommand.description, 79),
-        epilog=f"{epilog}\n{EXIT_STATUS}",
+        epilog=f"{epilog}\n{SAFETY}\n\n{EXIT_STATUS}",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     subcommand.add_arguments(parser)

@@ -88,7 +88,9 @@ def add_arguments(parser):
         action="append",
         default=None,
         help="an estimator class to compare, e.g. sklearn.svm.SVC or "
-        "svc=sklearn.svm.SVC; repeat it for each estimator (at least 2). The "
+        "svc=sklearn.svm.SVC; repeat it for each estimator (at least 2); modules "
+        "are imported from the installed environment, never the current "
+        "directory. The "
         "name defaults to the class name, numbered when it repeats (SVC-1, "
         "SVC-2). Default: a scaled LogisticRegression, "
         "RandomForestClassifier(n_estimators=50), DecisionTreeClassifier and "
