@@ -11,7 +11,6 @@ import argparse
 import contextlib
 import difflib
 import re
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -305,28 +304,17 @@ def _unknown_scoring(scoring):
     )
 
 
-def _scoring_alternatives(scoring):
-    """Scorer names that refine ``scoring`` for a multiclass target
-    (``roc_auc`` -> ``roc_auc_ovr``, ...; ``f1`` -> ``f1_macro``, ...)."""
-    from sklearn.metrics import get_scorer_names
-
-    return [
-        name
-        for name in get_scorer_names()
-        if name.startswith(scoring + "_") and not name.endswith("_samples")
-    ]
-
-
 def check_scoring(scoring, task, y=None):
     """Check ``--scoring`` before fitting: a scorer name the engine resolves
     for ``task`` and, given the target ``y``, one that can score it.
 
-    The second check scores a dummy estimator (the class prior, or the
-    mean) fitted on ``y``: a scorer that fails there (``roc_auc`` or ``f1``
-    on a multiclass target, ``neg_mean_squared_log_error`` on negative
-    values) would fail on every split, after the fits. Errors are
-    :class:`UsageError`; they name the scorers to use instead when there
-    are some (``roc_auc_ovr``, ``f1_macro``, ...).
+    The second check is the engine's own
+    (:func:`sklearn_bcv._engine._scoring.check_scoring_on_target`, which
+    the library runs too): a scorer that cannot score ``y`` (``roc_auc`` or
+    ``f1`` on a multiclass target, ``neg_mean_squared_log_error`` on
+    negative values) would fail on every split, after the fits. Errors are
+    :class:`UsageError`; they name the scorers of the same family to use
+    instead when there are some (``roc_auc_ovr``, ``f1_macro``, ...).
     """
     if scoring is None:
         return
@@ -334,39 +322,16 @@ def check_scoring(scoring, task, y=None):
 
     if scoring not in get_scorer_names():
         raise _unknown_scoring(scoring)
-    from .._engine._scoring import resolve_scoring
-
-    try:
-        resolve_scoring(scoring, task)
-    except ValueError as exc:
-        raise UsageError(f"--scoring: {exc}") from None
-    if y is None:
-        return
     import numpy as np
-    from sklearn.dummy import DummyClassifier, DummyRegressor
-    from sklearn.metrics import get_scorer
 
-    y = np.asarray(y)
-    X = np.zeros((len(y), 1))
-    if task == "classification":
-        dummy = DummyClassifier(strategy="prior")
-        target = f"a target of {len(np.unique(y))} classes"
-    else:
-        dummy = DummyRegressor()
-        target = "this continuous target"
+    from .._engine._scoring import check_scoring_on_target, resolve_scoring
+
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            get_scorer(scoring)(dummy.fit(X, y), X, y)
-    except Exception as exc:
-        alternatives = _scoring_alternatives(scoring)
-        instead = (
-            f"; use one of {', '.join(alternatives)} instead" if alternatives else ""
-        )
-        detail = " ".join(str(exc).split()) or type(exc).__name__
-        raise UsageError(
-            f"--scoring: {scoring} cannot score {target} ({detail}){instead}"
-        ) from None
+        resolved = resolve_scoring(scoring, task)
+        if y is not None:
+            check_scoring_on_target(resolved, np.asarray(y), task)
+    except ValueError as exc:
+        raise UsageError(f"--scoring: {' '.join(str(exc).split())}") from None
 
 
 @contextlib.contextmanager
