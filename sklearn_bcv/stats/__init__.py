@@ -21,6 +21,13 @@ Conventions shared by every test:
 * Degenerate input never gives NaN: a 0/0 statistic is 0 with p-value 1 for
   every alternative, a non-zero numerator over a zero denominator is
   ``±inf`` with p-value 0 on the side of the infinity.
+* Extreme input never does either: any finite value is accepted, from
+  subnormals to the largest double. The statistics are invariant to the
+  scale of their input and are computed on it divided by a power of two
+  (exact in floating point), so nothing overflows when squared or summed;
+  what is reported in score units (an interval, a posterior location) is
+  ``±inf`` only beyond the largest double. Counts must be below 2**63. NaN
+  and infinities are refused with a ``ValueError`` naming the argument.
 """
 
 from ._across import (

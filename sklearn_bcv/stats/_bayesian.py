@@ -165,8 +165,9 @@ def bayesian_correlated_t(
     their ratios, and are computed on both divided by the same power of
     two, so differences of any finite magnitude give them without overflow;
     ``loc`` and ``scale`` are reported in score units, ``scale`` being
-    ``inf`` only when it exceeds the largest double (e.g. ``n_test /
-    n_train`` does).
+    ``inf`` only when it exceeds the largest double. When ``n_test /
+    n_train`` itself does, the posterior is flat: ``p_a_better`` and
+    ``p_b_better`` are 1/2 and ``p_rope`` 0 (unless the variance is 0).
 
     References
     ----------
