@@ -347,7 +347,11 @@ def _load(name, data):
     """``(X, y)`` of one data set, calling its loader (once)."""
     if not callable(data):
         return data
-    loaded = data()
+    try:
+        loaded = data()
+    except Exception as exc:
+        exc.add_note(f"(raised by the loader of datasets[{name!r}])")
+        raise
     if not _is_xy(loaded):
         raise TypeError(
             f"datasets[{name!r}] is a loader; it must return (X, y), got "
@@ -435,7 +439,8 @@ def benchmark(
         set sizes are known here).
     n_jobs : int, default=None
         Number of jobs fitting in parallel over (data set, split,
-        estimator).
+        estimator), capped at the number of fits (and at the number of cores for
+        joblib's local process backends); 0 is refused.
     verbose : int, default=0
         1 shows a progress bar (fits done of the total, elapsed and
         remaining time, data sets done; tqdm's when it is installed, else a

@@ -108,7 +108,9 @@ def compare_estimators(
         Group labels passed to the splitter (when metadata routing is off).
     n_jobs : int, default=None
         Number of jobs fitting in parallel over (estimator, split) pairs;
-        ``None`` means 1 unless in a joblib backend context.
+        ``None`` means 1 unless in a joblib backend context. The workers are
+        capped at the number of fits (and at the number of cores for
+        joblib's local process backends); 0 is refused.
     verbose : int, default=0
         Verbosity: ``> 0`` prints the number of fits and joblib progress,
         ``> 1`` one line per fit.
@@ -278,10 +280,15 @@ def compare_predictions(
         True targets of all records.
     predictions_a, predictions_b : list of array-like
         ``predictions_a[i]`` holds estimator A's predictions for the test
-        records ``splits[i][1]`` (in that order); likewise for B.
+        records ``splits[i][1]`` (in that order); likewise for B. Predicted
+        class labels must be of y's label type (all strings or all numbers,
+        no None or NaN); labels y never holds are allowed, count as errors,
+        and are warned about.
     splits : list of (train, test) pairs of int arrays
         The splits the predictions were made on, in the order the tests read
-        them (for an m×2 design: fold 0, fold 1 of each repetition).
+        them (for an m×2 design: fold 0, fold 1 of each repetition). A test
+        set must not share a record with its training set nor hold one
+        twice (a training set may repeat records: a bootstrap sample).
     tests : str, list of str or dict, default=None
         ``None`` runs every registered test applicable to the design and
         task (see Notes); a name or list of names runs those; a dict

@@ -137,7 +137,9 @@ def compare_many_estimators(
     groups : array-like of shape (n_samples,), default=None
         Group labels passed to the splitter (when metadata routing is off).
     n_jobs : int, default=None
-        Number of jobs fitting in parallel over (estimator, split) pairs.
+        Number of jobs fitting in parallel over (estimator, split) pairs,
+        capped at the number of fits (and at the number of cores for
+        joblib's local process backends); 0 is refused.
     verbose : int, default=0
         ``> 0`` prints the number of fits and joblib progress, ``> 1`` one
         line per fit.
@@ -295,10 +297,12 @@ def compare_many_predictions(
     predictions : dict of str to list of array-like
         ``predictions[name][i]`` holds that estimator's predictions for the
         test records ``splits[i][1]`` (as ``predictions_a`` of
-        :func:`compare_predictions`); at least two estimators.
+        :func:`compare_predictions`, with its checks of class labels); at
+        least two estimators.
     splits : list of (train, test) pairs of int arrays
         The splits the predictions were made on (for an m×2 design: fold 0,
-        fold 1 of each repetition).
+        fold 1 of each repetition); as in :func:`compare_predictions`, a test
+        set is disjoint from its training set.
     tests, pairwise_tests, correction, control, scoring, alpha, alternative
         As in :func:`compare_many_estimators`; ``scoring`` must work from
         predictions alone (as in :func:`compare_predictions`).

@@ -147,7 +147,15 @@ class PredictionStore:
         losses = []
         for y_test, row in zip(self.y_test, self.predictions):
             y_test = y_test.astype(np.float64)
-            losses.append(np.column_stack([(pred - y_test) ** 2 for pred in row]))
+            with np.errstate(over="ignore", invalid="ignore"):
+                squared = np.column_stack([(pred - y_test) ** 2 for pred in row])
+            if not np.all(np.isfinite(squared)):
+                raise ValueError(
+                    "the squared errors of the predictions are not finite in "
+                    "float64 (a prediction is more than 1.3e154 from y); rescale "
+                    "y and the predictions."
+                )
+            losses.append(squared)
         return losses
 
     @cached_property

@@ -79,17 +79,21 @@ def _missing_need(entry, task):
 
 
 def _check_params(entry, params, argument):
-    """Refuse parameters the test's function does not take (before any fit)."""
+    """Refuse parameters the test's function does not take, and values its
+    own checks refuse (before any fit)."""
     accepted = keyword_names(entry.func)
-    if accepted is None:  # **kwargs, or no signature to check against
-        return
-    own = sorted(accepted - set(entry.needs))
-    unknown = [name for name in params if name not in own]
-    if unknown:
-        raise ValueError(
-            f"{argument}[{entry.name!r}] has unknown parameter(s) {unknown}; "
-            f"{entry.name} takes {own}."
-        )
+    if accepted is not None:  # else **kwargs, or no signature to check against
+        own = sorted(accepted - set(entry.needs))
+        unknown = [name for name in params if name not in own]
+        if unknown:
+            raise ValueError(
+                f"{argument}[{entry.name!r}] has unknown parameter(s) {unknown}; "
+                f"{entry.name} takes {own}."
+            )
+    try:
+        entry.check_params(params)
+    except ValueError as exc:
+        raise ValueError(f"{argument}[{entry.name!r}]: {exc}") from None
 
 
 def _check_explicit(name, params, design, task, alternative, kind, argument):

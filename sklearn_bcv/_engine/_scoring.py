@@ -135,15 +135,26 @@ def resolve_scoring(scoring, task):
 def check_score(value, label):
     """A finite float, or a ValueError naming the scoring."""
     if np.ndim(value) != 0 or not np.isfinite(value):
+        overflow = (
+            " (it overflowed float64: rescale y)"
+            if np.ndim(value) == 0 and np.isinf(value)
+            else ""
+        )
         raise ValueError(
-            f"scoring={label!r} must return one finite number per split; got {value!r}."
+            f"scoring={label!r} must return one finite number per split; got "
+            f"{value!r}{overflow}."
         )
     return float(value)
 
 
 def score_predictions(scoring, y_true, y_pred):
-    """Score of stored predictions (a scoring that reads ``predict`` only)."""
-    value = scoring.scorer(_StoredPredictions(y_pred), None, y_true)
+    """Score of stored predictions (a scoring that reads ``predict`` only).
+
+    An overflow inside the metric is not warned about: its infinite score
+    is refused with a message saying so.
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        value = scoring.scorer(_StoredPredictions(y_pred), None, y_true)
     return check_score(value, scoring.label)
 
 

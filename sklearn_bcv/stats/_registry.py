@@ -15,6 +15,7 @@ import inspect
 from dataclasses import dataclass, field
 
 from .._constants import ALTERNATIVES, DESIGNS, KINDS, NEEDS
+from ._utils import check_alpha, check_alternative
 
 __all__ = [
     "available_tests",
@@ -39,6 +40,18 @@ class RegisteredTest:
     alternatives: tuple = ALTERNATIVES
     recommended_for: dict = field(default_factory=dict)
     rationale: str | None = None
+    param_checks: dict = field(default_factory=dict)
+
+    def check_params(self, params):
+        """Run the test's own checks of ``params`` (a ValueError naming the
+        parameter), so that a bad value fails before any fit."""
+        for name, value in params.items():
+            if name == "alpha":
+                check_alpha(value)
+            elif name == "alternative":
+                check_alternative(value, test=self.name, allowed=self.alternatives)
+            elif name in self.param_checks:
+                self.param_checks[name](value)
 
     def honours(self, alternative):
         """Whether the test can test ``alternative``."""
@@ -57,6 +70,7 @@ def register_test(
     alternatives=None,
     recommended_for=None,
     rationale=None,
+    param_checks=None,
     overwrite=False,
 ):
     """Register a statistical test under ``name`` (decorator).
@@ -93,6 +107,13 @@ def register_test(
     rationale : str, default=None
         Why the test is recommended, shown in the verdict (e.g.
         ``"recommended for one hold-out split"``).
+    param_checks : dict of str to callable, default=None
+        The test's own checks of its parameters: ``{name: check}``, each
+        ``check(value)`` raising a ``ValueError`` that names the parameter.
+        The engine runs them on what the user passes through
+        ``tests={name: {...}}`` before any fit (``alpha`` and
+        ``alternative`` are always checked), so a bad value fails at once
+        rather than after every fit.
     overwrite : bool, default=False
         Whether to replace a test already registered under ``name``.
 
@@ -174,8 +195,17 @@ def register_test(
 
     def decorator(func):
         _check_signature(func, name, needs)
+        checks = _check_param_checks(param_checks, func, name)
         _REGISTRY[name] = RegisteredTest(
-            name, func, needs, design, kind, alternatives, recommended_for, rationale
+            name,
+            func,
+            needs,
+            design,
+            kind,
+            alternatives,
+            recommended_for,
+            rationale,
+            checks,
         )
         return func
 
@@ -222,6 +252,26 @@ def _check_recommended_for(recommended_for):
             f"{list(DESIGNS)} and integer ranks; got {recommended_for!r}."
         )
     return dict(recommended_for)
+
+
+def _check_param_checks(param_checks, func, name):
+    if param_checks is None:
+        return {}
+    if not isinstance(param_checks, dict) or not all(
+        isinstance(key, str) and callable(check) for key, check in param_checks.items()
+    ):
+        raise ValueError(
+            "param_checks must be a dict {parameter name: check(value)}; got "
+            f"{param_checks!r}."
+        )
+    accepted = keyword_names(func)
+    unknown = sorted(set(param_checks) - accepted) if accepted is not None else []
+    if unknown:
+        raise ValueError(
+            f"param_checks of {name!r} names parameters its function does not "
+            f"take: {unknown}."
+        )
+    return dict(param_checks)
 
 
 def keyword_names(func):
