@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 
 from sklearn_bcv._cli import _data, _output, main
-from sklearn_bcv._cli._args import n_jobs_for
 from sklearn_bcv._cli._estimators import import_estimator_class
 from sklearn_bcv._cli._output import DEFAULT_PLOT_SUFFIX, check_plot_path
 
@@ -379,8 +378,7 @@ def test_library_errors_are_one_line(command, monkeypatch):
     monkeypatch.setattr(sys.modules[module], name, other_error)
     status, _, err = run_cli(*argv, "--scoring", "accuracy")
     assert_one_line_error(status, err, "error: something else went wrong", 1)
-    # --n-jobs never asks for more workers than fits.
-    assert calls[0]["n_jobs"] is None
+    assert calls[0]["scoring"] == "roc_auc_ovr"
 
 
 # ---- 4. estimator modules: never from the current directory -----------------
@@ -538,25 +536,27 @@ def test_design_larger_than_the_data(command, design, match):
     assert out == ""
 
 
-def test_n_jobs_is_capped_at_the_number_of_fits(monkeypatch):
-    assert n_jobs_for(100000, 20) == 20
-    assert n_jobs_for(3, 20) == 3
-    assert n_jobs_for(-1, 20) == -1
-    assert n_jobs_for(None, 20) is None
+@pytest.mark.parametrize("command", SUBCOMMANDS)
+def test_huge_n_jobs_reaches_the_library_unchanged(command, monkeypatch):
+    # The library caps the workers at the number of fits (worker_count);
+    # the command line only checks that --n-jobs is a non-zero integer.
+    module, name = LIBRARY_FUNCTIONS[command]
     seen = {}
 
     def record(*args, **kwargs):
         seen.update(kwargs)
         raise RuntimeError("stop before fitting")
 
-    monkeypatch.setattr(
-        sys.modules["sklearn_bcv._compare"], "compare_estimators", record
-    )
-    status, _, err = run_cli(
-        *SUBCOMMAND_ARGS["compare"], "--quiet", "--n-jobs", "100000"
-    )
+    monkeypatch.setattr(sys.modules[module], name, record)
+    status, _, err = run_cli(*SUBCOMMAND_ARGS[command], "--quiet", "--n-jobs", "100000")
     assert_one_line_error(status, err, "RuntimeError: stop before fitting", 1)
-    assert seen["n_jobs"] == 20  # 2 estimators × 10 splits
+    assert seen["n_jobs"] == 100000
+
+
+def test_library_caps_the_workers_at_the_number_of_fits():
+    from sklearn_bcv._engine._fit import worker_count
+
+    assert worker_count(100000, 20) <= 20
 
 
 @pytest.mark.parametrize(

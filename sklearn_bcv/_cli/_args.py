@@ -29,7 +29,6 @@ __all__ = [
     "check_scoring",
     "check_splits",
     "list_tests",
-    "n_jobs_for",
     "parse_tests",
 ]
 
@@ -205,7 +204,7 @@ def add_design_arguments(group, *, alternative_help):
         metavar="N",
         type=_int_in(None, allow_zero=False, what="a non-zero integer"),
         help="parallel fits (joblib n_jobs; -1 uses every core); a non-zero "
-        "integer, never more workers than fits are started",
+        "integer (the library never starts more workers than fits)",
     )
 
 
@@ -362,11 +361,3 @@ def check_splits(args, cv, X, y, *, name=None):
                 f"{option[args.cv]}: {cv!r} cannot split the {n_records}: {text}"
             ) from None
         raise CLIError(f"{cv!r} cannot split the {n_records}: {text}") from None
-
-
-def n_jobs_for(n_jobs, n_fits):
-    """``--n-jobs``, capped at the number of fits: no idle worker processes
-    are started (``--n-jobs 100000`` runs as many workers as fits)."""
-    if n_jobs is None or n_jobs < 0:
-        return n_jobs
-    return max(1, min(n_jobs, n_fits))

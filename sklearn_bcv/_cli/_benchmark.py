@@ -32,7 +32,6 @@ from ._args import (
     check_scoring,
     check_splits,
     list_tests,
-    n_jobs_for,
     parse_tests,
 )
 from ._data import DATASETS, Data, check_target, load_bundled
@@ -469,7 +468,7 @@ def run(args, *, stdout, stderr):
             rope=args.rope,
             alpha=args.alpha,
             alternative=args.alternative,
-            n_jobs=n_jobs_for(args.n_jobs, n_fits),
+            n_jobs=args.n_jobs,
             verbose=0 if args.quiet else args.verbose,
             random_state=args.random_state,
         )

@@ -15,7 +15,6 @@ from ._args import (
     check_library_scoring,
     check_scoring,
     check_splits,
-    n_jobs_for,
     parse_tests,
 )
 from ._data import add_data_arguments, load_data
@@ -143,7 +142,7 @@ def run(args, *, stdout, stderr):
             scoring=args.scoring,
             alpha=args.alpha,
             alternative=args.alternative,
-            n_jobs=n_jobs_for(args.n_jobs, 2 * n_splits),
+            n_jobs=args.n_jobs,
             verbose=args.verbose,
             random_state=args.random_state,
         )
