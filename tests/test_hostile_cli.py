@@ -187,6 +187,28 @@ def test_long_header_is_shortened_in_the_missing_target_message(tmp_path):
     assert len(err) < 600
 
 
+@pytest.mark.parametrize(
+    "first, match",
+    [
+        ("id", "column 'id' is not numeric ('u0' in row 2) and has 1,001 distinct"),
+        ("typo", "column 'typo' is not numeric ('1.2.3' in row 2) and has 1,001"),
+    ],
+)
+def test_non_numeric_column_with_too_many_values(tmp_path, first, match):
+    # One-hot encoding an identifier (or a numeric column with a typo) would
+    # make a dense column per record: reported before any fit.
+    assert _data.MAX_CATEGORIES == 1000
+    rows = [f"{first},x,y"]
+    for i in range(1001):
+        cell = f"u{i}" if first == "id" else ("1.2.3" if i == 0 else str(i / 2))
+        rows.append(f"{cell},{i % 7},{i % 2}")
+    path = tmp_path / "wide.csv"
+    path.write_text("\n".join(rows) + "\n")
+    status, err = data_error(path)
+    assert_one_line_error(status, err, f"--data: {match}", 1)
+    assert "more than the 1,000 one-hot encoding takes" in err
+
+
 @pytest.mark.parametrize("delimiter", ['"', "\n", "\r", "\0", "a", "1", ";;"])
 def test_delimiters_that_cannot_separate_fields(tmp_path, delimiter):
     path = tmp_path / "d.csv"
@@ -326,6 +348,15 @@ def test_regression_scorer_that_cannot_score_negative_targets():
         "continuous target",
         2,
     )
+
+
+@pytest.mark.parametrize("scoring", ["roc_auc", "neg_log_loss", "average_precision"])
+def test_probability_scorer_on_a_continuous_target(scoring):
+    status, _, err = run_cli("--dataset", "diabetes", "--scoring", scoring)
+    assert_one_line_error(
+        status, err, f"--scoring: {scoring} scores class probabilities or", 2
+    )
+    assert "the target is continuous (a regression task)" in err
 
 
 @pytest.mark.parametrize("command", SUBCOMMANDS)

@@ -327,6 +327,12 @@ def check_scoring(scoring, task, y=None):
 
     try:
         resolved = resolve_scoring(scoring, task)
+        if resolved.needs_estimator and task == "regression":
+            raise UsageError(
+                f"--scoring: {scoring} scores class probabilities or decision "
+                f"values ({resolved.response}), which regressors do not give; "
+                "the target is continuous (a regression task)"
+            )
         if y is not None:
             check_scoring_on_target(resolved, np.asarray(y), task)
     except ValueError as exc:

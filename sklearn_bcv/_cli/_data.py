@@ -53,6 +53,11 @@ DATASETS = {
 #: A numeric target with more distinct values than this is a regression task.
 MAX_CLASSES = 20
 
+#: Most distinct values of a non-numeric feature column: each becomes a
+#: one-hot column, dense, in every fit; a column with more (an identifier, a
+#: free-text field, a numeric column with a typo) is reported instead.
+MAX_CATEGORIES = 1000
+
 #: Largest file the command line reads, in bytes (256 MiB). The whole table
 #: is held as Python strings and then as arrays, several times its size in
 #: memory, and every estimator is fitted on it 10 times or more: a larger
@@ -348,6 +353,27 @@ def _check_finite_features(columns, parsed):
             )
 
 
+def _check_categories(columns, parsed):
+    """Reject a non-numeric column with more than :data:`MAX_CATEGORIES`
+    distinct values, naming its first cell that is not a number."""
+    for (name, raw), column in zip(columns.items(), parsed):
+        if column is not None:
+            continue
+        n_values = len(set(raw))
+        if n_values > MAX_CATEGORIES:
+            row, text = next(
+                (row, text)
+                for row, text in enumerate(raw, start=2)
+                if text != "" and _parse_float(text) is None
+            )
+            raise CLIError(
+                f"--data: column {name!r} is not numeric ({text!r} in row {row}) "
+                f"and has {n_values:,} distinct values, more than the "
+                f"{MAX_CATEGORIES:,} one-hot encoding takes; drop the column "
+                "or fix its cells"
+            )
+
+
 def features_from_columns(columns):
     """Turn raw string columns into ``(X, preprocessor)``.
 
@@ -362,6 +388,7 @@ def features_from_columns(columns):
 
     parsed = [_numeric_column(values) for values in columns.values()]
     _check_finite_features(columns, parsed)
+    _check_categories(columns, parsed)
     numeric = [j for j, col in enumerate(parsed) if col is not None]
     categorical = [j for j, col in enumerate(parsed) if col is None]
     X = np.array(
