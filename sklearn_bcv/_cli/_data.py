@@ -222,10 +222,11 @@ def _bounded_lines(handle, path, option):
         try:
             line = handle.readline(MAX_LINE_CHARS + 1)
         except UnicodeDecodeError as exc:
+            # Decoded ahead in chunks: the byte is known, not its line.
             byte = exc.object[exc.start : exc.start + 1].hex()
             raise CLIError(
-                f"{option}: {path} is not UTF-8 text (byte 0x{byte} near line "
-                f"{number}); give a CSV text file"
+                f"{option}: {path} is not UTF-8 text (it holds the byte "
+                f"0x{byte}); give a CSV text file, saved as UTF-8"
             ) from None
         if not line:
             return
