@@ -243,6 +243,11 @@ def _bad_plot_paths(tmp_path):
     yield str(tmp_path / "x.v2"), "unknown image format '.v2'; use one of"
     yield str(tmp_path / "x."), "unknown image format '.'; use one of"
     yield " ", "give a file name such as comparison.png"
+    yield str(tmp_path / ("x" * 300 + ".png")), "File name too long"
+    if hasattr(os, "pathconf"):
+        # A name that fits, but not once .png is appended.
+        name_max = os.pathconf(tmp_path, "PC_NAME_MAX")
+        yield str(tmp_path / ("x" * (name_max - 2))), f"longer than {name_max} bytes"
 
 
 @pytest.mark.parametrize("command", SUBCOMMANDS)

@@ -190,6 +190,13 @@ def check_plot_path(text):
     text = os.fspath(text)
     if not text.strip():
         raise CLIError("--plot: give a file name such as comparison.png")
+    try:
+        return _resolve_plot_path(text, formats)
+    except OSError as exc:  # a name too long, a loop of links, ...
+        raise CLIError(f"--plot: cannot use {text}: {exc.strerror or exc}") from None
+
+
+def _resolve_plot_path(text, formats):
     separators = tuple(sep for sep in (os.sep, os.altsep, "/") if sep)
     path = Path(text)
     if text.endswith(separators) or path.is_dir():
@@ -211,8 +218,19 @@ def check_plot_path(text):
         raise CLIError(f"--plot: no directory {str(parent)!r} to save {path.name} in")
     if not os.access(parent, os.W_OK | os.X_OK):
         raise CLIError(f"--plot: cannot write in the directory {str(parent)!r}")
+    try:
+        name_max = os.pathconf(parent, "PC_NAME_MAX")
+    except (AttributeError, OSError, ValueError):  # not on every platform
+        name_max = None
+    if name_max is not None and len(os.fsencode(path.name)) > name_max:
+        raise CLIError(
+            f"--plot: the file name {path.name[:40]!r}... is longer than "
+            f"{name_max} bytes, the limit of its directory"
+        )
     if path.exists() and not path.is_file():
         raise CLIError(f"--plot: {path} exists and is not a regular file")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise CLIError(f"--plot: {path} exists and cannot be written")
     return path
 
 
