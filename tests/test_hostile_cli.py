@@ -484,6 +484,26 @@ def test_module_in_the_current_directory_in_a_subprocess(evil_directory):
     assert not marker.exists()
 
 
+def test_lazy_imports_while_running_are_not_from_the_current_directory(tmp_path):
+    # --plot imports matplotlib once the command runs: a matplotlib.py in the
+    # current directory must not be what it finds.
+    pytest.importorskip("matplotlib")
+    marker = tmp_path / "MARKER"
+    (tmp_path / "matplotlib.py").write_text(EVIL.format(marker=str(marker)))
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    completed = subprocess.run(
+        [sys.executable, "-m", "sklearn_bcv", "--plot", "x.png", "--scoring", "?"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=60,
+    )
+    assert completed.returncode == 2
+    assert completed.stderr.startswith("error: --scoring: '?' is not a valid")
+    assert not marker.exists()
+
+
 def test_module_on_the_path_outside_the_current_directory(
     evil_directory, monkeypatch, tmp_path_factory
 ):

@@ -10,7 +10,7 @@ estimators of the main job live here too.
 
 import contextlib
 import importlib
-import importlib.util
+import importlib.machinery
 import inspect
 import json
 import os
@@ -26,6 +26,7 @@ __all__ = [
     "default_estimators",
     "estimator_name",
     "import_estimator_class",
+    "installed_environment_only",
     "parse_params",
     "with_preprocessor",
 ]
@@ -61,13 +62,17 @@ def _is_current_directory(entry, cwd):
 
 
 @contextlib.contextmanager
-def _installed_environment_only():
-    """Leave the current directory off ``sys.path`` while importing.
+def installed_environment_only():
+    """Leave the current directory off ``sys.path`` in the block.
 
     ``python -m sklearn_bcv`` puts the current directory first on the path
     (``sklearn-bcv`` does not); it is taken off, and put back afterwards,
     so that a file in it is neither imported nor shadows an installed
-    module.
+    module: not the estimator modules the user names, nor what is imported
+    lazily while the command runs (matplotlib for ``--plot``, ...).
+    Modules Python imported before the command line ran (``sklearn_bcv``
+    and what it imports) are out of its reach: ``sklearn-bcv`` or
+    ``python -P -m sklearn_bcv`` (Python 3.11+) never look there.
     """
     try:
         cwd = os.path.realpath(os.getcwd())
@@ -87,12 +92,12 @@ def _installed_environment_only():
             sys.path.insert(i, entry)
 
 
-def _only_in_current_directory(top):
-    """Whether the top-level module ``top`` is found, but only in the
-    current directory (looked up without importing anything)."""
+def _in_current_directory(top):
+    """Whether the top-level module ``top`` is in the current directory
+    (looked up there only, without importing anything)."""
     try:
-        return importlib.util.find_spec(top) is not None
-    except (ImportError, ValueError):
+        return importlib.machinery.PathFinder.find_spec(top, [os.getcwd()]) is not None
+    except (ImportError, OSError, ValueError):
         return False
 
 
@@ -119,12 +124,12 @@ def import_estimator_class(path, option, *, stdout=None):
     top = module_name.partition(".")[0]
     try:
         with (
-            _installed_environment_only(),
+            installed_environment_only(),
             contextlib.redirect_stdout(stdout or sys.stderr),
         ):
             module = importlib.import_module(module_name)
     except ImportError as exc:
-        if exc.name == top and _only_in_current_directory(top):
+        if exc.name == top and _in_current_directory(top):
             raise CLIError(
                 f"{option}: module {top!r} is only in the current directory, and "
                 "nothing is imported from there; install it (pip install -e), or "

@@ -29,6 +29,7 @@ from ._args import (
     list_tests,
 )
 from ._data import MAX_FILE_BYTES, MAX_LINE_CHARS
+from ._estimators import installed_environment_only
 
 __all__ = ["SUBCOMMANDS", "build_parser", "main"]
 
@@ -200,7 +201,10 @@ def main(argv=None, *, stdout=None, stderr=None):
         stderr.write(f"error: {_one_line(exc)}\n")
         return 2
     error, status = None, 0
-    with warnings.catch_warnings(record=True) as caught:
+    with (
+        warnings.catch_warnings(record=True) as caught,
+        installed_environment_only(),  # lazy imports too, never from the cwd
+    ):
         warnings.simplefilter("always")
         try:
             _run(SUBCOMMANDS[name], args, stdout=stdout, stderr=stderr)
