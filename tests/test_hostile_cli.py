@@ -504,6 +504,27 @@ def test_lazy_imports_while_running_are_not_from_the_current_directory(tmp_path)
     assert not marker.exists()
 
 
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="PYTHONSAFEPATH is 3.11+")
+def test_worker_processes_do_not_import_from_the_current_directory(tmp_path):
+    # joblib starts its workers with 'python -m', which puts their current
+    # directory (ours) first on their path: a joblib.py there would run in
+    # every worker. -P keeps the parent safe, as the sklearn-bcv script is.
+    marker = tmp_path / "MARKER"
+    (tmp_path / "joblib.py").write_text(EVIL.format(marker=str(marker)))
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    completed = subprocess.run(
+        [sys.executable, "-P", "-m", "sklearn_bcv", *SUBCOMMAND_ARGS["compare"]]
+        + ["--cv", "mx2", "--repeats", "1", "--n-jobs", "2", "--quiet"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=120,
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert not marker.exists()
+
+
 def test_module_on_the_path_outside_the_current_directory(
     evil_directory, monkeypatch, tmp_path_factory
 ):

@@ -27,6 +27,7 @@ __all__ = [
     "estimator_name",
     "import_estimator_class",
     "installed_environment_only",
+    "no_current_directory_imports",
     "parse_params",
     "with_preprocessor",
 ]
@@ -90,6 +91,25 @@ def installed_environment_only():
     finally:
         for i, entry in removed:
             sys.path.insert(i, entry)
+
+
+@contextlib.contextmanager
+def no_current_directory_imports():
+    """While the command runs: nothing is imported from the current
+    directory, in this process (:func:`installed_environment_only`) nor in
+    the worker processes joblib starts (``python -m ...``, which would put
+    the current directory first on their path): ``PYTHONSAFEPATH=1`` in
+    their environment tells them not to (Python 3.11 and later)."""
+    saved = os.environ.get("PYTHONSAFEPATH")
+    os.environ["PYTHONSAFEPATH"] = "1"
+    try:
+        with installed_environment_only():
+            yield
+    finally:
+        if saved is None:
+            os.environ.pop("PYTHONSAFEPATH", None)
+        else:
+            os.environ["PYTHONSAFEPATH"] = saved
 
 
 def _in_current_directory(top):

@@ -29,7 +29,7 @@ from ._args import (
     list_tests,
 )
 from ._data import MAX_FILE_BYTES, MAX_LINE_CHARS
-from ._estimators import installed_environment_only
+from ._estimators import no_current_directory_imports
 
 __all__ = ["SUBCOMMANDS", "build_parser", "main"]
 
@@ -203,7 +203,7 @@ def main(argv=None, *, stdout=None, stderr=None):
     error, status = None, 0
     with (
         warnings.catch_warnings(record=True) as caught,
-        installed_environment_only(),  # lazy imports too, never from the cwd
+        no_current_directory_imports(),  # lazy imports and workers too
     ):
         warnings.simplefilter("always")
         try:
