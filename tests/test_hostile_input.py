@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from joblib import cpu_count, parallel_config
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.datasets import load_iris
 from sklearn.dummy import DummyClassifier
 from sklearn.model_selection import KFold
@@ -472,3 +472,17 @@ def test_a_failing_loader_is_named():
             {"iris": (X_IRIS, Y_IRIS), "broken": broken},
         )
     assert "datasets['broken']" in "".join(info.value.__notes__)
+
+
+class NeverFittedRegressor(RegressorMixin, BaseEstimator):
+    fit, predict = NeverFitted.fit, NeverFitted.predict
+
+
+@pytest.mark.parametrize("scoring", ["neg_log_loss", "roc_auc"])
+def test_a_classifier_scoring_on_a_regression_says_so(scoring):
+    y = X_IRIS[:, 0]
+    never = NeverFittedRegressor()
+    with pytest.raises(ValueError, match="needs a classifier's .*'r2'") as info:
+        compare_estimators(never, never, X_IRIS, y, scoring=scoring)
+    assert "Probe" not in str(info.value)
+    assert "roc_auc_ovr" not in str(info.value)

@@ -224,6 +224,12 @@ def check_scoring_on_target(scoring, y, task):
     """
     if scoring.scorer is None:
         return
+    if task != CLASSIFICATION and scoring.needs_estimator:
+        raise ValueError(
+            f"scoring={scoring.label!r} needs a classifier's {scoring.response}; "
+            "a regression has none. Use a regression metric such as 'r2', "
+            "'neg_mean_squared_error' or 'neg_mean_absolute_error'."
+        )
     if task == CLASSIFICATION:
         probe_y = np.unique(y)
         probe = _ClassifierProbe(probe_y)
@@ -241,7 +247,8 @@ def check_scoring_on_target(scoring, y, task):
             name for name in get_scorer_names() if name.startswith(f"{scoring.label}_")
         ]
         instead = f" Scorings of its family that may: {family}." if family else ""
-        reason = str(exc).rstrip(". ")
+        # The probe is ours, not the user's: do not name it.
+        reason = str(exc).replace(type(probe).__name__, "the estimator").rstrip(". ")
         raise ValueError(
             f"scoring={scoring.label!r} cannot score {target}: {reason}.{instead}"
         ) from None
