@@ -293,6 +293,14 @@ LATE = {
         "alternative",
     ),
     "unknown test": ({"no_such_test": {}}, "no_such_test"),
+    "correlations out of eq. 9's bound": (
+        {"bcv_mcnemar": {"rho2": 0.9}},
+        r"tests\['bcv_mcnemar'\]: rho2 must be at most",
+    ),
+    "negative degrees of freedom": (
+        {"calibrated_f_5x2bcv": {"df1": -1}},
+        "df1 must be",
+    ),
 }
 
 
@@ -316,6 +324,9 @@ def test_test_parameters_are_checked_before_any_fit(case):
         ({"bayesian_signed_rank": {"rope": -1}}, "rope must be"),
         ({"wilcoxon": {"bogus": 1}}, "unknown parameter"),
         ({"sign": {"alpha": 0}}, "alpha must be"),
+        ({"wilcoxon": {"zero_method": "drop"}}, "zero_method must be"),
+        ({"bayesian_sign": {"n_samples": 0}}, "n_samples must be"),
+        ({"bayesian_sign": {"random_state": "seed"}}, "seed"),
     ],
 )
 def test_benchmark_test_parameters_are_checked_before_any_fit(pairwise_tests, message):
@@ -332,6 +343,15 @@ def test_benchmark_test_parameters_are_checked_before_any_fit(pairwise_tests, me
             pairwise_tests=pairwise_tests,
             n_train=75,
             n_test=75,
+        )
+
+
+def test_benchmark_omnibus_parameters_are_checked_before_any_fit():
+    with pytest.raises(ValueError, match="continuity must be True or False"):
+        benchmark(
+            {"a": NeverFitted(), "b": NeverFitted()},
+            {"a": (X_IRIS, Y_IRIS), "b": (X_IRIS, Y_IRIS)},
+            tests={"friedman": {}, "nemenyi": {"continuity": "yes"}},
         )
 
 

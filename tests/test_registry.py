@@ -221,6 +221,7 @@ def test_register_bad_name(name, restore_registry):
         ({"recommended_for": {"5x2": 1}}, r"recommended_for must be a dict"),
         ({"recommended_for": {"bcv": 1.5}}, r"recommended_for must be a dict"),
         ({"rationale": 3}, r"rationale must be a string or None; got 3"),
+        ({"param_check": "positive"}, r"param_check must be a callable or None"),
         (
             {"kind": "many"},
             r"needs must name one or more of \['correct', 'scores', 'n_train', "
@@ -443,3 +444,30 @@ def test_every_test_returns_the_api_fields(name, alternative):
     if "confidence_interval" in extra:
         low, high = result.confidence_interval
         assert low <= high
+
+
+def test_param_check_gets_the_users_values_over_the_defaults(restore_registry):
+    seen = []
+
+    def check(power, offset):
+        seen.append((power, offset))
+        if power < 0:
+            raise ValueError(f"power must be >= 0; got {power}.")
+
+    @register_test("powered", needs="differences", param_check=check)
+    def powered(
+        *, differences, alpha=0.05, alternative="two-sided", power=2, offset=0.0
+    ):
+        return dummy_test(differences=differences)
+
+    entry = get_entry("powered")
+    entry.check_params({"offset": 1.5})
+    entry.check_params({})
+    assert seen == [(2, 1.5), (2, 0.0)]
+    with pytest.raises(ValueError, match="power must be >= 0; got -1"):
+        entry.check_params({"power": -1})
+    with pytest.raises(ValueError, match="alpha must be a number in"):
+        entry.check_params({"alpha": 1.5})
+    with pytest.raises(ValueError, match="alternative"):
+        entry.check_params({"alternative": "sideways"})
+    assert len(seen) == 3  # alpha and alternative are checked before it

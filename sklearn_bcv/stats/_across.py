@@ -51,6 +51,7 @@ from ._utils import (
     as_numeric_array,
     check_alpha,
     check_alternative,
+    check_bool,
     check_differences,
     check_finite,
     check_real,
@@ -382,7 +383,17 @@ def friedman(scores, *, alpha=0.05, alternative="two-sided"):
     )
 
 
-@register_test("nemenyi", needs="scores", kind="datasets", alternatives=_TWO_SIDED)
+def _check_continuity(continuity):
+    check_bool(continuity, name="continuity")
+
+
+@register_test(
+    "nemenyi",
+    needs="scores",
+    kind="datasets",
+    alternatives=_TWO_SIDED,
+    param_check=_check_continuity,
+)
 def nemenyi(scores, *, alpha=0.05, alternative="two-sided", continuity=True):
     """Nemenyi post hoc test of all pairs of k estimators across data sets.
 
@@ -507,6 +518,7 @@ def nemenyi(scores, *, alpha=0.05, alternative="two-sided", continuity=True):
     n_datasets, k = scores.shape
     se = rank_std_error(k, n_datasets)
     pairs = np.triu_indices(k, 1)
+    _check_continuity(continuity)
     correction = 0.5 / n_datasets if continuity else 0.0
     gap = np.abs(mean_ranks[pairs[0]] - mean_ranks[pairs[1]])
     q = np.maximum(gap - correction, 0.0) * np.sqrt(2.0) / se
@@ -797,7 +809,19 @@ def holm(scores, *, alpha=0.05, alternative="two-sided", control=None):
 # --------------------------------------------------------------------------
 
 
-@register_test("wilcoxon", needs="dataset_differences", kind="datasets")
+def _check_zero_method(zero_method):
+    if not isinstance(zero_method, str) or zero_method not in _ZERO_METHODS:
+        raise ValueError(
+            f"zero_method must be one of {list(_ZERO_METHODS)}; got {zero_method!r}."
+        )
+
+
+@register_test(
+    "wilcoxon",
+    needs="dataset_differences",
+    kind="datasets",
+    param_check=_check_zero_method,
+)
 def wilcoxon(
     dataset_differences, *, alpha=0.05, alternative="two-sided", zero_method="wilcox"
 ):
@@ -890,10 +914,7 @@ def wilcoxon(
     test = "wilcoxon"
     alpha = check_alpha(alpha)
     alternative = check_alternative(alternative, test=test)
-    if not isinstance(zero_method, str) or zero_method not in _ZERO_METHODS:
-        raise ValueError(
-            f"zero_method must be one of {list(_ZERO_METHODS)}; got {zero_method!r}."
-        )
+    _check_zero_method(zero_method)
     d = _check_dataset_differences(dataset_differences, test=test)
     if zero_method != "zsplit" and not np.any(d):
         statistic, pvalue = 0.0, 1.0
@@ -1467,6 +1488,14 @@ def _check_monte_carlo(test, alpha, alternative, rope, prior_weight, n_samples):
     )
 
 
+def _check_bayesian_params(rope, prior_weight, n_samples, random_state):
+    """The Bayesian tests' own parameters, checked before any fit."""
+    _check_rope(rope)
+    _check_prior_weight(prior_weight)
+    _check_n_samples(n_samples)
+    check_random_state(random_state)
+
+
 def _monte_carlo_result(test, theta, d, *, alpha, alternative, rope, prior_weight):
     p_a_better, p_rope, p_b_better = _winning_shares(theta)
     statistic = float(np.mean(theta[0], dtype=np.float64)) - float(
@@ -1490,7 +1519,12 @@ def _monte_carlo_result(test, theta, d, *, alpha, alternative, rope, prior_weigh
     )
 
 
-@register_test("bayesian_signed_rank", needs="dataset_differences", kind="datasets")
+@register_test(
+    "bayesian_signed_rank",
+    needs="dataset_differences",
+    kind="datasets",
+    param_check=_check_bayesian_params,
+)
 def bayesian_signed_rank(
     dataset_differences,
     *,
@@ -1653,7 +1687,12 @@ def bayesian_signed_rank(
     )
 
 
-@register_test("bayesian_sign", needs="dataset_differences", kind="datasets")
+@register_test(
+    "bayesian_sign",
+    needs="dataset_differences",
+    kind="datasets",
+    param_check=_check_bayesian_params,
+)
 def bayesian_sign(
     dataset_differences,
     *,

@@ -14,6 +14,7 @@ from ._registry import register_test
 from ._utils import (
     check_alpha,
     check_alternative,
+    check_bool,
     check_real,
     check_tables,
     chi2_sf,
@@ -98,12 +99,6 @@ def mcnemar_table(y_true, y_pred_a, y_pred_b):
     return np.bincount(2 * a_correct + b_correct, minlength=4).reshape(2, 2)
 
 
-def _check_bool(value, *, name):
-    if not isinstance(value, bool | np.bool_):
-        raise ValueError(f"{name} must be True or False; got {value!r}.")
-    return bool(value)
-
-
 def _discordant(tables):
     """Return ``(n01, n10)`` as float arrays of shape (..., n_splits).
 
@@ -153,12 +148,18 @@ def _check_one_split(tables, *, test, hint=_MULTI_SPLIT_HINT):
     return tables[..., 0, :, :]
 
 
+def _check_mcnemar_params(correction, exact):
+    check_bool(correction, name="correction")
+    check_bool(exact, name="exact")
+
+
 @register_test(
     "mcnemar",
     needs="tables",
     design="holdout",
     recommended_for={"holdout": 1},
     rationale="recommended for one hold-out split",
+    param_check=_check_mcnemar_params,
 )
 def mcnemar(
     tables, *, alpha=0.05, alternative="two-sided", correction=True, exact=False
@@ -260,8 +261,8 @@ def mcnemar(
     """
     alpha = check_alpha(alpha)
     alternative = check_alternative(alternative, test="mcnemar")
-    correction = _check_bool(correction, name="correction")
-    exact = _check_bool(exact, name="exact")
+    correction = check_bool(correction, name="correction")
+    exact = check_bool(exact, name="exact")
     table = _check_one_split(tables, test="mcnemar")
     n01, n10 = _discordant(table)
     if exact:
@@ -415,6 +416,12 @@ def _check_rhos(rho1, rho2, n_repeats):
     return rho1, rho2
 
 
+def check_rho_params(rho1, rho2):
+    """The correlations before any fit: eq. 9 bounds them alike for every
+    m >= 2 (with m = 1, rho2 is not used)."""
+    _check_rhos(rho1, rho2, n_repeats=2)
+
+
 def _effective_factor(n_repeats, rho1, rho2):
     """``t = 2m / (1 + rho1 + 2(m - 1)·rho2)``, the effective-table factor."""
     return 2 * n_repeats / (1 + rho1 + 2 * (n_repeats - 1) * rho2)
@@ -426,6 +433,7 @@ def _effective_factor(n_repeats, rho1, rho2):
     design="bcv",
     recommended_for={"bcv": 1},
     rationale="recommended for classifiers on a block-regularized m×2 CV (Yang et al.)",
+    param_check=check_rho_params,
 )
 def bcv_mcnemar(tables, *, alpha=0.05, alternative="two-sided", rho1=0.5, rho2=0.5):
     """Block-regularized m×2 cross-validated McNemar's test.

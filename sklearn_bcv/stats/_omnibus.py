@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._mcnemar import _check_rhos, _effective_factor
+from ._mcnemar import _check_rhos, _effective_factor, check_rho_params
 from ._registry import register_test
 from ._utils import (
     as_numeric_array,
@@ -557,6 +557,7 @@ def looney_f(correct, *, alpha=0.05, alternative="two-sided"):
     design="bcv",
     kind="many",
     alternatives="two-sided",
+    param_check=check_rho_params,
 )
 def bcv_cochran_q(correct, *, alpha=0.05, alternative="two-sided", rho1=0.5, rho2=0.5):
     """Block-regularized m×2 cross-validated Cochran's Q test (an extension).

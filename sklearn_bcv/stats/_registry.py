@@ -40,18 +40,25 @@ class RegisteredTest:
     alternatives: tuple = ALTERNATIVES
     recommended_for: dict = field(default_factory=dict)
     rationale: str | None = None
-    param_checks: dict = field(default_factory=dict)
+    param_check: object = None
 
     def check_params(self, params):
         """Run the test's own checks of ``params`` (a ValueError naming the
-        parameter), so that a bad value fails before any fit."""
-        for name, value in params.items():
-            if name == "alpha":
-                check_alpha(value)
-            elif name == "alternative":
-                check_alternative(value, test=self.name, allowed=self.alternatives)
-            elif name in self.param_checks:
-                self.param_checks[name](value)
+        parameter), so that a bad value fails before any fit.
+
+        ``alpha`` and ``alternative`` are checked here; the others by the
+        test's ``param_check``, called with every parameter of its own, the
+        user's values over the function's defaults.
+        """
+        if "alpha" in params:
+            check_alpha(params["alpha"])
+        if "alternative" in params:
+            check_alternative(
+                params["alternative"], test=self.name, allowed=self.alternatives
+            )
+        if self.param_check is not None:
+            own = _own_defaults(self.func, (*self.needs, "alpha", "alternative"))
+            self.param_check(**{**own, **_without(params, ("alpha", "alternative"))})
 
     def honours(self, alternative):
         """Whether the test can test ``alternative``."""
@@ -70,7 +77,7 @@ def register_test(
     alternatives=None,
     recommended_for=None,
     rationale=None,
-    param_checks=None,
+    param_check=None,
     overwrite=False,
 ):
     """Register a statistical test under ``name`` (decorator).
@@ -107,13 +114,13 @@ def register_test(
     rationale : str, default=None
         Why the test is recommended, shown in the verdict (e.g.
         ``"recommended for one hold-out split"``).
-    param_checks : dict of str to callable, default=None
-        The test's own checks of its parameters: ``{name: check}``, each
-        ``check(value)`` raising a ``ValueError`` that names the parameter.
-        The engine runs them on what the user passes through
-        ``tests={name: {...}}`` before any fit (``alpha`` and
-        ``alternative`` are always checked), so a bad value fails at once
-        rather than after every fit.
+    param_check : callable, default=None
+        The test's own check of its parameters, raising a ``ValueError``
+        that names the parameter. It is called with every keyword parameter
+        of the test but its needs, ``alpha`` and ``alternative`` (the user's
+        values from ``tests={name: {...}}`` over the function's defaults),
+        before any fit, so a bad value fails at once rather than after every
+        fit. ``alpha`` and ``alternative`` are always checked.
     overwrite : bool, default=False
         Whether to replace a test already registered under ``name``.
 
@@ -195,7 +202,10 @@ def register_test(
 
     def decorator(func):
         _check_signature(func, name, needs)
-        checks = _check_param_checks(param_checks, func, name)
+        if param_check is not None and not callable(param_check):
+            raise ValueError(
+                f"param_check must be a callable or None; got {param_check!r}."
+            )
         _REGISTRY[name] = RegisteredTest(
             name,
             func,
@@ -205,7 +215,7 @@ def register_test(
             alternatives,
             recommended_for,
             rationale,
-            checks,
+            param_check,
         )
         return func
 
@@ -254,24 +264,22 @@ def _check_recommended_for(recommended_for):
     return dict(recommended_for)
 
 
-def _check_param_checks(param_checks, func, name):
-    if param_checks is None:
+def _own_defaults(func, excluded):
+    """``{name: default}`` of ``func``'s keyword parameters with a default,
+    but those ``excluded``."""
+    try:
+        parameters = inspect.signature(func).parameters.values()
+    except (TypeError, ValueError):
         return {}
-    if not isinstance(param_checks, dict) or not all(
-        isinstance(key, str) and callable(check) for key, check in param_checks.items()
-    ):
-        raise ValueError(
-            "param_checks must be a dict {parameter name: check(value)}; got "
-            f"{param_checks!r}."
-        )
-    accepted = keyword_names(func)
-    unknown = sorted(set(param_checks) - accepted) if accepted is not None else []
-    if unknown:
-        raise ValueError(
-            f"param_checks of {name!r} names parameters its function does not "
-            f"take: {unknown}."
-        )
-    return dict(param_checks)
+    return {
+        p.name: p.default
+        for p in parameters
+        if p.default is not inspect.Parameter.empty and p.name not in excluded
+    }
+
+
+def _without(params, names):
+    return {key: value for key, value in params.items() if key not in names}
 
 
 def keyword_names(func):

@@ -337,6 +337,7 @@ def _check_df1(df1, m):
     recommended_for={"bcv": 2},
     rationale="recommended for scores on a block-regularized m×2 CV "
     "(calibrated F-test)",
+    param_check=lambda df1: _check_df1(df1, 5),  # m only sets None's meaning
 )
 def calibrated_f_5x2bcv(differences, *, alpha=0.05, alternative="two-sided", df1=None):
     """Calibrated F test of a (5×2) block-regularized cross-validation.

@@ -49,6 +49,13 @@ def check_real(value, *, name, expected, is_valid):
     return float(value)
 
 
+def check_bool(value, *, name):
+    """Validate a flag: True or False (NumPy's bool too); return a bool."""
+    if not isinstance(value, bool | np.bool_):
+        raise ValueError(f"{name} must be True or False; got {value!r}.")
+    return bool(value)
+
+
 def check_alpha(alpha):
     """Validate the significance level; return it as a float."""
     return check_real(
