@@ -506,3 +506,44 @@ def test_a_classifier_scoring_on_a_regression_says_so(scoring):
         compare_estimators(never, never, X_IRIS, y, scoring=scoring)
     assert "Probe" not in str(info.value)
     assert "roc_auc_ovr" not in str(info.value)
+
+
+@pytest.mark.parametrize("scale", [1e-150, 1e-80, 1e80, 1e150])
+def test_a_regression_at_any_scale_gives_the_same_p_values(scale):
+    rng = np.random.RandomState(0)
+    y = rng.randn(20)
+    a = [y[test] + 0.3 * rng.randn(test.size) for _, test in KFOLD]
+    b = [y[test] + 0.5 * rng.randn(test.size) for _, test in KFOLD]
+    unit = compare_predictions(y, a, b, KFOLD, scoring="neg_mean_absolute_error")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the task is inferred: no cast warning
+        scaled = compare_predictions(
+            y * scale,
+            [p * scale for p in a],
+            [p * scale for p in b],
+            KFOLD,
+            scoring="neg_mean_absolute_error",
+        )
+    assert scaled.task == "regression"
+    for name, test in unit.tests.items():
+        for key in ("pvalue", "p_a_better", "p_rope", "p_b_better"):
+            if test.get(key) is not None:
+                np.testing.assert_allclose(
+                    scaled.tests[name][key], test[key], rtol=1e-9, atol=1e-12
+                )
+
+
+@pytest.mark.parametrize(
+    "scale, beyond",
+    [(1e300, "overflow"), (1e-300, "underflow"), (2.0**-1070, "underflow")],
+)
+def test_squared_errors_beyond_float64_are_refused_with_a_reason(scale, beyond):
+    y = np.random.RandomState(0).randn(20) * scale
+    with pytest.raises(ValueError, match=f"squared errors of the predictions {beyond}"):
+        compare_predictions(
+            y,
+            [y[test] * 0.5 for _, test in KFOLD],
+            [y[test] for _, test in KFOLD],
+            KFOLD,
+            scoring="neg_mean_absolute_error",
+        )

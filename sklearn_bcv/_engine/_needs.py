@@ -144,19 +144,12 @@ class PredictionStore:
         """Per split, float array (n_test_i, k): 0-1 loss or squared error."""
         if self.task == CLASSIFICATION:
             return [(~correct).astype(np.float64) for correct in self.correct]
-        losses = []
-        for y_test, row in zip(self.y_test, self.predictions):
-            y_test = y_test.astype(np.float64)
-            with np.errstate(over="ignore", invalid="ignore"):
-                squared = np.column_stack([(pred - y_test) ** 2 for pred in row])
-            if not np.all(np.isfinite(squared)):
-                raise ValueError(
-                    "the squared errors of the predictions are not finite in "
-                    "float64 (a prediction is more than 1.3e154 from y); rescale "
-                    "y and the predictions."
-                )
-            losses.append(squared)
-        return losses
+        residuals = [
+            np.column_stack([pred - y_test.astype(np.float64) for pred in row])
+            for y_test, row in zip(self.y_test, self.predictions)
+        ]
+        _check_squarable(residuals)
+        return [r**2 for r in residuals]
 
     @cached_property
     def scores(self):
@@ -220,6 +213,26 @@ class PredictionStore:
     def predictions_of(self, j):
         """The per-split predictions of estimator ``j``."""
         return [row[j] for row in self.predictions]
+
+
+#: Residuals whose squares are normal float64 numbers: beyond, squared
+#: errors overflow or lose their precision (down to 0: a silent p = 1).
+_SQUARABLE = (2.0**-511, 2.0**511)
+
+
+def _check_squarable(residuals):
+    """Refuse squared errors that float64 cannot hold, with the reason."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        largest = max(float(np.max(np.abs(r), initial=0.0)) for r in residuals)
+    if largest == 0.0 or _SQUARABLE[0] <= largest < _SQUARABLE[1]:
+        return
+    beyond = "overflow" if largest >= _SQUARABLE[1] else "underflow"
+    raise ValueError(
+        f"the squared errors of the predictions {beyond} float64 (the largest "
+        f"|prediction - y| is {largest:.3g}; squares are exact between "
+        f"{_SQUARABLE[0]:.3g} and {_SQUARABLE[1]:.3g}); rescale y and the "
+        "predictions."
+    )
 
 
 def _table(a_correct, b_correct):

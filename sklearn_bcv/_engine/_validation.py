@@ -8,7 +8,7 @@ import warnings
 
 import numpy as np
 from sklearn.base import is_classifier, is_regressor
-from sklearn.utils.multiclass import type_of_target
+from sklearn.utils.multiclass import type_of_target as _sklearn_type_of_target
 
 from .._compat import _num_samples
 from .._constants import CLASSIFICATION, REGRESSION, TASKS
@@ -23,6 +23,13 @@ __all__ = [
     "task_from_target",
     "task_of_estimators",
 ]
+
+
+def type_of_target(y):
+    """scikit-learn's ``type_of_target``, quiet on values beyond the integer
+    range (its test for whole numbers casts to int: 1e80 warns there)."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        return _sklearn_type_of_target(y)
 
 
 def check_target(y, *, name="y"):
