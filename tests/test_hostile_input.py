@@ -30,6 +30,7 @@ from sklearn_bcv import (
     compare_many_predictions,
     compare_predictions,
     compare_scores,
+    mcnemar_table,
 )
 from sklearn_bcv._engine._fit import worker_count
 
@@ -547,3 +548,18 @@ def test_squared_errors_beyond_float64_are_refused_with_a_reason(scale, beyond):
             KFOLD,
             scoring="neg_mean_absolute_error",
         )
+
+
+@pytest.mark.parametrize(
+    "y_true, y_pred_a, message",
+    [
+        ([0, 1, 1], ["a", "b", "b"], "y_pred_a must hold labels of y_true's type"),
+        (["a", "b", "b"], [0, 1, 1], "y_pred_a must hold labels of y_true's type"),
+        (["a", "b", "b"], ["a", None, "b"], "y_pred_a contains missing values"),
+        (np.array(["a", 1, 1], dtype=object), [1, 1, 1], "y_true mixes strings"),
+    ],
+)
+def test_mcnemar_table_refuses_labels_of_another_type(y_true, y_pred_a, message):
+    y_pred_a = np.array(y_pred_a, dtype=object if None in y_pred_a else None)
+    with pytest.raises(ValueError, match=message):
+        mcnemar_table(y_true, y_pred_a, y_true)

@@ -12,6 +12,7 @@ from sklearn.utils.multiclass import type_of_target as _sklearn_type_of_target
 
 from .._compat import _num_samples
 from .._constants import CLASSIFICATION, REGRESSION, TASKS
+from ..stats._utils import check_label_type, label_type
 
 __all__ = [
     "check_class_labels",
@@ -49,7 +50,7 @@ def check_target(y, *, name="y"):
         )
     if y.dtype == object and any(v is None or v != v for v in y):
         raise ValueError(f"{name} contains missing values (None or NaN).")
-    if _label_type(y) == "mixed":
+    if label_type(y) == "mixed":
         raise ValueError(
             f"{name} mixes strings and numbers; class labels must be all strings "
             "or all numbers."
@@ -57,34 +58,10 @@ def check_target(y, *, name="y"):
     return y
 
 
-def _label_type(values):
-    """ "string", "number" or "mixed": the type of the labels in ``values``."""
-    if values.dtype.kind in "US":
-        return "string"
-    if values.dtype != object:
-        return "number"
-    is_string = {isinstance(v, str) for v in values}
-    if len(is_string) > 1:
-        return "mixed"
-    return "string" if is_string == {True} else "number"
-
-
 def _check_labels(pred, y, name):
     """Predicted class labels must be of y's label type; labels y never holds
     are allowed (they count as errors) but warned about."""
-    if pred.dtype == object and any(v is None or v != v for v in pred):
-        raise ValueError(
-            f"{name} contains missing values (None or NaN); every test record "
-            "needs a predicted label."
-        )
-    kinds = _label_type(pred), _label_type(y)
-    if kinds[0] == "mixed" or (pred.size and kinds[0] != kinds[1]):
-        raise ValueError(
-            f"{name} must hold labels of y's type ({kinds[1]}s, like "
-            f"{y[:1].tolist()[0]!r}); got {kinds[0]} labels, like "
-            f"{pred[:1].tolist()[0]!r}. Predictions "
-            "of another type are never equal to y and would count as errors."
-        )
+    check_label_type(pred, y, name=name)
     unseen = np.setdiff1d(np.unique(pred), np.unique(y))
     if unseen.size:
         warnings.warn(
@@ -120,7 +97,7 @@ def task_from_target(y, predictions):
         predicted = [
             np.ravel(p)
             for p in map(np.asarray, predictions)
-            if p.size and _label_type(p) == "number"
+            if p.size and label_type(p) == "number"
         ]
         continuous = bool(predicted) and (
             type_of_target(np.concatenate(predicted)) == "continuous"

@@ -15,9 +15,11 @@ from ._utils import (
     check_alpha,
     check_alternative,
     check_bool,
+    check_label_type,
     check_real,
     check_tables,
     chi2_sf,
+    label_type,
     make_result,
     normal_pvalue,
     safe_divide,
@@ -94,6 +96,13 @@ def mcnemar_table(y_true, y_pred_a, y_pred_b):
             + ", ".join(f"{name}: {n}" for name, n in lengths.items())
             + "."
         )
+    if label_type(arrays["y_true"]) == "mixed":
+        raise ValueError(
+            "y_true mixes strings and numbers; class labels must be all strings "
+            "or all numbers."
+        )
+    for name in ("y_pred_a", "y_pred_b"):
+        check_label_type(arrays[name], arrays["y_true"], name=name, y_name="y_true")
     a_correct = (arrays["y_pred_a"] == arrays["y_true"]).astype(np.int64)
     b_correct = (arrays["y_pred_b"] == arrays["y_true"]).astype(np.int64)
     return np.bincount(2 * a_correct + b_correct, minlength=4).reshape(2, 2)

@@ -49,6 +49,39 @@ def check_real(value, *, name, expected, is_valid):
     return float(value)
 
 
+def label_type(values):
+    """``"string"``, ``"number"`` or ``"mixed"``: the type of the class
+    labels in the array ``values``."""
+    if values.dtype.kind in "US":
+        return "string"
+    if values.dtype != object:
+        return "number"
+    is_string = {isinstance(v, str) for v in values}
+    if len(is_string) > 1:
+        return "mixed"
+    return "string" if is_string == {True} else "number"
+
+
+def check_label_type(pred, y, *, name, y_name="y"):
+    """Predicted labels ``pred`` must be of the label type of ``y`` (all
+    strings or all numbers), with no None or NaN: a prediction of another
+    type is never equal to its target and would silently count as an
+    error."""
+    if pred.dtype == object and any(v is None or v != v for v in pred):
+        raise ValueError(
+            f"{name} contains missing values (None or NaN); every record needs "
+            "a predicted label."
+        )
+    kinds = label_type(pred), label_type(y)
+    if kinds[0] == "mixed" or (pred.size and y.size and kinds[0] != kinds[1]):
+        raise ValueError(
+            f"{name} must hold labels of {y_name}'s type ({kinds[1]}s, like "
+            f"{y[:1].tolist()[0]!r}); got {kinds[0]} labels, like "
+            f"{pred[:1].tolist()[0]!r}. Predictions of another type are never "
+            f"equal to {y_name} and would count as errors."
+        )
+
+
 def check_bool(value, *, name):
     """Validate a flag: True or False (NumPy's bool too); return a bool."""
     if not isinstance(value, bool | np.bool_):
