@@ -563,3 +563,17 @@ def test_mcnemar_table_refuses_labels_of_another_type(y_true, y_pred_a, message)
     y_pred_a = np.array(y_pred_a, dtype=object if None in y_pred_a else None)
     with pytest.raises(ValueError, match=message):
         mcnemar_table(y_true, y_pred_a, y_true)
+
+
+@pytest.mark.parametrize("test", ["bayesian_signed_rank", "bayesian_sign"])
+def test_monte_carlo_draws_are_bounded_before_any_allocation(test):
+    from sklearn_bcv import stats
+
+    differences = np.linspace(-0.1, 0.2, 10)
+    with pytest.raises(ValueError, match=r"n_samples × \(data sets \+ 1\) must be"):
+        getattr(stats, test)(differences, n_samples=10**9)
+    with pytest.raises(ValueError, match="n_samples × .* must be at most"):
+        compare_scores(
+            np.random.RandomState(0).rand(6, 3),
+            pairwise_tests={test: {"n_samples": 10**12}},
+        )

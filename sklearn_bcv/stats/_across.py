@@ -149,13 +149,27 @@ def _check_control(control, k):
     return int(control)
 
 
-def _check_n_samples(n_samples):
+#: The most Monte Carlo values the Bayesian tests draw at once, n_samples ×
+#: (data sets + 1) float32 (1 GiB): memory grows with them, never the
+#: machine's whole memory. Their Monte Carlo error, below 1/(2·√n_samples),
+#: is under 1e-4 long before.
+MAX_DRAWS = 2**28
+
+
+def _check_n_samples(n_samples, n_datasets=1):
     if (
         isinstance(n_samples, bool)
         or not isinstance(n_samples, Integral)
         or n_samples < 1
     ):
         raise ValueError(f"n_samples must be an integer >= 1; got {n_samples!r}.")
+    if n_samples * (n_datasets + 1) > MAX_DRAWS:
+        raise ValueError(
+            f"n_samples × (data sets + 1) must be at most {MAX_DRAWS} (1 GiB of "
+            f"draws); got n_samples={n_samples} for {n_datasets} data set"
+            f"{'s' if n_datasets != 1 else ''}. Its Monte Carlo error is below "
+            "1/(2·sqrt(n_samples)) already."
+        )
     return int(n_samples)
 
 
@@ -1293,6 +1307,7 @@ def _dirichlet_parts(n_datasets, prior_weight, n_samples, random_state):
     The two come from independent streams of one seed, so a pair of tests
     with different prior weights shares the data sets' draws.
     """
+    _check_n_samples(n_samples, n_datasets)
     entropy, keep = _entropy(random_state)
     keep = keep and n_datasets * n_samples <= _MAX_VALUES
     exponentials = _cached(
@@ -1554,7 +1569,8 @@ def bayesian_signed_rank(
     prior_weight : float, default=0.5
         Weight ``s`` of the prior pseudo-observation ``z_0 = 0``; > 0.
     n_samples : int, default=50000
-        Monte Carlo samples of the posterior.
+        Monte Carlo samples of the posterior; ``n_samples × (n_datasets +
+        1)`` at most ``2**28`` (the draws are held in memory, 1 GiB then).
     random_state : int, RandomState instance or None, default=None
         Seeds the Monte Carlo sampling; an int gives the same result every
         call.
@@ -1722,7 +1738,8 @@ def bayesian_sign(
     prior_weight : float, default=1.0
         Prior weight ``s`` put on the rope; > 0.
     n_samples : int, default=50000
-        Monte Carlo samples of the posterior.
+        Monte Carlo samples of the posterior; ``n_samples × (n_datasets +
+        1)`` at most ``2**28`` (the draws are held in memory, 1 GiB then).
     random_state : int, RandomState instance or None, default=None
         Seeds the Monte Carlo sampling; an int gives the same result every
         call.
