@@ -22,6 +22,7 @@ from sklearn.dummy import DummyClassifier
 from sklearn.model_selection import KFold
 from sklearn.utils import Bunch
 
+import sklearn_bcv._engine._fit
 from sklearn_bcv import (
     BlockRegularized5x2CV,
     benchmark,
@@ -576,4 +577,24 @@ def test_monte_carlo_draws_are_bounded_before_any_allocation(test):
         compare_scores(
             np.random.RandomState(0).rand(6, 3),
             pairwise_tests={test: {"n_samples": 10**12}},
+        )
+
+
+def test_splits_too_many_for_the_memory_are_refused_before_they_are_drawn(
+    monkeypatch,
+):
+    # 10**5 repetitions of 2-fold CV on 2**17 records: 2·10**5 × 2**17 indices
+    # (about 195 GiB); the check comes before a sub-block is allocated.
+    from sklearn_bcv import BlockRegularizedMx2CV
+
+    monkeypatch.setattr(sklearn_bcv._engine._fit, "_physical_memory", lambda: 2**34)
+    X = np.zeros((2**17, 1))
+    y = np.arange(2**17) % 2
+    with pytest.raises(ValueError, match="GiB of indices, more than half"):
+        compare_estimators(
+            NeverFitted(),
+            NeverFitted(),
+            X,
+            y,
+            cv=BlockRegularizedMx2CV(n_repeats=10**5),
         )

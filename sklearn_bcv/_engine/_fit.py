@@ -12,6 +12,7 @@ estimator only when asked for.
 """
 
 import numbers
+import os
 import time
 import warnings
 from collections import Counter
@@ -386,9 +387,35 @@ def route_params(estimators, cv, params, groups, *, owner):
     return routed.splitter.split, [routed[key].fit for key in keys]
 
 
+def _physical_memory():
+    """Bytes of memory of this machine, or None where it cannot be read."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def _check_split_memory(cv, X, y, split_params):
+    """Refuse, before drawing them, splits whose indices alone would fill
+    half of this machine's memory (n_splits × n_samples indices)."""
+    memory = _physical_memory()
+    try:
+        n_splits = int(cv.get_n_splits(X, y, **split_params))
+    except Exception:  # a splitter that cannot say: its splits will tell
+        return
+    needed = n_splits * _num_samples(X) * np.dtype(np.intp).itemsize
+    if memory is not None and needed > memory / 2:
+        raise ValueError(
+            f"cv={cv!r} makes {n_splits} splits of {_num_samples(X)} records: "
+            f"{needed / 2**30:.1f} GiB of indices, more than half of this "
+            f"machine's {memory / 2**30:.1f} GiB; use fewer splits."
+        )
+
+
 def materialise_splits(cv, X, y, split_params):
     """The splits of ``cv`` as a list of (train, test) intp arrays (copies:
     a splitter may hand out arrays the caller keeps)."""
+    _check_split_memory(cv, X, y, split_params)
     try:
         splits = list(cv.split(X, y, **split_params))
     except ValueError as exc:
