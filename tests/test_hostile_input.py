@@ -598,3 +598,25 @@ def test_splits_too_many_for_the_memory_are_refused_before_they_are_drawn(
             y,
             cv=BlockRegularizedMx2CV(n_repeats=10**5),
         )
+
+
+@pytest.mark.parametrize(
+    "display, args",
+    [
+        ("ContingencyTableDisplay", ()),
+        ("CriticalDifferenceDisplay", ()),
+        ("PosteriorDisplay", ()),
+        ("ScoreDifferencesDisplay", ()),
+        ("SignificanceMatrixDisplay", ()),
+        ("PosteriorSimplexDisplay", ("a", "b")),
+    ],
+)
+def test_displays_name_the_result_they_need(display, args):
+    import sklearn_bcv
+
+    from_result = getattr(sklearn_bcv, display).from_result
+    with pytest.raises(TypeError, match=f"{display} needs the result of .*NoneType"):
+        from_result(None, *args)
+    if display != "ContingencyTableDisplay":  # it says which field is missing
+        with pytest.raises(ValueError, match=f"{display} needs the result of"):
+            from_result(Bunch(), *args)

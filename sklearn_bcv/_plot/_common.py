@@ -4,10 +4,13 @@ Everything here reads fields of a result (``estimator_names``, ``design``,
 ``differences``, ``scoring``), never its printed text.
 """
 
+from collections.abc import Mapping
+
 import numpy as np
 
 __all__ = [
     "axes_grid",
+    "check_result",
     "legend_below",
     "n_repeats_of",
     "pair_names",
@@ -15,6 +18,31 @@ __all__ = [
     "score_name_of",
     "single_axes",
 ]
+
+
+#: Where the results the displays read come from, by kind.
+_PAIR_SOURCE = "compare_estimators or compare_predictions"
+_MANY_SOURCE = (
+    "compare_many_estimators, compare_many_predictions, benchmark or compare_scores"
+)
+_DATASETS_SOURCE = "benchmark or compare_scores"
+SOURCES = {"pair": _PAIR_SOURCE, "many": _MANY_SOURCE, "datasets": _DATASETS_SOURCE}
+
+
+def check_result(result, fields, *, owner, source):
+    """``result`` must be a mapping (a result Bunch) holding ``fields``; a
+    one-line error naming what ``owner`` needs and where it comes from."""
+    if not isinstance(result, Mapping):
+        raise TypeError(
+            f"{owner} needs the result of {SOURCES[source]}; got "
+            f"{type(result).__name__}."
+        )
+    missing = [name for name in fields if name not in result]
+    if missing:
+        raise ValueError(
+            f"{owner} needs the result of {SOURCES[source]}; this one has no "
+            f"{', '.join(missing)}."
+        )
 
 
 def pair_names(estimator_names):

@@ -3,7 +3,13 @@
 import numpy as np
 
 from .._compat import check_matplotlib_support
-from ._common import axes_grid, n_repeats_of, pair_names, result_pair_names
+from ._common import (
+    axes_grid,
+    check_result,
+    n_repeats_of,
+    pair_names,
+    result_pair_names,
+)
 
 __all__ = ["ContingencyTableDisplay"]
 
@@ -261,6 +267,7 @@ class ContingencyTableDisplay:
         display : ContingencyTableDisplay
             The drawn display.
         """
+        check_result(result, (), owner="ContingencyTableDisplay", source="pair")
         tables = result.get("tables", None)
         if tables is None:
             raise ValueError(

@@ -6,6 +6,7 @@ import numpy as np
 
 from .._compat import check_matplotlib_support
 from ..stats._ranks import RANK_TESTS, critical_difference
+from ._common import check_result
 
 __all__ = ["CriticalDifferenceDisplay"]
 
@@ -539,6 +540,12 @@ class CriticalDifferenceDisplay:
         display : CriticalDifferenceDisplay
             The drawn display.
         """
+        check_result(
+            result,
+            ("names", "datasets", "mean_ranks"),
+            owner="CriticalDifferenceDisplay",
+            source="datasets",
+        )
         if test not in RANK_TESTS:
             raise ValueError(f"test must be one of {list(RANK_TESTS)}; got {test!r}.")
         control = result.get("control", None)

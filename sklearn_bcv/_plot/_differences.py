@@ -4,6 +4,7 @@ import numpy as np
 
 from .._compat import check_matplotlib_support
 from ._common import (
+    check_result,
     legend_below,
     n_repeats_of,
     pair_names,
@@ -178,6 +179,9 @@ class ScoreDifferencesDisplay:
         display : ScoreDifferencesDisplay
             The drawn display.
         """
+        check_result(
+            result, ("differences",), owner="ScoreDifferencesDisplay", source="pair"
+        )
         if score_name is None:
             score_name = score_name_of(result)
         display = cls(

@@ -4,7 +4,13 @@ import numpy as np
 from scipy import stats
 
 from .._compat import check_matplotlib_support
-from ._common import legend_below, pair_names, result_pair_names, single_axes
+from ._common import (
+    check_result,
+    legend_below,
+    pair_names,
+    result_pair_names,
+    single_axes,
+)
 
 __all__ = ["PosteriorDisplay"]
 
@@ -205,6 +211,7 @@ class PosteriorDisplay:
         display : PosteriorDisplay
             The drawn display.
         """
+        check_result(result, ("tests",), owner="PosteriorDisplay", source="pair")
         test = result.get("tests", {}).get("bayesian_correlated_t", None)
         if test is None:
             raise ValueError(

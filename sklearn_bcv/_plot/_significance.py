@@ -7,7 +7,7 @@ import numpy as np
 
 from .._compat import check_matplotlib_support
 from ..stats import available_tests
-from ._common import score_name_of
+from ._common import check_result, score_name_of
 
 __all__ = ["SignificanceMatrixDisplay"]
 
@@ -526,6 +526,9 @@ class SignificanceMatrixDisplay:
         display : SignificanceMatrixDisplay
             The drawn display.
         """
+        check_result(
+            result, ("names",), owner="SignificanceMatrixDisplay", source="many"
+        )
         pairwise = result.get("pairwise", None) or {}
         if not pairwise:
             raise ValueError(

@@ -5,6 +5,7 @@ from numbers import Integral
 import numpy as np
 
 from .._compat import check_matplotlib_support
+from ._common import check_result
 
 __all__ = ["PosteriorSimplexDisplay"]
 
@@ -356,6 +357,9 @@ class PosteriorSimplexDisplay:
         display : PosteriorSimplexDisplay
             The drawn display.
         """
+        check_result(
+            result, ("names",), owner="PosteriorSimplexDisplay", source="datasets"
+        )
         names = [str(name) for name in result["names"]]
         for argument, name in (("name_a", name_a), ("name_b", name_b)):
             if name not in names:
