@@ -14,6 +14,7 @@ import warnings
 
 import numpy as np
 import pytest
+from _strategies import EXTREME
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from joblib import cpu_count, parallel_config
@@ -404,13 +405,6 @@ def test_the_multiclass_variant_runs():
 # ---------------------------------------------------------------------------
 
 KFOLD = list(KFold(5).split(np.zeros(20)))
-EXTREME = st.floats(
-    min_value=-1e300,
-    max_value=1e300,
-    allow_nan=False,
-    allow_infinity=False,
-    allow_subnormal=True,
-)
 
 
 def _numbers(result):

@@ -13,6 +13,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from _strategies import EXTREME
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose
@@ -63,13 +64,6 @@ PROBABILITIES = (
 # Strategies: extreme floats and counts, in the shapes each test needs
 # --------------------------------------------------------------------------
 
-EXTREME = st.floats(
-    min_value=-1e300,
-    max_value=1e300,
-    allow_nan=False,
-    allow_infinity=False,
-    allow_subnormal=True,
-)
 # Small integers times one scale: ties, zeros, all-equal rows, constant
 # signs, at the extremes of the float range.
 SCALES = st.sampled_from([5e-324, 1e-310, 1e-300, 1e-154, 1.0, 1e154, 1e300])
