@@ -434,6 +434,20 @@ from sklearn.dummy import DummyClassifier as X
 """
 
 
+def run_in(directory, *args, python_flags=(), timeout=60):
+    """``python [flags] -m sklearn_bcv ARGS`` in ``directory``, without the
+    caller's PYTHONPATH: what a user typing it there would run."""
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    return subprocess.run(
+        [sys.executable, *python_flags, "-m", "sklearn_bcv", *args],
+        capture_output=True,
+        text=True,
+        cwd=directory,
+        env=env,
+        timeout=timeout,
+    )
+
+
 @pytest.fixture
 def evil_directory(tmp_path, monkeypatch):
     """A current directory holding evil.py, which leaves a marker when imported."""
@@ -470,15 +484,7 @@ def test_modules_in_the_current_directory_are_not_imported(
 
 def test_module_in_the_current_directory_in_a_subprocess(evil_directory):
     directory, name, marker = evil_directory
-    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
-    completed = subprocess.run(
-        [sys.executable, "-m", "sklearn_bcv", "--estimator-a", f"{name}.X"],
-        capture_output=True,
-        text=True,
-        cwd=directory,
-        env=env,
-        timeout=60,
-    )
+    completed = run_in(directory, "--estimator-a", f"{name}.X")
     assert completed.returncode == 1
     assert completed.stderr.startswith(
         f"error: --estimator-a: module {name!r} is only in the current directory"
@@ -492,15 +498,7 @@ def test_lazy_imports_while_running_are_not_from_the_current_directory(tmp_path)
     pytest.importorskip("matplotlib")
     marker = tmp_path / "MARKER"
     (tmp_path / "matplotlib.py").write_text(EVIL.format(marker=str(marker)))
-    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
-    completed = subprocess.run(
-        [sys.executable, "-m", "sklearn_bcv", "--plot", "x.png", "--scoring", "?"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=env,
-        timeout=60,
-    )
+    completed = run_in(tmp_path, "--plot", "x.png", "--scoring", "?")
     assert completed.returncode == 2
     assert completed.stderr.startswith("error: --scoring: '?' is not a valid")
     assert not marker.exists()
@@ -513,14 +511,11 @@ def test_worker_processes_do_not_import_from_the_current_directory(tmp_path):
     # every worker. -P keeps the parent safe, as the sklearn-bcv script is.
     marker = tmp_path / "MARKER"
     (tmp_path / "joblib.py").write_text(EVIL.format(marker=str(marker)))
-    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
-    completed = subprocess.run(
-        [sys.executable, "-P", "-m", "sklearn_bcv", *SUBCOMMAND_ARGS["compare"]]
-        + ["--cv", "mx2", "--repeats", "1", "--n-jobs", "2", "--quiet"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=env,
+    completed = run_in(
+        tmp_path,
+        *SUBCOMMAND_ARGS["compare"],
+        *("--cv", "mx2", "--repeats", "1", "--n-jobs", "2", "--quiet"),
+        python_flags=("-P",),
         timeout=120,
     )
     assert completed.returncode == 0, completed.stderr
