@@ -13,13 +13,25 @@ through :func:`~sklearn_bcv.compare_scores`.
 :func:`simulate_seed002` reproduces seed 002 §4 (zeroR against BN-hat on
 the network C -> F, :class:`ZeroRClassifier` and :class:`BinaryNaiveBayes`):
 the Poisson-binomial test against the signed-rank test.
+:func:`simulate_seed001` reproduces seed 001 §3 (Tables 3 and 5): the
+calibrated 5×2 BCV F-test against Alpaydın's F-test on a poorly overlapping
+5×2 CV (:class:`PoorPartition5x2CV`) and the blocked 3×2 BCV t-test, with
+the learners of :func:`seed001_estimators` (:class:`ThresholdedRegressor`
+for the RT and LS classifiers).
 """
 
 from ._across import simulate_null_across
 from ._learners import simulate_comparisons
 from ._losses import simulate_loss_vectors
 from ._many import simulate_many_loss_vectors
+from ._poor_partition import PoorPartition5x2CV
 from ._result import SimulationResult, rejection_rate_interval
+from ._seed001 import (
+    Seed001Result,
+    ThresholdedRegressor,
+    seed001_estimators,
+    simulate_seed001,
+)
 from ._seed002 import (
     BinaryNaiveBayes,
     Seed002Result,
@@ -29,13 +41,18 @@ from ._seed002 import (
 
 __all__ = [
     "BinaryNaiveBayes",
+    "PoorPartition5x2CV",
+    "Seed001Result",
     "Seed002Result",
     "SimulationResult",
+    "ThresholdedRegressor",
     "ZeroRClassifier",
     "rejection_rate_interval",
     "simulate_comparisons",
     "simulate_loss_vectors",
     "simulate_many_loss_vectors",
+    "seed001_estimators",
     "simulate_null_across",
+    "simulate_seed001",
     "simulate_seed002",
 ]
