@@ -11,6 +11,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_bcv import benchmark, compare_estimators, compare_many_estimators
+from sklearn_bcv.simulation import simulate_seed001
 
 X, Y = load_breast_cancer(return_X_y=True)
 X, Y = X[:240], Y[:240]
@@ -67,6 +68,8 @@ def test_dask_local_cluster_matches_serial(local_result):
             remote_many = _compare_many(n_jobs=-1)
             # The progress bar streams results as the cluster finishes them.
             remote_study = _benchmark(n_jobs=-1, verbose=1)
+            # A simulation's replications (reproduce_table3.py --scheduler).
+            remote_seed001 = _seed001(n_jobs=-1)
         # The fits really ran as tasks on the cluster's worker processes.
         workers = set(client.scheduler_info()["workers"])
         assert len(workers) == 2
@@ -84,6 +87,9 @@ def test_dask_local_cluster_matches_serial(local_result):
     assert (
         local_many.tests.bcv_cochran_q.pvalue == remote_many.tests.bcv_cochran_q.pvalue
     )
+    local_seed001 = _seed001(n_jobs=1)
+    for key, rejected in local_seed001.rejected.items():
+        np.testing.assert_array_equal(remote_seed001.rejected[key], rejected)
     # Many data sets: one pool of (data set, split, estimator) on the cluster.
     local_study = _benchmark(n_jobs=1)
     np.testing.assert_array_equal(local_study.split_scores, remote_study.split_scores)
@@ -105,6 +111,12 @@ def _benchmark(**kwargs):
         {"first": (X[:120], Y[:120]), "second": (X[120:], Y[120:])},
         random_state=0,
         **kwargs,
+    )
+
+
+def _seed001(**kwargs):
+    return simulate_seed001(
+        6, pairs="rt_ls", cases=[3, 4], batch_size=2, random_state=0, **kwargs
     )
 
 

@@ -178,24 +178,34 @@ def test_bad_input_is_named(kwargs, error, message):
 # ---------------------------------------------------------------------------
 
 
+@pytest.fixture(scope="module")
+def rt_ls_row():
+    return simulate_seed001(1000, pairs="rt_ls", cases=[3, 4, 8], random_state=1)
+
+
 @pytest.mark.slow
-def test_calibrated_f_rejects_no_more_than_the_poor_partition_f_on_near_null_cases():
+def test_calibrated_f_rejects_no_more_than_the_poor_partition_f_on_near_null_cases(
+    rt_ls_row,
+):
     # Cases (3) and (4): RT and LS differ by about 1% of error here (the
     # smallest differences of the eight cases, as in the paper). The
     # calibrated test's rate is at most the poor-partition F-test's, paired
     # over the same data sets, within a Monte Carlo margin of 2 standard
     # errors of the paired difference.
-    result = simulate_seed001(1000, pairs="rt_ls", cases=[3, 4], random_state=1)
     for case in (3, 4):
-        poor = result.rejected[("rt_ls", case, "combined_f_5x2cv")]
-        calibrated = result.rejected[("rt_ls", case, "calibrated_f_5x2bcv")]
+        poor = rt_ls_row.rejected[("rt_ls", case, "combined_f_5x2cv")]
+        calibrated = rt_ls_row.rejected[("rt_ls", case, "calibrated_f_5x2bcv")]
         difference = calibrated.astype(float) - poor
         margin = 2 * difference.std(ddof=1) / np.sqrt(difference.size)
         assert difference.mean() <= margin, (case, difference.mean(), margin)
 
 
 @pytest.mark.slow
-def test_svm_against_adaboost_is_rejected_almost_always():
-    result = simulate_seed001(20, pairs="svm_ab", cases=[1, 3], random_state=2)
-    for key, rate in result.rates.items():
-        assert rate >= 0.8, (key, rate)
+def test_every_test_rejects_more_where_the_learners_differ_more(rt_ls_row):
+    # Case (8): LS beats RT by about 4% of error, against 1% in case (4).
+    # (The paper's SVM-versus-AdaBoost rows, rejected almost always, need an
+    # error gap scikit-learn's AdaBoost does not have: see reproduction.rst.)
+    for test in SEED001_TESTS:
+        far = rt_ls_row.rates[("rt_ls", 8, test)]
+        near = rt_ls_row.rates[("rt_ls", 4, test)]
+        assert far > near + 0.04, (test, far, near)
