@@ -21,6 +21,7 @@ Usage::
     python benchmarks/reproduce_table3.py --full --pairs rt_ls --n-jobs 2
     python benchmarks/reproduce_table3.py --full --scheduler tcp://host:8786
     python benchmarks/reproduce_table3.py --speedup          # n_jobs 2 vs 1
+    python benchmarks/reproduce_table3.py --table4 --pairs mlp10_mlp10 lp_mlp10
 """
 
 import argparse
@@ -33,8 +34,20 @@ from sklearn_bcv.simulation import simulate_seed001
 
 TABLE3_PAIRS = ("rt_ls", "svm_rf", "svm_ab", "ab_rf")
 TABLE5_PAIRS = ("svm_rf", "svm_lda", "lda_rf")
+TABLE4_PAIRS = tuple(
+    pair
+    for units in (3, 10, 20)
+    for pair in (f"mlp{units}_mlp{units}", f"lp_mlp{units}")
+)
 #: Replications of the reduced run.
-REDUCED = {"rt_ls": 500, "svm_rf": 10, "svm_ab": 10, "ab_rf": 10, "table5": 10}
+REDUCED = {
+    "rt_ls": 500,
+    "svm_rf": 10,
+    "svm_ab": 10,
+    "ab_rf": 10,
+    "table5": 10,
+    "table4": 10,
+}
 
 
 def _cluster(address):
@@ -77,6 +90,9 @@ def main():
     parser.add_argument("--repetitions", type=int, default=None)
     parser.add_argument("--pairs", nargs="+", default=None)
     parser.add_argument("--no-table5", action="store_true")
+    parser.add_argument(
+        "--table4", action="store_true", help="also Table 4 (MLPs; slower)"
+    )
     parser.add_argument("--rst", action="store_true")
     parser.add_argument("--n-jobs", type=int, default=None)
     parser.add_argument("--scheduler", default=None, help="dask scheduler address")
@@ -107,6 +123,15 @@ def main():
                 repetitions("table5"),
                 args.rst,
                 pairs=table5,
+                cases=["iris", "wine"],
+                **common,
+            )
+        if args.table4:
+            _run(
+                "Table 4 (iris, wine)",
+                repetitions("table4"),
+                args.rst,
+                pairs=[p for p in args.pairs or TABLE4_PAIRS if p in TABLE4_PAIRS],
                 cases=["iris", "wine"],
                 **common,
             )

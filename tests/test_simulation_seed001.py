@@ -19,8 +19,10 @@ from sklearn_bcv.simulation import (
 from sklearn_bcv.simulation._seed001 import (
     SEED001_TESTS,
     TABLE3_PUBLISHED,
+    TABLE4_PUBLISHED,
     TABLE5_PUBLISHED,
     _least_squares_errors,
+    _reseeded,
 )
 
 # ---------------------------------------------------------------------------
@@ -61,6 +63,19 @@ def test_seed001_estimators_are_classifiers_with_documented_settings(pair):
         params = first.regressor.get_params()
         assert (params["min_samples_split"], params["min_samples_leaf"]) == (20, 7)
         assert isinstance(second.regressor, LinearRegression)
+
+
+def test_each_fit_can_draw_its_own_randomness():
+    mlp_a, mlp_b = seed001_estimators("mlp10_mlp10", random_state=5)
+    assert mlp_a.get_params()["mlpclassifier__random_state"] == 5
+    assert mlp_b.get_params()["mlpclassifier__random_state"] == 6
+    reseeded = _reseeded(mlp_a, 11)
+    assert reseeded.get_params()["mlpclassifier__random_state"] == 11
+    assert mlp_a.get_params()["mlpclassifier__random_state"] == 5  # a clone
+    forest = _reseeded(seed001_estimators("svm_rf")[1], 3)
+    assert forest.random_state == 3
+    svm = _reseeded(seed001_estimators("svm_rf")[0], 3)  # nothing to seed
+    assert "svc__random_state" in svm.get_params()
 
 
 def test_seed001_estimators_unknown_pair():
@@ -135,11 +150,16 @@ def test_text_shows_our_rates_beside_the_papers(small):
     assert small.published("rt_ls", 3, "calibrated_f_5x2bcv") == 0.033
     assert small.published("svm_lda", "wine", "blocked_t_3x2cv") == 0.041
     assert small.published("rt_ls", "iris", "blocked_t_3x2cv") is None
+    assert small.published("mlp3_mlp3", "wine", "blocked_t_3x2cv") is None
+    assert small.published("mlp3_mlp3", "iris", "blocked_t_3x2cv") == 0.001
     assert "(2)" in small.to_text(rst=True)
 
 
 def test_the_transcriptions_are_complete():
     assert len(TABLE3_PUBLISHED) == 12 and len(TABLE5_PUBLISHED) == 9
+    assert len(TABLE4_PUBLISHED) == 18
+    # Table 4 gives type II errors for LP against MLP: 1 - 0.909 on wine.
+    assert TABLE4_PUBLISHED[("lp_mlp10", "combined_f_5x2cv")][1] == 0.091
     assert all(len(v) == 8 for v in TABLE3_PUBLISHED.values())
     assert all(len(v) == 2 for v in TABLE5_PUBLISHED.values())
     assert TABLE3_PUBLISHED[("svm_ab", "calibrated_f_5x2bcv")][5] == 0.786
