@@ -42,7 +42,7 @@ from .._compat import HasMethods, Interval, validate_params
 from .._engine._fit import worker_count
 from .._split import BlockRegularized5x2CV, BlockRegularizedMx2CV
 from ..datasets import TWO_GAUSSIANS_CASES, make_two_gaussians
-from ..stats import blocked_t_3x2cv, calibrated_f_5x2bcv, combined_f_5x2cv
+from ..stats._registry import get_test
 from ._poor_partition import PoorPartition5x2CV
 from ._result import rejection_rate_interval
 
@@ -406,10 +406,11 @@ def _run_batch(pair, datasets, seeds, n_swapped, alpha):
             differences[test].append(err_b - err_a)  # accuracy of A - of B
             if test == "calibrated_f_5x2bcv":
                 mean_errors[r] = err_a.mean(), err_b.mean()
-    functions = (combined_f_5x2cv, blocked_t_3x2cv, calibrated_f_5x2bcv)
     rejected = {
-        test: np.atleast_1d(func(np.array(differences[test]), alpha=alpha).reject)
-        for test, func in zip(SEED001_TESTS, functions)
+        test: np.atleast_1d(
+            get_test(test)(differences=np.array(differences[test]), alpha=alpha).reject
+        )
+        for test in SEED001_TESTS
     }
     return rejected, mean_errors
 
