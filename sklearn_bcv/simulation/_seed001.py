@@ -92,12 +92,12 @@ _PAIR_COST_MS = {
     "ab_rf": 2800,
     "svm_lda": 80,
     "lda_rf": 1700,
-    "mlp3_mlp3": 4000,
-    "mlp10_mlp10": 4000,
-    "mlp20_mlp20": 4000,
-    "lp_mlp3": 2000,
-    "lp_mlp10": 2000,
-    "lp_mlp20": 2000,
+    "mlp3_mlp3": 600,
+    "mlp10_mlp10": 600,
+    "mlp20_mlp20": 600,
+    "lp_mlp3": 350,
+    "lp_mlp10": 350,
+    "lp_mlp20": 350,
 }
 #: About this long per joblib task: scheduling is then not the cost.
 _TASK_MS = 2000
@@ -259,9 +259,11 @@ def seed001_estimators(pair, *, random_state=None):
     * AB: ``AdaBoostClassifier()`` (50 stumps);
     * LDA: ``LinearDiscriminantAnalysis()``;
     * MLP(h) (Table 4): ``make_pipeline(StandardScaler(),
-      MLPClassifier(hidden_layer_sizes=(h,)))``, one hidden layer of h units
-      (200 iterations of Adam; not always converged, as a fixed budget of
-      training is what the paper describes);
+      MLPClassifier(hidden_layer_sizes=(h,), solver="lbfgs", max_iter=100))``,
+      one hidden layer of h units trained by quasi-Newton for at most 100
+      iterations, as R's ``nnet`` does by default (Adam's default 200 steps
+      leave it far from trained on 75 records: 45% error on iris with 3
+      units, against 6%);
     * LP (Table 4, the single-layer perceptron):
       ``make_pipeline(StandardScaler(), Perceptron())``.
 
@@ -304,7 +306,12 @@ def seed001_estimators(pair, *, random_state=None):
     for units in (3, 10, 20):
         learners[f"mlp{units}"] = lambda units=units: make_pipeline(
             StandardScaler(),
-            MLPClassifier(hidden_layer_sizes=(units,), random_state=random_state),
+            MLPClassifier(
+                hidden_layer_sizes=(units,),
+                solver="lbfgs",
+                max_iter=100,
+                random_state=random_state,
+            ),
         )
     first, second = pair.split("_")
     estimator_a = learners[first]()
@@ -373,7 +380,7 @@ def _errors(estimator, X, y, splits, seeds):
         return _least_squares_errors(X, y, splits)
     errors = np.empty(len(splits))
     with warnings.catch_warnings():
-        # A fixed budget of training is the learner (MLP's 200 iterations).
+        # A fixed budget of training is the learner (MLP's 100 iterations).
         warnings.simplefilter("ignore", ConvergenceWarning)
         for i, (train, test) in enumerate(splits):
             fitted = _reseeded(estimator, int(seeds[i])).fit(X[train], y[train])
