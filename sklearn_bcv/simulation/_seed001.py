@@ -445,7 +445,10 @@ def _check_cases(cases):
     for case in cases:
         if isinstance(case, bool) or case not in valid:
             raise ValueError(f"cases must be among {valid}; got {case!r}.")
-    return [_case_key(case) for case in cases]
+    cases = [_case_key(case) for case in cases]
+    if len(set(cases)) < len(cases):
+        raise ValueError(f"cases must name each case once; got {cases}.")
+    return cases
 
 
 def _check_pairs(pairs):
@@ -457,6 +460,8 @@ def _check_pairs(pairs):
             raise ValueError(
                 f"pairs must be among {list(SEED001_PAIRS)}; got {pair!r}."
             )
+    if len(set(pairs)) < len(pairs):
+        raise ValueError(f"pairs must name each pair once; got {pairs}.")
     return pairs
 
 
