@@ -46,10 +46,10 @@ from ._output import (
     check_plot_path,
     csv_text,
     fitting,
-    json_text,
     new_figure,
     plain,
     save_figure,
+    write_result,
 )
 
 __all__ = [
@@ -485,13 +485,13 @@ def run(args, *, stdout, stderr):
         "rope": args.rope,
         "random_state": args.random_state,
     }
-    if args.format == "json":
-        stdout.write(json_text(result_to_dict(result, context)))
-    elif args.format == "csv":
-        stdout.write(result_to_csv(result))
-    else:
-        stdout.write(result_to_text(result, named, descriptions, context["cv"]))
-    stdout.flush()
+    write_result(
+        stdout,
+        args.format,
+        document=lambda: result_to_dict(result, context),
+        table=lambda: result_to_csv(result),
+        text=lambda: result_to_text(result, named, descriptions, context["cv"]),
+    )
     if plot_path is not None:
         save_figure(plot_figure(result), plot_path, args=args, stderr=stderr)
     return result

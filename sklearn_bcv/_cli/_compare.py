@@ -31,10 +31,10 @@ from ._output import (
     check_plot_path,
     csv_text,
     fitting,
-    json_text,
     new_figure,
     plain,
     save_figure,
+    write_result,
 )
 
 __all__ = ["COMMAND", "result_to_csv", "result_to_dict", "run"]
@@ -157,16 +157,16 @@ def run(args, *, stdout, stderr):
         "alternative": args.alternative,
         "random_state": args.random_state,
     }
-    if args.format == "json":
-        stdout.write(json_text(result_to_dict(result, context)))
-    elif args.format == "csv":
-        stdout.write(result_to_csv(result))
-    else:
-        stdout.write(
+    write_result(
+        stdout,
+        args.format,
+        document=lambda: result_to_dict(result, context),
+        table=lambda: result_to_csv(result),
+        text=lambda: (
             f"A: {estimator_a!r}\nB: {estimator_b!r}\n"
             f"data: {data.description}\ncv: {cv!r}\n\n{result}\n"
-        )
-    stdout.flush()
+        ),
+    )
     if plot_path is not None:
         save_figure(plot_figure(result, names), plot_path, args=args, stderr=stderr)
     return result

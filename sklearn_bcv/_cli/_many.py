@@ -35,10 +35,10 @@ from ._output import (
     check_plot_path,
     csv_text,
     fitting,
-    json_text,
     new_figure,
     plain,
     save_figure,
+    write_result,
 )
 
 __all__ = ["COMMAND", "estimator_names", "result_to_csv", "result_to_dict", "run"]
@@ -306,18 +306,18 @@ def run(args, *, stdout, stderr):
         "control": result.control,
         "random_state": args.random_state,
     }
-    if args.format == "json":
-        stdout.write(json_text(result_to_dict(result, context)))
-    elif args.format == "csv":
-        stdout.write(result_to_csv(result))
-    else:
-        listed = "".join(
-            f"  {name}: {est!r}\n".replace("\n ", "\n   ") for name, est in named
-        )
-        stdout.write(
+    listed = "".join(
+        f"  {name}: {est!r}\n".replace("\n ", "\n   ") for name, est in named
+    )
+    write_result(
+        stdout,
+        args.format,
+        document=lambda: result_to_dict(result, context),
+        table=lambda: result_to_csv(result),
+        text=lambda: (
             f"estimators:\n{listed}data: {data.description}\ncv: {cv!r}\n\n{result}\n"
-        )
-    stdout.flush()
+        ),
+    )
     if plot_path is not None:
         save_figure(plot_figure(result), plot_path, args=args, stderr=stderr)
     return result

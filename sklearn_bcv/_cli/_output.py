@@ -31,6 +31,7 @@ __all__ = [
     "new_figure",
     "plain",
     "save_figure",
+    "write_result",
 ]
 
 
@@ -116,6 +117,18 @@ def plain(value):
 def json_text(document):
     """``document`` as indented JSON, one trailing newline."""
     return json.dumps(plain(document), indent=2) + "\n"
+
+
+def write_result(stdout, output_format, *, document, table, text):
+    """Write a result in ``--format``: ``document()`` as JSON, ``table()``
+    as CSV or ``text()``; only the one asked for is built."""
+    if output_format == "json":
+        stdout.write(json_text(document()))
+    elif output_format == "csv":
+        stdout.write(table())
+    else:
+        stdout.write(text())
+    stdout.flush()
 
 
 def csv_text(header, rows):
