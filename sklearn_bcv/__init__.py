@@ -17,6 +17,8 @@ from ._plot import (
     ScoreDifferencesDisplay,
     SignificanceMatrixDisplay,
 )
+from ._results._sequential import SequentialResult
+from ._sequential import sequential_compare
 from ._split import (
     BlockRegularized5x2CV,
     BlockRegularizedMx2CV,
@@ -42,6 +44,8 @@ __all__ = [
     "compare_many_predictions",
     "benchmark",
     "compare_scores",
+    "SequentialResult",
+    "sequential_compare",
     "BlockRegularized5x2CV",
     "BlockRegularizedMx2CV",
     "StratifiedBlockRegularized5x2CV",

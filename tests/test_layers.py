@@ -29,6 +29,7 @@ RANKS = {
     "_compare": 4,
     "_many": 4,
     "_benchmark": 4,
+    "_sequential": 4,
     "_plot": 5,
     "simulation": 6,
     "_cli": 6,

@@ -42,6 +42,7 @@ from ._across import (
     wilcoxon,
 )
 from ._bayesian import bayesian_correlated_t
+from ._bayesian_bcv import bayesian_bcv_mcnemar
 from ._corrections import adjust_pvalues  # noqa: F401 (not a registered test)
 from ._mcnemar import (
     bcv_mcnemar,
@@ -56,7 +57,9 @@ from ._registry import (  # noqa: F401 (re-exported by sklearn_bcv)
     register_test,
     unregister_test,
 )
+from ._sequential import group_sequential_boundaries
 from ._ttests import (
+    bcv_t,
     blocked_t_3x2cv,
     calibrated_f_5x2bcv,
     combined_f_5x2cv,
@@ -72,12 +75,14 @@ __all__ = [
     "mcnemar",
     "kfold_mcnemar",
     "bcv_mcnemar",
+    "bayesian_bcv_mcnemar",
     # m×2 designs (score differences)
     "paired_t_5x2cv",
     "combined_f_5x2cv",
     "calibrated_f_5x2bcv",
     "combined_t_5x2cv",
     "blocked_t_3x2cv",
+    "bcv_t",
     # any design (score differences)
     "paired_t",
     "corrected_t",
@@ -100,4 +105,6 @@ __all__ = [
     "poisson_binomial",
     "bayesian_signed_rank",
     "bayesian_sign",
+    # sequential m×2 BCV (not a registered test)
+    "group_sequential_boundaries",
 ]

@@ -23,6 +23,7 @@ back, and is ``±inf`` only where it lies beyond the largest double.
 
 import numpy as np
 
+from ._mcnemar import _check_rhos, check_rho_params
 from ._registry import register_test
 from ._utils import (
     check_alpha,
@@ -47,6 +48,7 @@ __all__ = [
     "calibrated_f_5x2bcv",
     "combined_t_5x2cv",
     "blocked_t_3x2cv",
+    "bcv_t",
     "paired_t",
     "corrected_t",
 ]
@@ -559,6 +561,112 @@ def blocked_t_3x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     sigma2 = sum_of_squares / d.shape[-1]
     df = d.shape[-1] - 1
     return _t_result(test, dbar, np.sqrt(sigma2), df, alpha, alternative)
+
+
+@register_test(
+    "bcv_t",
+    needs="differences",
+    design="bcv",
+    param_check=check_rho_params,
+)
+def bcv_t(differences, *, alpha=0.05, alternative="two-sided", rho1=0.5, rho2=0.5):
+    """t test of the mean score difference under the BCV variance model.
+
+    Parameters
+    ----------
+    differences : array-like of shape (..., 2 * m)
+        Score differences ``score_a - score_b`` of a block-regularized m×2
+        design in split order (split ``2r + k`` is fold ``k`` of repetition
+        ``r``), any scoring, regression included.
+    alpha : float, default=0.05
+        Significance level, in (0, 1).
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        ``"greater"``: A is better than B; ``"less"``: B is better.
+    rho1 : float, default=0.5
+        Assumed correlation of the two differences of one repetition, in
+        (-1, 1).
+    rho2 : float, default=0.5
+        Assumed correlation of differences of different repetitions, in
+        [0, 1) and at most ``(1 + rho1) / 2`` (seed 000, eq. 9). The
+        defaults are the upper bounds of seed 000's eq. 10, as in
+        :func:`bcv_mcnemar`.
+
+    Returns
+    -------
+    result : :class:`~sklearn.utils.Bunch`
+        - ``statistic`` -- the t statistic (positive when A is better);
+        - ``pvalue`` -- from Student's t with ``2m - 1`` degrees of freedom;
+        - ``df`` -- ``2m - 1``;
+        - ``mean_difference``, ``std_error`` -- ``dbar`` and the estimated
+          standard deviation of ``dbar``, in the units of the differences;
+        - ``confidence_interval`` -- ``(1 - alpha)`` interval of the mean
+          difference, one-sided as ``alternative`` says;
+        - ``variance_factor`` -- ``V_m`` below;
+        - ``reject``, ``alternative``, ``alpha``, ``test``.
+
+    See Also
+    --------
+    bcv_mcnemar : the effective-table McNemar test of the same design.
+    blocked_t_3x2cv : the t test of Wang et al., which takes ``V_m = 1/2``.
+    sklearn_bcv.sequential_compare : its group-sequential form.
+
+    Notes
+    -----
+    Seed 000's variance model (§4) gives the 2m differences a common
+    variance ``sigma**2``, correlation ``rho1`` within a repetition and
+    ``rho2`` across repetitions, so
+
+    .. math:: \\operatorname{Var}(\\bar d) = \\sigma^2 V_m, \\qquad
+              V_m = \\frac{1 + \\rho_1 + 2(m - 1)\\rho_2}{2m},
+
+    and the centred sum of squares has expectation
+    :math:`E\\sum_i (d_i - \\bar d)^2 = 2m\\sigma^2 (1 - V_m)`. The pooled,
+    unbiased estimate :math:`s^2 = \\sum_i (d_i - \\bar d)^2 / (2m(1 -
+    V_m))` gives
+
+    .. math:: t = \\frac{\\bar d}{\\sqrt{V_m s^2}} \\sim t(2m - 1).
+
+    With ``rho1 = rho2 = 1/2`` (the defaults) every contrast orthogonal to
+    the mean has the same variance under the model, so :math:`\\bar d` and
+    :math:`s^2` are independent and :math:`t(2m - 1)` is exact for normal
+    differences; for other correlations it is the usual approximation. This
+    is the look statistic of the differences-based sequential test of FORMULAS
+    (our extension; seed 000 derives the model for its McNemar test).
+    :func:`blocked_t_3x2cv` takes ``V_m = 1/2`` whatever m; here the
+    variance of :math:`\\bar d` shrinks with m as the model says, which is
+    what lets a sequential design gain from more repetitions.
+    Zero variance: statistic 0 (p-value 1) when ``dbar == 0``, else ``±inf``.
+
+    References
+    ----------
+    .. [1] J. Yang, R. Wang, Y. Song and J. Li, "Block-regularized 5×2
+       cross-validated McNemar's test for comparing two classification
+       algorithms", section 4 (the variance model, eq. 8-10).
+
+    Examples
+    --------
+    >>> from sklearn_bcv.stats import bcv_t
+    >>> d = [0.04, 0.02, 0.03, 0.01, 0.05, 0.03, 0.02, 0.04, 0.03, 0.03]
+    >>> result = bcv_t(d)
+    >>> round(result.statistic, 3), round(result.pvalue, 4), result.df
+    (2.477, 0.0352, 9)
+    """
+    test = "bcv_t"
+    alpha, alternative = _validate_common(alpha, alternative, test)
+    p = check_mx2_differences(differences, test=test)
+    m = p.shape[-2]
+    rho1, rho2 = _check_rhos(rho1, rho2, m)
+    d, exponent = power_of_two_scale(p.reshape(*p.shape[:-2], 2 * m))
+    dbar, sum_of_squares = _mean_and_sum_of_squares(d)
+    spread = 1.0 + rho1 + 2.0 * (m - 1) * rho2  # 2m·V_m
+    # V_m·s² = V_m·SS / (2m(1 - V_m)) = spread·SS / (2m·(2m - spread))
+    std_error = np.sqrt(spread * sum_of_squares / (2.0 * m * (2.0 * m - spread)))
+    df = 2 * m - 1
+    result = _location_t_result(test, dbar, std_error, df, alpha, alternative, exponent)
+    result["mean_difference"] = _as_reported(unscale(dbar, exponent))
+    result["std_error"] = _as_reported(unscale(std_error, exponent))
+    result["variance_factor"] = spread / (2.0 * m)
+    return result
 
 
 # --------------------------------------------------------------------------

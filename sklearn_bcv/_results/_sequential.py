@@ -1,0 +1,153 @@
+"""The result of a sequential m×2 BCV comparison and its text."""
+
+import numpy as np
+from sklearn.utils import Bunch
+
+from ._text import format_number, text_table
+
+__all__ = ["SequentialResult"]
+
+_TRACE_FIELDS = (
+    "repeats",
+    "statistic",
+    "lower",
+    "upper",
+    "estimate",
+    "low",
+    "high",
+    "decision",
+)
+_CODES = {0: "continue", 1: "A better", -1: "B better", 2: "no difference"}
+
+
+class SequentialResult(Bunch):
+    """The result of :func:`~sklearn_bcv.sequential_compare`.
+
+    A :class:`~sklearn.utils.Bunch` whose fields are documented in
+    :func:`~sklearn_bcv.sequential_compare`. Printing it shows the looks
+    taken, the boundaries and the decision; ``comparison`` holds the
+    fixed-design tests on the same fits (not sequentially adjusted).
+    """
+
+    @classmethod
+    def build(
+        cls,
+        *,
+        decision,
+        n_repeats,
+        min_repeats,
+        max_repeats,
+        trace,
+        bounds,
+        lower,
+        upper,
+        comparison,
+        test,
+        test_params,
+        rope,
+        statistic_reference,
+    ):
+        """Assemble the result from the looks taken and the boundaries."""
+        n_fits = 4 * n_repeats
+        return cls(
+            decision=decision,
+            n_repeats=n_repeats,
+            min_repeats=min_repeats,
+            max_repeats=max_repeats,
+            trace=Bunch(**{key: np.asarray(trace[key]) for key in _TRACE_FIELDS}),
+            boundaries=Bunch(
+                repeats=bounds.repeats,
+                lower=lower,
+                upper=upper,
+                nominal_alpha=bounds.nominal_alpha,
+                constant=bounds.constant,
+                variance_factor=bounds.variance_factor,
+                rho1=bounds.rho1,
+                rho2=bounds.rho2,
+            ),
+            n_fits=n_fits,
+            n_fits_saved=4 * max_repeats - n_fits,
+            comparison=comparison,
+            test=test,
+            test_params=dict(test_params),
+            statistic_reference=statistic_reference,
+            boundary=bounds.boundary,
+            alpha=bounds.alpha,
+            alternative=bounds.alternative,
+            rope=rope,
+            estimate=float(trace["estimate"][-1]),
+            confidence_interval=(float(trace["low"][-1]), float(trace["high"][-1])),
+        )
+
+    def to_frame(self):
+        """The looks taken as a :class:`pandas.DataFrame`, one row per look.
+
+        Columns ``repeats``, ``statistic``, ``lower``, ``upper``,
+        ``estimate``, ``low``, ``high`` and ``decision`` (text). Needs pandas.
+
+        Returns
+        -------
+        frame : pandas.DataFrame
+        """
+        try:
+            import pandas as pd
+        except ImportError as exc:  # pragma: no cover - depends on the machine
+            raise ImportError("to_frame needs pandas: pip install pandas") from exc
+        frame = pd.DataFrame({key: self.trace[key] for key in _TRACE_FIELDS})
+        frame["decision"] = [_CODES[int(code)] for code in self.trace.decision]
+        return frame
+
+    def __repr__(self):
+        return _format_sequential_summary(self)
+
+    __str__ = __repr__
+
+
+def _boundary_name(result):
+    name = {"pocock": "Pocock", "obrien_fleming": "O'Brien-Fleming"}
+    return name[result.boundary]
+
+
+def _format_sequential_summary(result):
+    comparison = result.comparison
+    names = comparison.get("estimator_names")
+    who = f"A = {names[0]} and B = {names[1]}" if names else "A and B"
+    scale = "t(2m - 1)" if result.statistic_reference == "t" else "normal"
+    lines = [
+        f"Sequential comparison of {who}, {comparison.design.n_samples} records",
+        f"test: {result.test} ({scale} look statistic), {_boundary_name(result)} "
+        f"boundaries, alpha={result.alpha}, alternative={result.alternative!r}"
+        + (f", rope={result.rope:g}" if result.rope > 0 else ""),
+    ]
+    trace = result.trace
+    rows = [
+        (
+            str(int(m)),
+            format_number(float(stat)),
+            format_number(float(low)),
+            format_number(float(high)),
+            f"[{format_number(float(a))}, {format_number(float(b))}]",
+            _CODES[int(code)],
+        )
+        for m, stat, low, high, a, b, code in zip(
+            trace.repeats,
+            trace.statistic,
+            trace.lower,
+            trace.upper,
+            trace.low,
+            trace.high,
+            trace.decision,
+        )
+    ]
+    header = ("m", "statistic", "lower", "upper", "interval (A - B)", "look")
+    lines += text_table(header, rows, right_aligned=(0, 1, 2, 3))
+    lines.append(
+        f"Decision: {result.decision} after {result.n_repeats} of at most "
+        f"{result.max_repeats} repetitions ({result.n_fits} fits, "
+        f"{result.n_fits_saved} saved)."
+    )
+    lines.append(
+        "result.comparison holds the fixed-design tests on these fits; their "
+        "p-values are not sequentially adjusted."
+    )
+    return "\n".join(lines)

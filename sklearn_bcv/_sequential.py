@@ -1,0 +1,413 @@
+"""Sequential m×2 BCV: fit one repetition at a time, stop when it is clear.
+
+:func:`sequential_compare` draws one nested block-regularized design of
+``max_repeats`` repetitions, fits the first ``min_repeats`` repetitions in
+one joblib pool and then one repetition (its two splits × two estimators)
+at a time, and looks at a registered test's statistic after each
+repetition (``stats._sequential``). The fits it made are the fits of the
+returned ``comparison``, a :class:`ComparisonResult` on the splits used.
+"""
+
+from numbers import Integral, Real
+
+import numpy as np
+
+from ._compat import HasMethods, Interval, StrOptions, validate_params
+from ._constants import ALTERNATIVES, CLASSIFICATION
+from ._engine._design import describe_design
+from ._engine._fit import DataSet, FitResults, fit_all, worker_count
+from ._engine._needs import PredictionStore
+from ._engine._plan import _check_params, plan_tests
+from ._engine._prepare import prepare_fits
+from ._engine._validation import check_records, check_target, task_of_estimators
+from ._results import build_pair_result, estimator_name
+from ._results._sequential import SequentialResult
+from ._split import (
+    BlockRegularizedMx2CV,
+    StratifiedBlockRegularizedMx2CV,
+    _n_sub_blocks,
+)
+from .stats._registry import get_entry, get_test
+from .stats._sequential import (
+    BOUNDARIES,
+    DECISIONS,
+    _check_repeats,
+    check_boundary,
+    check_rope,
+    check_sequential_test,
+    first_stop,
+    group_sequential_boundaries,
+    look_decisions,
+    look_statistics,
+    statistic_boundaries,
+)
+
+__all__ = ["sequential_compare"]
+
+
+def _test_and_params(test):
+    """``"name"`` or ``{"name": {param: value}}`` -> (name, params)."""
+    if isinstance(test, dict):
+        if len(test) != 1:
+            raise ValueError(
+                "test must be a test's name or a dict {name: params} of one test; "
+                f"got a dict of {len(test)} entries."
+            )
+        ((name, params),) = test.items()
+        if not isinstance(params, dict):
+            raise ValueError(
+                f"test={{{name!r}: ...}} needs a dict of the test's parameters; "
+                f"got {params!r}."
+            )
+        return name, dict(params)
+    return test, {}
+
+
+def _model_params(name, params):
+    """The test's correlations (rho1, rho2): the user's over the defaults."""
+    func = get_test(name)
+    defaults = func.__kwdefaults__ or {}
+    names = [key for key in ("rho1", "rho2") if key in defaults]
+    return {key: params.get(key, defaults[key]) for key in names}
+
+
+def _check_stratify(stratify, task):
+    if stratify == "auto":
+        return task == CLASSIFICATION
+    if stratify and task != CLASSIFICATION:
+        raise ValueError(
+            "stratify=True needs classifiers (class labels to stratify on); "
+            "the estimators are regressors."
+        )
+    return bool(stratify)
+
+
+def _nested_cv(stratify, max_repeats, random_state):
+    kind = StratifiedBlockRegularizedMx2CV if stratify else BlockRegularizedMx2CV
+    return kind(n_repeats=max_repeats, random_state=random_state)
+
+
+def _check_design_size(n_samples, max_repeats):
+    needed = _n_sub_blocks(max_repeats)
+    if n_samples < needed:
+        raise ValueError(
+            f"max_repeats={max_repeats} is too large for {n_samples} records: a "
+            f"block-regularized design of {max_repeats} repetitions needs at "
+            f"least {needed} records ({needed} sub-blocks); use max_repeats <= "
+            f"{(1 << (max(n_samples, 2).bit_length() - 1)) - 1}."
+        )
+
+
+def _merge(parts):
+    """One :class:`FitResults` of the splits of several batches, in order."""
+    return FitResults(
+        predictions=[row for part in parts for row in part.predictions],
+        fit_time=np.concatenate([part.fit_time for part in parts]),
+        score_time=np.concatenate([part.score_time for part in parts]),
+        failed=np.concatenate([part.failed for part in parts]),
+        errors=[error for part in parts for error in part.errors],
+        scores=None
+        if parts[0].scores is None
+        else np.concatenate([part.scores for part in parts]),
+    )
+
+
+@validate_params(
+    {
+        "estimator_a": [HasMethods(["fit", "predict", "get_params"])],
+        "estimator_b": [HasMethods(["fit", "predict", "get_params"])],
+        "X": ["array-like", "sparse matrix"],
+        "y": ["array-like"],
+        "test": [str, dict],
+        "min_repeats": [Interval(Integral, 1, None, closed="left")],
+        "max_repeats": [Interval(Integral, 1, None, closed="left")],
+        "boundary": [StrOptions(set(BOUNDARIES))],
+        "alpha": [Interval(Real, 0, 1, closed="neither")],
+        "alternative": [StrOptions(set(ALTERNATIVES))],
+        "rope": [Interval(Real, 0, None, closed="left")],
+        "scoring": [str, callable, None],
+        "stratify": [StrOptions({"auto"}), "boolean"],
+        "n_jobs": [Integral, None],
+        "verbose": ["verbose"],
+        "random_state": ["random_state"],
+    },
+    prefer_skip_nested_validation=False,  # the estimators are not validated yet
+)
+def sequential_compare(
+    estimator_a,
+    estimator_b,
+    X,
+    y,
+    *,
+    test="bcv_mcnemar",
+    min_repeats=3,
+    max_repeats=7,
+    boundary="obrien_fleming",
+    alpha=0.05,
+    alternative="two-sided",
+    rope=0.0,
+    scoring=None,
+    stratify="auto",
+    n_jobs=None,
+    verbose=0,
+    random_state=None,
+):
+    """Compare two estimators on a sequential m×2 BCV: stop fitting when clear.
+
+    One nested block-regularized design of ``max_repeats`` repetitions is
+    drawn; its first ``min_repeats`` repetitions are fitted, then one more
+    repetition (two splits × two estimators, in parallel) at a time. After
+    each repetition the test's statistic on the repetitions so far is
+    compared with a group-sequential boundary, and fitting stops at the first
+    crossing. The overall type I error is ``alpha`` under seed 000's
+    variance model, however many looks are taken.
+
+    Parameters
+    ----------
+    estimator_a, estimator_b : estimator objects implementing fit and predict
+        The two learning algorithms, both classifiers or both regressors;
+        cloned for every fit.
+    X : {array-like, sparse matrix} of shape (n_samples, n_features)
+        The data.
+    y : array-like of shape (n_samples,)
+        The target.
+    test : str or dict, default="bcv_mcnemar"
+        The statistic looked at: ``"bcv_mcnemar"`` (classifiers, accuracy:
+        the signed root of the effective-table McNemar statistic) or
+        ``"bcv_t"`` (the mean score difference under the BCV variance model,
+        for any ``scoring``, regression included). ``{name: {"rho1": ...,
+        "rho2": ...}}`` sets the test's correlations, which also set the
+        boundaries.
+    min_repeats : int, default=3
+        The first look, in repetitions of 2-fold CV.
+    max_repeats : int, default=7
+        The last look. Every design with the same ``random_state`` is a
+        prefix of this one, so with ``max_repeats <= 7`` the first five
+        repetitions are the paper's 5×2 BCV.
+    boundary : {"obrien_fleming", "pocock"}, default="obrien_fleming"
+        O'Brien and Fleming's boundary (wide at the first looks, near the
+        fixed-design critical value at the last) or Pocock's constant one
+        (stops earlier on large differences, at some cost at the last look).
+    alpha : float, default=0.05
+        Overall significance level.
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        ``"greater"``: stop only for "A better" (one-sided boundary);
+        ``"less"``: only for "B better".
+    rope : float, default=0.0
+        Region of practical equivalence, in units of the score difference
+        (accuracy for ``bcv_mcnemar``). When positive, fitting also stops
+        with "no difference" as soon as the ``(1 - alpha)`` interval of the
+        mean difference lies inside ``[-rope, rope]`` (a futility stop,
+        which can only lower the type I error).
+    scoring : str, callable or None, default=None
+        Score of one split for ``bcv_t`` and for ``comparison`` (as in
+        :func:`compare_estimators`); ``bcv_mcnemar`` looks at accuracy.
+    stratify : "auto" or bool, default="auto"
+        Whether to stratify the splits on the class labels
+        (:class:`StratifiedBlockRegularizedMx2CV`); ``"auto"`` does for
+        classifiers.
+    n_jobs : int, default=None
+        Number of jobs fitting in parallel (at most the 4 fits of one
+        repetition, ``4 * min_repeats`` at the first look).
+    verbose : int, default=0
+        ``> 0`` prints each look's statistic and boundary.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the splits. Estimators keep their own ``random_state``.
+
+    Returns
+    -------
+    result : SequentialResult
+        A :class:`~sklearn.utils.Bunch` with
+
+        decision : str
+            ``"A better"``, ``"B better"``, ``"no difference"`` (the rope's
+            futility stop) or ``"undecided"`` (``max_repeats`` reached
+            without crossing).
+        n_repeats, min_repeats, max_repeats : int
+            Repetitions fitted (m at the stop) and the looks' range.
+        trace : Bunch
+            One entry per look taken: ``repeats``, ``statistic``, ``lower``,
+            ``upper`` (the boundaries in the statistic's scale),
+            ``estimate`` and ``low``/``high`` (the mean difference and its
+            unadjusted ``(1 - alpha)`` interval) and ``decision``.
+        boundaries : Bunch
+            ``repeats``, ``lower``, ``upper`` at every possible look (also
+            those not taken), ``nominal_alpha``, ``constant`` and the
+            model's ``variance_factor`` (see
+            :func:`~sklearn_bcv.stats.group_sequential_boundaries`).
+        n_fits, n_fits_saved : int
+            Fits made, and fits a fixed design of ``max_repeats``
+            repetitions would have made on top.
+        comparison : ComparisonResult
+            :func:`compare_estimators`' result on the splits used, from the
+            same fits; its p-values are those of a fixed design and are not
+            sequentially adjusted.
+        test, boundary, alpha, alternative, rope : the settings used.
+
+    See Also
+    --------
+    compare_estimators : A fixed design.
+    SequentialDisplay : The statistic's path against the boundaries.
+    sklearn_bcv.stats.group_sequential_boundaries : The boundaries.
+
+    Notes
+    -----
+    Look m uses the first m repetitions of the nested design. Under seed
+    000's model the mean difference over m repetitions has variance
+    ``sigma**2·V_m``, ``V_m = (1 + rho1 + 2(m - 1)·rho2) / (2m)``, and the
+    standardised look statistics are jointly normal with
+    ``corr(z_m, z_m') = sqrt(V_m' / V_m)`` for ``m <= m'``; the boundaries
+    keep the probability that any look crosses at ``alpha`` under that
+    law. ``bcv_t`` is referred to Student's t with ``2m - 1`` degrees of
+    freedom at the nominal level of each look. Identical predictions give
+    a statistic of 0 at every look: never "A better" nor "B better".
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_breast_cancer
+    >>> from sklearn.dummy import DummyClassifier
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import StandardScaler
+    >>> from sklearn_bcv import sequential_compare
+    >>> X, y = load_breast_cancer(return_X_y=True)
+    >>> result = sequential_compare(
+    ...     make_pipeline(StandardScaler(), LogisticRegression()),
+    ...     DummyClassifier(), X, y, random_state=0)
+    >>> result.decision, result.n_repeats, result.n_fits, result.n_fits_saved
+    ('A better', 3, 12, 16)
+    """
+    name, params = _test_and_params(test)
+    form = check_sequential_test(name)
+    for reserved in ("alpha", "alternative"):
+        if reserved in params:
+            raise ValueError(
+                f"test[{name!r}] cannot set {reserved}: pass {reserved}= to "
+                "sequential_compare (it sets the boundaries)."
+            )
+    _check_params(get_entry(name), params, "test")
+    min_repeats, max_repeats = _check_repeats(min_repeats, max_repeats)
+    check_boundary(boundary)
+    rope = check_rope(rope)
+    bounds = group_sequential_boundaries(
+        min_repeats,
+        max_repeats,
+        boundary=boundary,
+        alpha=alpha,
+        alternative=alternative,
+        **_model_params(name, params),
+    )
+    lower, upper = statistic_boundaries(form, bounds)
+    worker_count(n_jobs, 1)  # n_jobs checked before any fit
+
+    estimators = [("estimator_a", estimator_a), ("estimator_b", estimator_b)]
+    y_checked = check_target(y)
+    n_samples = check_records(X, y_checked, None)
+    task = task_of_estimators(estimators, y_checked)
+    if form.needs == "tables" and task != CLASSIFICATION:
+        raise ValueError(
+            f"test={name!r} compares classifiers (contingency tables); the "
+            "estimators are regressors: use test='bcv_t'."
+        )
+    _check_design_size(n_samples, max_repeats)
+    cv = _nested_cv(_check_stratify(stratify, task), max_repeats, random_state)
+    prepared = prepare_fits(
+        estimators,
+        X,
+        y,
+        cv=cv,
+        scoring=scoring,
+        groups=None,
+        params=None,
+        random_state=random_state,
+        owner="sequential_compare",
+    )
+    scorer = prepared.scoring.scorer if prepared.scoring.needs_estimator else None
+    labels = [("A", estimator_a, {}), ("B", estimator_b, {})]
+
+    parts, looks, codes, repeats = [], [], [], min_repeats
+    fitted = 0
+    while True:
+        batch = prepared.splits[2 * fitted : 2 * repeats]
+        if verbose > 0:
+            print(f"Fitting repetitions {fitted + 1}-{repeats}: {2 * len(batch)} fits")
+        parts += fit_all(
+            [DataSet(prepared.X, prepared.y, batch, labels, scorer=scorer)],
+            n_jobs=n_jobs,
+            verbose=max(verbose - 1, 0),
+        )
+        fitted = repeats
+        store = PredictionStore.of_fits(
+            prepared.y,
+            prepared.splits[: 2 * repeats],
+            _merge(parts),
+            prepared.task,
+            prepared.scoring,
+            "raise",
+            [("A", estimator_a), ("B", estimator_b)],
+        )
+        values = store.pair_needs(0, 1, only=(form.needs,))[form.needs]
+        look = look_statistics(form, values, [repeats], alpha=alpha, params=params)
+        index = repeats - min_repeats
+        code = look_decisions(
+            look.statistic,
+            lower[index],
+            upper[index],
+            low=look.low,
+            high=look.high,
+            rope=rope,
+        )
+        looks.append(look)
+        codes.append(code)
+        if verbose > 0:
+            print(
+                f"Look {repeats}: statistic {float(look.statistic[0]):.3f}, "
+                f"boundaries [{lower[index]:.3f}, {upper[index]:.3f}] -> "
+                f"{DECISIONS[int(code[0])] if code[0] else 'continue'}"
+            )
+        if code[0] != 0 or repeats == max_repeats:
+            break
+        repeats += 1
+
+    _, decision = first_stop(np.concatenate(codes))
+    used = prepared.splits[: 2 * repeats]
+    plan, skipped = plan_tests(None, prepared.design, task, alternative=alternative)
+    comparison = build_pair_result(
+        store,
+        0,
+        1,
+        design=describe_design(used, n_samples, cv=cv),
+        plan=plan,
+        skipped=skipped,
+        alpha=alpha,
+        alternative=alternative,
+        fits=_merge(parts),
+        estimator_names=(estimator_name(estimator_a), estimator_name(estimator_b)),
+    )
+    comparison["sequentially_adjusted"] = False
+    taken = slice(0, repeats - min_repeats + 1)
+    trace = {
+        "repeats": bounds.repeats[taken],
+        "statistic": np.concatenate([look.statistic for look in looks]),
+        "lower": lower[taken],
+        "upper": upper[taken],
+        "estimate": np.concatenate([look.estimate for look in looks]),
+        "low": np.concatenate([look.low for look in looks]),
+        "high": np.concatenate([look.high for look in looks]),
+        "decision": np.concatenate(codes),
+    }
+    return SequentialResult.build(
+        decision=DECISIONS[int(decision)],
+        n_repeats=repeats,
+        min_repeats=min_repeats,
+        max_repeats=max_repeats,
+        trace=trace,
+        bounds=bounds,
+        lower=lower,
+        upper=upper,
+        comparison=comparison,
+        test=name,
+        test_params=params,
+        rope=rope,
+        statistic_reference="t" if form.t_reference else "normal",
+    )

@@ -1,0 +1,482 @@
+"""Group-sequential m×2 BCV: boundaries, look statistics and stopping rule.
+
+A sequential m×2 BCV looks at its statistic after repetitions
+``min_repeats, ..., max_repeats`` of one nested block-regularized design and
+stops at the first look whose statistic crosses a boundary. Under seed 000's
+variance model (variance ``sigma**2``, correlation ``rho1`` within and
+``rho2`` across repetitions) ``Var(dbar_m) = sigma**2·V_m`` with
+``V_m = (1 + rho1 + 2(m - 1)·rho2) / (2m)`` and, for ``m <= m'``,
+``Cov(dbar_m, dbar_m') = sigma**2·V_m'``. So ``S_m = z_m / sqrt(V_m)`` (with
+``z_m`` the standardised look statistic) has independent increments and
+``Var(S_m) = 1/V_m``, the information of look m: the canonical joint
+distribution of group-sequential tests (Jennison & Turnbull 2000, ch. 3),
+whose crossing probabilities are computed here by numerical integration
+(Armitage, McPherson & Rowe 1969) and checked against
+:func:`scipy.stats.multivariate_normal` in the tests.
+
+Everything here is vectorised over leading batch dimensions, so
+:func:`sklearn_bcv.sequential_compare` (one comparison, one look at a time)
+and the simulations (thousands of paths at once) share one path from the
+registered tests' results to a decision.
+"""
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+from scipy import optimize, special, stats
+from sklearn.utils import Bunch
+
+from ._mcnemar import _check_rhos
+from ._registry import get_test
+from ._utils import check_alpha, check_alternative, check_real
+
+__all__ = [
+    "BOUNDARIES",
+    "DECISIONS",
+    "SEQUENTIAL_TESTS",
+    "check_sequential_test",
+    "first_stop",
+    "group_sequential_boundaries",
+    "look_decisions",
+    "look_statistics",
+    "variance_factor",
+]
+
+#: The group-sequential boundaries: Pocock's constant one and O'Brien and
+#: Fleming's, which is wide at the first looks and narrows to about the
+#: fixed-design critical value at the last.
+BOUNDARIES = ("pocock", "obrien_fleming")
+
+#: Decision codes of :func:`look_decisions` and :func:`first_stop`.
+DECISIONS = {0: "undecided", 1: "A better", -1: "B better", 2: "no difference"}
+
+# Grid of the numerical integration: Simpson's rule on at least this many
+# points per look, and at least this many points per standard deviation of
+# the increment between two looks (looks close in information need a finer
+# grid), capped so a kernel matrix stays below ~32 MB. The critical constant
+# is then accurate to about 1e-7 (checked against a grid twice as fine).
+_MIN_POINTS = 401
+_POINTS_PER_SD = 6
+_MAX_POINTS = 2001
+# One-sided boundaries: the continuation region is cut this many standard
+# deviations below the mean (the mass below is < 1e-10).
+_TAIL_SDS = 6.5
+
+
+@dataclass(frozen=True)
+class SequentialForm:
+    """How a registered test is looked at sequentially.
+
+    ``needs`` is what the test is called with; ``statistic`` the field of its
+    result read as the signed look statistic (positive when A is better);
+    ``t_reference`` whether that statistic is referred to Student's t with
+    ``2m - 1`` degrees of freedom (else to the standard normal);
+    ``location`` maps the test's result to the estimated mean difference
+    and its standard error, for the rope's futility stop.
+    """
+
+    test: str
+    needs: str
+    statistic: str
+    t_reference: bool
+    location: object
+
+
+def _mcnemar_location(result):
+    """Accuracy difference A - B and its standard error on the effective
+    table (its size ``t·nbar``, the cells' proportions of ``nbar``)."""
+    mean_table = np.asarray(result.mean_table, dtype=np.float64)
+    n_test = mean_table.sum(axis=(-2, -1))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p01 = np.where(n_test > 0, mean_table[..., 0, 1] / n_test, 0.0)
+        p10 = np.where(n_test > 0, mean_table[..., 1, 0] / n_test, 0.0)
+        estimate = p10 - p01
+        variance = np.maximum(p01 + p10 - estimate**2, 0.0)
+        effective_size = result.t * n_test
+        std_error = np.sqrt(
+            np.where(effective_size > 0, variance / effective_size, 0.0)
+        )
+    return estimate, std_error
+
+
+def _t_location(result):
+    return (
+        np.asarray(result.mean_difference, dtype=np.float64),
+        np.asarray(result.std_error, dtype=np.float64),
+    )
+
+
+#: Registered tests that have a sequential form.
+SEQUENTIAL_TESTS = {
+    "bcv_mcnemar": SequentialForm(
+        "bcv_mcnemar", "tables", "z", t_reference=False, location=_mcnemar_location
+    ),
+    "bcv_t": SequentialForm(
+        "bcv_t", "differences", "statistic", t_reference=True, location=_t_location
+    ),
+}
+
+
+def check_sequential_test(test):
+    """The :class:`SequentialForm` of ``test`` (a registered test's name)."""
+    if not isinstance(test, str):
+        raise ValueError(
+            f"test must be the name of a test with a sequential form, one of "
+            f"{sorted(SEQUENTIAL_TESTS)}; got {test!r}."
+        )
+    if test not in SEQUENTIAL_TESTS:
+        get_test(test)  # an unknown name: the registry's message lists them
+        raise ValueError(
+            f"test={test!r} has no sequential form; sequential_compare can look "
+            f"at {sorted(SEQUENTIAL_TESTS)} (bcv_mcnemar for classifiers' "
+            "accuracy, bcv_t for any scoring, regression included)."
+        )
+    return SEQUENTIAL_TESTS[test]
+
+
+def variance_factor(n_repeats, rho1, rho2):
+    """``V_m = (1 + rho1 + 2(m - 1)·rho2) / (2m)``: ``Var(dbar_m) / sigma**2``
+    under seed 000's model; the inverse of :func:`bcv_mcnemar`'s ``t``."""
+    m = np.asarray(n_repeats, dtype=np.float64)
+    return (1.0 + rho1 + 2.0 * (m - 1.0) * rho2) / (2.0 * m)
+
+
+# --------------------------------------------------------------------------
+# Boundaries
+# --------------------------------------------------------------------------
+
+
+def _simpson_weights(n_points, step):
+    weights = np.full(n_points, 2.0)
+    weights[1::2] = 4.0
+    weights[[0, -1]] = 1.0
+    return weights * step / 3.0
+
+
+def _grid(low, high, n_points):
+    n_points += 1 - n_points % 2  # Simpson needs an odd count
+    points = np.linspace(low, high, n_points)
+    return points, _simpson_weights(n_points, (high - low) / (n_points - 1))
+
+
+def _region(critical, information, two_sided):
+    """Continuation region of ``S = z·sqrt(I)`` at one look."""
+    sd = np.sqrt(information)
+    high = critical * sd
+    low = -high if two_sided else min(-_TAIL_SDS * sd, high - _TAIL_SDS * sd)
+    return low, high
+
+
+def _non_crossing_probability(critical, information, two_sided):
+    """P(no look crosses) under H0, by numerical integration over looks.
+
+    ``S_j`` has independent normal increments of variance
+    ``information[j] - information[j - 1]``. The sub-density of ``S_j`` on
+    the continuation region (paths that have not stopped yet) is carried
+    from look to look on a Simpson grid; the probability to stay at the
+    next look integrates the normal increment exactly (``ndtr``).
+    """
+    low, high = _region(critical[0], information[0], two_sided)
+    sd = np.sqrt(information[0])
+    n_points = _MIN_POINTS
+    if len(critical) > 1:
+        gaps = np.diff(information)
+        smallest = np.sqrt(max(gaps.min(), 0.0))
+        if smallest > 0:
+            wanted = (high - low) / smallest * _POINTS_PER_SD
+            n_points = int(np.clip(wanted, _MIN_POINTS, _MAX_POINTS))
+    points, weights = _grid(low, high, n_points)
+    density = stats.norm.pdf(points, scale=sd)
+    stay = special.ndtr(high / sd) - special.ndtr(low / sd)
+    for j in range(1, len(critical)):
+        low, high = _region(critical[j], information[j], two_sided)
+        step_sd = np.sqrt(max(information[j] - information[j - 1], 0.0))
+        if step_sd <= 1e-9 * np.sqrt(information[j]):
+            # the two looks see the same statistic: keep its density
+            inside = (points > low) & (points < high)
+            density = density * inside
+            stay = float(np.sum(weights * density))
+            continue
+        new_points, new_weights = _grid(low, high, len(points))
+        mass = weights * density
+        stay = float(
+            np.sum(
+                mass
+                * (
+                    special.ndtr((high - points) / step_sd)
+                    - special.ndtr((low - points) / step_sd)
+                )
+            )
+        )
+        kernel = np.exp(-0.5 * ((new_points[:, None] - points) / step_sd) ** 2)
+        density = kernel @ mass / (step_sd * np.sqrt(2.0 * np.pi))
+        points, weights = new_points, new_weights
+    return float(stay)
+
+
+def _shape(boundary, variances):
+    """Boundary shape ``c_m / c``: 1 (Pocock), ``sqrt(V_m / V_M)`` (O'Brien
+    and Fleming)."""
+    if boundary == "pocock":
+        return np.ones_like(variances)
+    return np.sqrt(variances / variances[-1])
+
+
+@cache
+def _critical_constant(boundary, first, last, alpha, two_sided, rho1, rho2):
+    repeats = np.arange(first, last + 1)
+    variances = variance_factor(repeats, rho1, rho2)
+    information = 1.0 / variances
+    shape = _shape(boundary, variances)
+    sides = 2 if two_sided else 1
+
+    def excess(constant):
+        crossing = 1.0 - _non_crossing_probability(
+            constant * shape, information, two_sided
+        )
+        return crossing - alpha
+
+    # One look at the fixed-design critical value crosses with probability
+    # >= alpha, Bonferroni over the looks with <= alpha.
+    low = stats.norm.isf(alpha / sides) / shape.max()
+    high = stats.norm.isf(alpha / (sides * len(repeats))) / shape.min()
+    if len(repeats) == 1 or excess(low) <= 0:
+        return float(low)
+    return float(optimize.brentq(excess, low, high, xtol=1e-9, rtol=1e-12))
+
+
+def _check_repeats(min_repeats, max_repeats):
+    for name, value in (("min_repeats", min_repeats), ("max_repeats", max_repeats)):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | np.integer)
+            or value < 1
+        ):
+            raise ValueError(f"{name} must be an integer >= 1; got {value!r}.")
+    if min_repeats > max_repeats:
+        raise ValueError(
+            f"min_repeats must be at most max_repeats; got min_repeats="
+            f"{min_repeats} > max_repeats={max_repeats}."
+        )
+    return int(min_repeats), int(max_repeats)
+
+
+def check_boundary(boundary):
+    """Validate the boundary's name."""
+    if not isinstance(boundary, str) or boundary not in BOUNDARIES:
+        raise ValueError(
+            f"boundary must be one of {list(BOUNDARIES)}; got {boundary!r}."
+        )
+    return boundary
+
+
+def check_rope(rope):
+    """Validate a region of practical equivalence: a finite number >= 0."""
+    return check_real(
+        rope, name="rope", expected="a finite number >= 0", is_valid=lambda r: r >= 0
+    )
+
+
+def group_sequential_boundaries(
+    min_repeats,
+    max_repeats,
+    *,
+    boundary="obrien_fleming",
+    alpha=0.05,
+    alternative="two-sided",
+    rho1=0.5,
+    rho2=0.5,
+):
+    """Critical values of a group-sequential m×2 BCV test.
+
+    Parameters
+    ----------
+    min_repeats, max_repeats : int
+        The first and last looks, in repetitions of 2-fold CV; there is one
+        look after every repetition in between.
+    boundary : {"pocock", "obrien_fleming"}, default="obrien_fleming"
+        ``"pocock"``: the same critical value ``c`` at every look;
+        ``"obrien_fleming"``: ``c_m = c·sqrt(V_m / V_M)``, wide at the
+        first looks and near the fixed-design value at the last.
+    alpha : float, default=0.05
+        Overall level: under H0 a look crosses with probability ``alpha``.
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        Two-sided boundaries ``±c_m``; one-sided ones use one tail
+        (``"greater"``: the upper boundary, A better; ``"less"``: the lower).
+    rho1, rho2 : float, default=0.5
+        The correlations of seed 000's variance model (as in
+        :func:`bcv_mcnemar`), which set the correlation
+        ``sqrt(V_m' / V_m)`` of the looks ``m <= m'``.
+
+    Returns
+    -------
+    bounds : :class:`~sklearn.utils.Bunch`
+        - ``repeats`` -- the looks, ``min_repeats ... max_repeats``;
+        - ``lower``, ``upper`` -- the boundaries of the standardised (normal)
+          look statistic at each look, ``∓c_m`` (``-inf`` / ``inf`` on the
+          side a one-sided test does not stop on);
+        - ``nominal_alpha`` -- the level of each look on its own
+          (``2·norm.sf(c_m)`` two-sided);
+        - ``constant`` -- ``c``;
+        - ``variance_factor`` -- ``V_m`` of each look;
+        - ``boundary``, ``alpha``, ``alternative``, ``rho1``, ``rho2``.
+
+    Notes
+    -----
+    Under H0 the standardised look statistics are jointly normal with
+    ``corr(z_m, z_m') = sqrt(V_m' / V_m)`` (FORMULAS, "Sequential m×2
+    BCV"). ``c`` solves ``P(some look crosses) = alpha`` under that law;
+    the crossing probability is computed by numerical integration of the
+    independent increments of ``z_m / sqrt(V_m)`` (accurate to about
+    1e-9) and ``c`` by Brent's method; results are cached. With one look
+    (``min_repeats == max_repeats``) the boundary is the fixed-design
+    critical value.
+
+    References
+    ----------
+    .. [1] S. J. Pocock, "Group sequential methods in the design and analysis
+       of clinical trials", Biometrika 64(2):191-199, 1977.
+    .. [2] P. C. O'Brien and T. R. Fleming, "A multiple testing procedure for
+       clinical trials", Biometrics 35(3):549-556, 1979.
+    .. [3] C. Jennison and B. W. Turnbull, "Group Sequential Methods with
+       Applications to Clinical Trials", Chapman & Hall/CRC, 2000, ch. 2-3
+       and 19.
+
+    Examples
+    --------
+    >>> from sklearn_bcv.stats import group_sequential_boundaries
+    >>> bounds = group_sequential_boundaries(3, 7, boundary="pocock")
+    >>> bounds.repeats.tolist()
+    [3, 4, 5, 6, 7]
+    >>> round(bounds.constant, 3)
+    2.107
+    >>> bounds = group_sequential_boundaries(3, 7)
+    >>> bounds.upper.round(3).tolist()
+    [2.159, 2.12, 2.097, 2.081, 2.069]
+    """
+    min_repeats, max_repeats = _check_repeats(min_repeats, max_repeats)
+    boundary = check_boundary(boundary)
+    alpha = check_alpha(alpha)
+    alternative = check_alternative(alternative, test="sequential_compare")
+    rho1, rho2 = _check_rhos(rho1, rho2, max_repeats)
+    two_sided = alternative == "two-sided"
+    constant = _critical_constant(
+        boundary, min_repeats, max_repeats, alpha, two_sided, rho1, rho2
+    )
+    repeats = np.arange(min_repeats, max_repeats + 1)
+    variances = variance_factor(repeats, rho1, rho2)
+    critical = constant * _shape(boundary, variances)
+    upper = critical if alternative != "less" else np.full_like(critical, np.inf)
+    lower = -critical if alternative != "greater" else np.full_like(critical, -np.inf)
+    sides = 2 if two_sided else 1
+    return Bunch(
+        repeats=repeats,
+        lower=lower,
+        upper=upper,
+        nominal_alpha=sides * stats.norm.sf(critical),
+        constant=constant,
+        variance_factor=variances,
+        boundary=boundary,
+        alpha=alpha,
+        alternative=alternative,
+        rho1=rho1,
+        rho2=rho2,
+    )
+
+
+# --------------------------------------------------------------------------
+# Looks and decisions
+# --------------------------------------------------------------------------
+
+
+def statistic_boundaries(form, bounds):
+    """The boundaries in the scale of ``form``'s statistic: the normal
+    ones, or, for a t statistic, the t quantiles of the same nominal level
+    per look (``2m - 1`` degrees of freedom)."""
+    if not form.t_reference:
+        return bounds.lower, bounds.upper
+    df = 2 * bounds.repeats - 1
+    sides = 2 if bounds.alternative == "two-sided" else 1
+    critical = stats.t.isf(bounds.nominal_alpha / sides, df)
+    upper = np.where(np.isfinite(bounds.upper), critical, np.inf)
+    lower = np.where(np.isfinite(bounds.lower), -critical, -np.inf)
+    return lower, upper
+
+
+def look_statistics(form, values, repeats, *, alpha=0.05, params=None):
+    """The look statistics of ``form`` at each of ``repeats``.
+
+    Parameters
+    ----------
+    form : SequentialForm
+    values : ndarray
+        The test's needs over the whole design in split order: tables of
+        shape ``(..., 2M, 2, 2)`` or differences of shape ``(..., 2M)``.
+    repeats : sequence of int
+        The looks; look m reads the first 2m splits.
+    alpha : float
+        Level of the (1 - alpha) interval of the mean difference.
+    params : dict
+        The test's own parameters (``rho1``, ``rho2``).
+
+    Returns
+    -------
+    looks : :class:`~sklearn.utils.Bunch`
+        ``statistic``, ``estimate``, ``std_error``, ``low`` and ``high``
+        (the two-sided interval of the mean difference) of shape
+        ``(..., len(repeats))``.
+    """
+    params = {} if params is None else params
+    test = get_test(form.test)
+    values = np.asarray(values)
+    split_axis = -3 if form.needs == "tables" else -1
+    fields = {name: [] for name in ("statistic", "estimate", "std_error")}
+    for m in repeats:
+        prefix = np.take(values, np.arange(2 * m), axis=split_axis)
+        result = test(**{form.needs: prefix}, alpha=alpha, **params)
+        estimate, std_error = form.location(result)
+        fields["statistic"].append(np.asarray(result[form.statistic], dtype=float))
+        fields["estimate"].append(estimate)
+        fields["std_error"].append(std_error)
+    looks = Bunch(**{name: np.stack(v, axis=-1) for name, v in fields.items()})
+    df = 2 * np.asarray(repeats) - 1
+    quantile = (
+        stats.t.isf(alpha / 2, df) if form.t_reference else stats.norm.isf(alpha / 2)
+    )
+    spread = quantile * looks.std_error
+    looks["low"] = looks.estimate - spread
+    looks["high"] = looks.estimate + spread
+    return looks
+
+
+def look_decisions(statistic, lower, upper, *, low=None, high=None, rope=0.0):
+    """Decision code at every look (see :data:`DECISIONS`).
+
+    1 ("A better") where ``statistic >= upper``, -1 ("B better") where
+    ``statistic <= lower``, 2 ("no difference") where ``rope > 0`` and the
+    interval ``[low, high]`` lies inside ``[-rope, rope]``, else 0 (go on).
+    A crossing wins over the futility rule at the same look.
+    """
+    statistic = np.asarray(statistic, dtype=np.float64)
+    codes = np.zeros(statistic.shape, dtype=np.int8)
+    if rope > 0:
+        inside = (np.asarray(low) >= -rope) & (np.asarray(high) <= rope)
+        codes[inside] = 2
+    codes[statistic <= lower] = -1
+    codes[statistic >= upper] = 1
+    return codes
+
+
+def first_stop(codes):
+    """Index of the stopping look and the decision code of every path.
+
+    The first look whose code is not 0; a path that never stops ends at the
+    last look, undecided (code 0).
+    """
+    codes = np.asarray(codes)
+    stopped = codes != 0
+    any_stop = stopped.any(axis=-1)
+    index = np.where(any_stop, np.argmax(stopped, axis=-1), codes.shape[-1] - 1)
+    decision = np.take_along_axis(codes, index[..., None], axis=-1)[..., 0]
+    return index, decision
