@@ -8,6 +8,7 @@ data, which is what the BCV tests (``bcv_mcnemar``, ``calibrated_f_5x2bcv``,
 ``blocked_t_3x2cv``) rely on.
 """
 
+import inspect
 import itertools
 import numbers
 import warnings
@@ -349,6 +350,36 @@ def _check_n_repeats(n_repeats):
     return int(n_repeats)
 
 
+def _check_max_repeats(max_repeats, n_repeats):
+    """``max_repeats`` as an int (``n_repeats`` when None); ``n_repeats``
+    must already be valid."""
+    if max_repeats is None:
+        return n_repeats
+    if isinstance(max_repeats, bool) or not isinstance(max_repeats, numbers.Integral):
+        raise ValueError(
+            f"max_repeats must be an integer >= n_repeats={n_repeats}; got "
+            f"{max_repeats!r} of type {type(max_repeats).__name__}."
+        )
+    if max_repeats < n_repeats:
+        raise ValueError(
+            f"max_repeats must be an integer >= n_repeats={n_repeats}; got "
+            f"{max_repeats}."
+        )
+    return int(max_repeats)
+
+
+def _layout_repeats(max_repeats):
+    """Number of repetitions the sub-block layout (remainder sub-blocks,
+    stratified dealing order) is balanced for, given ``max_repeats``.
+
+    Designs of 5 to 7 repetitions all have eight sub-blocks; they share the
+    layout of the 5×2 BCV, so that its five repetitions are the prefix of
+    the 6×2 and 7×2 designs with the same seed. Any other number of
+    repetitions has its own layout.
+    """
+    return 5 if 5 <= max_repeats <= 7 else max_repeats
+
+
 def _describe(value):
     """A short description of a rejected argument for an error message."""
     if value is None:
@@ -385,6 +416,21 @@ def _check_random_state(random_state):
         ) from exc
 
 
+@cache
+def _without_max_repeats(cls):
+    """A plain class named as ``cls`` whose ``__init__`` has the signature of
+    ``cls.__init__`` without ``max_repeats``: what scikit-learn's repr of
+    cross-validators reads."""
+    signature = inspect.signature(cls.__init__)
+    parameters = [p for p in signature.parameters.values() if p.name != "max_repeats"]
+
+    def __init__(self, *args, **kwargs):  # never called
+        raise NotImplementedError
+
+    __init__.__signature__ = signature.replace(parameters=parameters)
+    return type(cls.__name__, (), {"__init__": __init__})
+
+
 def _block_dtype(n_blocks):
     return np.min_scalar_type(n_blocks - 1)
 
@@ -410,6 +456,20 @@ class BlockRegularizedMx2CV(BaseCrossValidator):
         ``n_repeats=5`` is the 5×2 BCV of Yang et al., ``n_repeats=3`` the
         blocked 3×2 CV of Wang et al., ``n_repeats=1`` a random two-fold
         split.
+
+    max_repeats : int or None, default=None
+        Number of repetitions the sub-blocks are laid out for, an integer
+        ``>= n_repeats``; None means ``n_repeats``. The splitter yields the
+        first ``2 * n_repeats`` splits of the design with ``max_repeats``
+        repetitions: ``BlockRegularizedMx2CV(n_repeats=m, max_repeats=M,
+        random_state=s)`` gives exactly the first ``2 * m`` splits of
+        ``BlockRegularizedMx2CV(n_repeats=M, random_state=s)`` (for an int
+        ``s``), so repetitions can be added one at a time, as a sequential
+        test does, and every two of them still share ``n/4`` training
+        records. The number of sub-blocks, the minimum number of samples and
+        the balance bounds are those of ``max_repeats`` repetitions. Whatever
+        ``max_repeats`` from 5 to 7, the first five repetitions are the 5×2
+        BCV (:class:`BlockRegularized5x2CV` with the same seed).
 
     random_state : int, RandomState instance or None, default=None
         Controls the allocation of records to sub-blocks. Pass an int for
@@ -455,14 +515,25 @@ class BlockRegularizedMx2CV(BaseCrossValidator):
     different seeds (:func:`~sklearn_bcv.benchmark` derives each data set's
     splitter seed from its own ``random_state``).
 
+    **Nesting.** The sub-blocks, their sizes and the random allocation of
+    the records depend on ``max_repeats`` (default ``n_repeats``), never on
+    ``n_repeats``; repetition ``r`` always follows the same column of the
+    array. So, with one ``max_repeats`` and one int ``random_state``, the
+    designs of ``1 .. max_repeats`` repetitions are prefixes of one another,
+    and of the design with ``n_repeats=max_repeats``. The designs of 6 and 7
+    repetitions have the eight sub-blocks of the 5×2 BCV and also place the
+    extra records (below) as it does, so that the 5×2 BCV with a seed is the
+    prefix of the 6×2 and 7×2 designs with that seed.
+
     **Bound when** ``n_samples = q * 2**k + e`` **with** ``0 < e < 2**k``.
     The ``e`` extra records go to ``e`` distinct sub-blocks, chosen to keep
     every training-set size closest to ``n/2`` and then every pairwise cell
     (``|S_r & S_s|``, ``|S_r & T_s|``, ``|T_r & S_s|``, ``|T_r & T_s|``)
     closest to ``n/4`` (exhaustive search up to 16 sub-blocks, a greedy rule
-    beyond; beyond 64 sub-blocks the greedy rule balances the sizes only).
-    The worst deviations over all ``e``, in records and independent of
-    ``n``, are:
+    beyond; beyond 64 sub-blocks the greedy rule balances the sizes only);
+    6 and 7 repetitions take the sub-blocks chosen for 5. The worst
+    deviations over all ``e``, in records and independent of ``n``, are
+    (read the row of ``max_repeats`` when it is set):
 
     ============  ============  ===============
     n_repeats     size vs n/2   overlap vs n/4
@@ -471,8 +542,7 @@ class BlockRegularizedMx2CV(BaseCrossValidator):
     2             0.5           0.75
     3             1             0.75
     4, 5          1             1.25
-    6             1             1.5
-    7             1.5           1.5
+    6, 7          2             1.5
     8 -- 10       1.5           1.75
     11            1.5           2
     12 -- 14      1.5           2.25
@@ -485,8 +555,14 @@ class BlockRegularizedMx2CV(BaseCrossValidator):
     ============  ============  ===============
 
     The same bounds hold for the test sets (``|T_r| = n - |S_r|``). Up to 15
-    repetitions no other choice of ``e`` sub-blocks has a smaller size
-    deviation, nor a smaller overlap deviation with that size deviation; from
+    repetitions, 6 and 7 excepted, no other choice of ``e`` sub-blocks has a
+    smaller size deviation, nor a smaller overlap deviation with that size
+    deviation. Sharing the layout of the 5×2 BCV raises the worst size
+    deviation of 6 and 7 repetitions from 1 and 1.5 records (with their own
+    best choices) to 2: for ``e = 4`` the four sub-blocks that balance the
+    first five repetitions exactly all lie on one side of the sixth (and for
+    ``e = 3`` the sixth is off by 1.5 records, not 0.5); the overlaps are as
+    balanced as with their own choices. From
     16 on, each row is the worst case of the greedy rule over the row's
     repetitions (from 64 on, the overlaps are not balanced). Beyond the
     table the worst size deviation was 128.5 records at ``n_repeats=1023``
@@ -498,11 +574,12 @@ class BlockRegularizedMx2CV(BaseCrossValidator):
     exact halves and quarters.
 
     **Cost.** The choice of the ``e`` sub-blocks costs
-    ``O(e * 2**k * k)`` operations (cached per ``n_repeats`` and ``e``), the
-    dealing order of the stratified splitters ``O(4**k * k)`` once per
-    ``n_repeats``; since ``n_samples >= 2**k`` and
-    ``n_repeats >= 2**(k-1)``, that is at most about ``2 * k`` times the
-    ``O(n_samples * n_repeats)`` it takes to produce the splits. The
+    ``O(e * 2**k * k)`` operations (cached per ``max_repeats`` and ``e``),
+    the dealing order of the stratified splitters ``O(4**k * k)`` once per
+    ``max_repeats``; since ``n_samples >= 2**k`` and
+    ``max_repeats >= 2**(k-1)``, that is at most about ``2 * k`` times the
+    ``O(n_samples * max_repeats)`` it takes to produce all the splits of
+    ``max_repeats`` repetitions. The
     ``2 * n_repeats`` splits are generated one at a time, with
     ``O(n_samples + 2**k)`` memory. For instance, all 8000 splits of 8200
     records with ``n_repeats=4000`` take well under a second.
@@ -536,17 +613,71 @@ class BlockRegularizedMx2CV(BaseCrossValidator):
     >>> # any two training sets of different repetitions share n/4 records
     >>> [len(np.intersect1d(splits[0][0], splits[2 * r][0])) for r in (1, 2)]
     [2, 2]
+
+    Designs are nested: the 5×2 BCV is the prefix of the 7×2 design with the
+    same seed, and a design laid out for ``max_repeats`` repetitions is the
+    prefix of the design with that many.
+
+    >>> X = np.zeros((53, 1))
+    >>> seven = list(BlockRegularizedMx2CV(n_repeats=7, random_state=0).split(X))
+    >>> five = list(BlockRegularizedMx2CV(n_repeats=5, random_state=0).split(X))
+    >>> all(
+    ...     np.array_equal(a, b)
+    ...     for split_5, split_7 in zip(five, seven[:10])
+    ...     for a, b in zip(split_5, split_7)
+    ... )
+    True
+    >>> cv = BlockRegularizedMx2CV(n_repeats=3, max_repeats=9, random_state=0)
+    >>> cv
+    BlockRegularizedMx2CV(max_repeats=9, n_repeats=3, random_state=0)
+    >>> cv.get_n_splits(), cv.n_sub_blocks
+    (6, 16)
+    >>> nine = list(BlockRegularizedMx2CV(n_repeats=9, random_state=0).split(X))
+    >>> all(
+    ...     np.array_equal(a, b)
+    ...     for split_3, split_9 in zip(cv.split(X), nine[:6])
+    ...     for a, b in zip(split_3, split_9)
+    ... )
+    True
     """
 
-    def __init__(self, n_repeats=5, *, random_state=None):
-        _check_n_repeats(n_repeats)
+    def __init__(self, n_repeats=5, *, max_repeats=None, random_state=None):
+        _check_max_repeats(max_repeats, _check_n_repeats(n_repeats))
         self.n_repeats = n_repeats
+        self.max_repeats = max_repeats
         self.random_state = random_state
+
+    def __repr__(self):
+        # max_repeats is shown when set and left out at its default None, so
+        # that the reprs of the designs without it (printed by the command
+        # line, kept in its JSON records) stay as they were.
+        if getattr(self, "max_repeats", None) is not None:
+            return super().__repr__()
+        # scikit-learn's repr (built from the __init__ signature), on a
+        # stand-in whose signature lacks max_repeats
+        stand_in = object.__new__(_without_max_repeats(type(self)))
+        stand_in.__dict__.update(vars(self))
+        return BaseCrossValidator.__repr__(stand_in)
+
+    def _repeats(self):
+        """The validated ``(n_repeats, max_repeats)``, ``max_repeats`` an int."""
+        n_repeats = _check_n_repeats(self.n_repeats)
+        return n_repeats, _check_max_repeats(
+            getattr(self, "max_repeats", None), n_repeats
+        )
+
+    def _describe_design(self, n_repeats, max_repeats):
+        """``n_repeats=m`` (and ``max_repeats=M`` when set) for messages."""
+        text = f"n_repeats={n_repeats}"
+        if getattr(self, "max_repeats", None) is not None:
+            text += f", max_repeats={max_repeats}"
+        return text
 
     @property
     def n_sub_blocks(self):
-        """Number of sub-blocks ``2**k`` the records are allocated to."""
-        return _n_sub_blocks(self.n_repeats)
+        """Number of sub-blocks ``2**k`` the records are allocated to (laid
+        out for ``max_repeats`` repetitions)."""
+        return _n_sub_blocks(self._repeats()[1])
 
     def get_n_splits(self, X=None, y=None, groups=None):
         """Return the number of splits, ``2 * n_repeats``.
@@ -567,7 +698,7 @@ class BlockRegularizedMx2CV(BaseCrossValidator):
         n_splits : int
             Number of (train, test) splits.
         """
-        return 2 * _check_n_repeats(self.n_repeats)
+        return 2 * self._repeats()[0]
 
     def split(self, X, y=None, groups=None):
         """Generate indices to split data into training and test set.
@@ -597,14 +728,15 @@ class BlockRegularizedMx2CV(BaseCrossValidator):
                 UserWarning,
                 stacklevel=2,
             )
-        n_repeats = _check_n_repeats(self.n_repeats)
+        n_repeats, max_repeats = self._repeats()
         n_samples = _check_n_samples("X", X, "(n_samples, n_features)")
-        n_blocks = _n_sub_blocks(n_repeats)
+        n_blocks = _n_sub_blocks(max_repeats)
         if n_samples < n_blocks:
             raise ValueError(
                 f"X has too few samples: {self.__class__.__name__} with "
-                f"n_repeats={n_repeats} needs at least {n_blocks} samples for "
-                f"{n_blocks} sub-blocks; got n_samples={n_samples}."
+                f"{self._describe_design(n_repeats, max_repeats)} needs at least "
+                f"{n_blocks} samples for {n_blocks} sub-blocks; got "
+                f"n_samples={n_samples}."
             )
         y = self._check_y(y, n_samples)
         if groups is not None:
@@ -616,8 +748,10 @@ class BlockRegularizedMx2CV(BaseCrossValidator):
                 )
         rng = _check_random_state(self.random_state)
         # Allocate now, so that warnings and errors come when split() is called.
-        block_of = self._allocate_sub_blocks(n_samples, y, rng)
-        return self._iter_splits(block_of, n_repeats)
+        # The allocation depends on max_repeats only, never on n_repeats: the
+        # designs with one max_repeats and seed are prefixes of one another.
+        block_of = self._allocate_sub_blocks(n_samples, y, rng, max_repeats)
+        return self._iter_splits(block_of, n_repeats, max_repeats)
 
     def _check_y(self, y, n_samples):
         """``y`` (ignored here, but its length must match ``X``'s)."""
@@ -632,24 +766,25 @@ class BlockRegularizedMx2CV(BaseCrossValidator):
         return y
 
     @staticmethod
-    def _iter_splits(block_of, n_repeats):
+    def _iter_splits(block_of, n_repeats, max_repeats):
         # one column of the orthogonal array at a time: O(2**k) memory, not
-        # O(2**k * n_repeats)
-        blocks = np.arange(_n_sub_blocks(n_repeats))
-        for mask in _column_masks(n_repeats):
+        # O(2**k * n_repeats); the first n_repeats columns of max_repeats's
+        # array
+        blocks = np.arange(_n_sub_blocks(max_repeats))
+        for mask in _column_masks(max_repeats)[:n_repeats]:
             test_mask = _parity(blocks & mask).astype(bool)[block_of]
             first = np.flatnonzero(~test_mask)
             second = np.flatnonzero(test_mask)
             yield first, second
             yield second, first
 
-    def _allocate_sub_blocks(self, n_samples, y, rng):
+    def _allocate_sub_blocks(self, n_samples, y, rng, max_repeats):
         """Sub-block label of every record: sizes ``q`` or ``q + 1``, the
         extra records in the balanced remainder sub-blocks, shuffled."""
-        n_repeats = int(self.n_repeats)
-        n_blocks = _n_sub_blocks(n_repeats)
+        n_blocks = _n_sub_blocks(max_repeats)
         sizes = np.full(n_blocks, n_samples // n_blocks)
-        sizes[list(_remainder_blocks(n_repeats, n_samples % n_blocks))] += 1
+        extra = _remainder_blocks(_layout_repeats(max_repeats), n_samples % n_blocks)
+        sizes[list(extra)] += 1
         labels = np.repeat(np.arange(n_blocks, dtype=_block_dtype(n_blocks)), sizes)
         rng.shuffle(labels)
         return labels
@@ -745,6 +880,17 @@ class StratifiedBlockRegularizedMx2CV(BlockRegularizedMx2CV):
     n_repeats : int, default=5
         Number of repetitions ``m`` of two-fold cross-validation (at least 1).
 
+    max_repeats : int or None, default=None
+        Number of repetitions the sub-blocks and the dealing order are laid
+        out for, an integer ``>= n_repeats``; None means ``n_repeats``. As in
+        :class:`BlockRegularizedMx2CV`, the splitter yields exactly the first
+        ``2 * n_repeats`` splits of the design with ``max_repeats``
+        repetitions, the same ``y`` and the same int ``random_state``, and
+        whatever ``max_repeats`` from 5 to 7 the first five repetitions are
+        :class:`StratifiedBlockRegularized5x2CV` with that seed. The number
+        of sub-blocks, the minimum class size of the warning and the balance
+        bounds are those of ``max_repeats`` repetitions.
+
     random_state : int, RandomState instance or None, default=None
         Controls the allocation of records to sub-blocks. Pass an int for
         reproducible output across multiple calls of ``split``.
@@ -769,11 +915,15 @@ class StratifiedBlockRegularizedMx2CV(BlockRegularizedMx2CV):
     to keep every run of consecutive sub-blocks balanced across the folds of
     every repetition (a deterministic local search up to 16 sub-blocks, the
     greedy order of :class:`BlockRegularizedMx2CV` beyond, which from 64
-    repetitions on balances the sizes only). Each class ``c``
+    repetitions on balances the sizes only); 6 and 7 repetitions deal in the
+    order of 5, so that the stratified 5×2 BCV is their prefix. It depends
+    on ``max_repeats`` only, like the random order of the records within
+    each class. Each class ``c``
     then has ``n_c/2 ± d`` records in every training set, the training sets
     ``n/2 ± d`` records, and every pairwise cell (of all records, or of one
     class) is within ``e`` records of its ideal quarter, ``d`` and ``e``
-    being the worst cases over all class counts:
+    being the worst cases over all class counts (the row of ``max_repeats``
+    when it is set):
 
     ============  ====  ====
     n_repeats     d     e
@@ -782,7 +932,7 @@ class StratifiedBlockRegularizedMx2CV(BlockRegularizedMx2CV):
     2, 3          1     0.75
     4             1     1.25
     5             1     1.5
-    6, 7          1.5   1.5
+    6, 7          2     1.5
     8 -- 13       2     2.75
     14, 15        2.5   2.75
     16 -- 31      5     5.5
@@ -827,6 +977,21 @@ class StratifiedBlockRegularizedMx2CV(BlockRegularizedMx2CV):
     StratifiedBlockRegularizedMx2CV(n_repeats=3, random_state=0)
     >>> {tuple(np.bincount(y[test]).tolist()) for _, test in cv.split(X, y)}
     {(4, 8)}
+
+    The stratified 5×2 BCV is the prefix of the stratified 7×2 design with
+    the same seed:
+
+    >>> from sklearn_bcv import StratifiedBlockRegularized5x2CV
+    >>> y = np.array([0] * 13 + [1] * 30)
+    >>> X = np.zeros((43, 1))
+    >>> seven = StratifiedBlockRegularizedMx2CV(n_repeats=7, random_state=0)
+    >>> five = StratifiedBlockRegularized5x2CV(random_state=0)
+    >>> all(
+    ...     np.array_equal(a, b)
+    ...     for split_5, split_7 in zip(five.split(X, y), seven.split(X, y))
+    ...     for a, b in zip(split_5, split_7)
+    ... )
+    True
     """
 
     def split(self, X, y=None, groups=None):
@@ -865,7 +1030,7 @@ class StratifiedBlockRegularizedMx2CV(BlockRegularizedMx2CV):
         super()._check_y(y, n_samples)
         return check_array(y, input_name="y", ensure_2d=False, dtype=None)
 
-    def _allocate_sub_blocks(self, n_samples, y, rng):
+    def _allocate_sub_blocks(self, n_samples, y, rng, max_repeats):
         target_type = type_of_target(y)
         if target_type not in ("binary", "multiclass"):
             raise ValueError(
@@ -879,13 +1044,14 @@ class StratifiedBlockRegularizedMx2CV(BlockRegularizedMx2CV):
         _, class_rank = np.unique(first_index, return_inverse=True)
         y_encoded = class_rank[inverse.ravel()]
 
-        n_blocks = _n_sub_blocks(int(self.n_repeats))
+        n_blocks = _n_sub_blocks(max_repeats)
         least_populated = np.bincount(y_encoded).min()
         if least_populated < n_blocks:
+            design = self._describe_design(int(self.n_repeats), max_repeats)
             warnings.warn(
                 f"The least populated class in y has only {least_populated} "
                 f"members, which is less than the number of sub-blocks "
-                f"n_sub_blocks={n_blocks} (n_repeats={self.n_repeats}).",
+                f"n_sub_blocks={n_blocks} ({design}).",
                 UserWarning,
                 stacklevel=2,
             )
@@ -894,7 +1060,7 @@ class StratifiedBlockRegularizedMx2CV(BlockRegularizedMx2CV):
         shuffled = rng.permutation(n_samples)
         by_class = shuffled[np.argsort(y_encoded[shuffled], kind="stable")]
         cycle = np.asarray(
-            _dealing_order(int(self.n_repeats)), dtype=_block_dtype(n_blocks)
+            _dealing_order(_layout_repeats(max_repeats)), dtype=_block_dtype(n_blocks)
         )
         labels = np.empty(n_samples, dtype=cycle.dtype)
         labels[by_class] = np.resize(cycle, n_samples)

@@ -66,15 +66,18 @@ SPLITTER_CLASSES = [
 # repetitions from scratch; the *_bound_is_attained tests sweep every
 # remainder and class count.
 PLAIN_BOUNDS = {1: (0.5, 0.0), 2: (0.5, 0.75), 3: (1.0, 0.75), 4: (1.0, 1.25),
-                5: (1.0, 1.25), 6: (1.0, 1.5), 7: (1.5, 1.5), 8: (1.5, 1.75),
+                5: (1.0, 1.25), 6: (2.0, 1.5), 7: (2.0, 1.5), 8: (1.5, 1.75),
                 9: (1.5, 1.75), 10: (1.5, 1.75), 11: (1.5, 2.0), 12: (1.5, 2.25),
                 13: (1.5, 2.25), 14: (1.5, 2.25), 15: (2.0, 2.25)}  # fmt: skip
 PLAIN_BOUNDS.update({m: (3.0, 5.0) for m in range(16, 32)})
 STRATIFIED_BOUNDS = {1: (0.5, 0.0), 2: (1.0, 0.75), 3: (1.0, 0.75), 4: (1.0, 1.25),
-                     5: (1.0, 1.5), 6: (1.5, 1.5), 7: (1.5, 1.5)}  # fmt: skip
+                     5: (1.0, 1.5), 6: (2.0, 1.5), 7: (2.0, 1.5)}  # fmt: skip
 STRATIFIED_BOUNDS.update({m: (2.0, 2.75) for m in range(8, 14)})
 STRATIFIED_BOUNDS.update({14: (2.5, 2.75), 15: (2.5, 2.75)})
 STRATIFIED_BOUNDS.update({m: (5.0, 5.5) for m in range(16, 32)})
+# 6 and 7 repetitions place the extra records as 5 do (so that the 5×2 BCV
+# is their prefix); their own best choices would give these bounds.
+OWN_LAYOUT_BOUNDS = {6: (1.0, 1.5), 7: (1.5, 1.5)}
 # The rows of those tables: each row's bound is attained by at least one
 # n_repeats of the row (up to 15 plain repetitions, by each).
 PLAIN_ROWS = [range(m, m + 1) for m in range(1, 16)] + [range(16, 32)]
@@ -280,13 +283,21 @@ def test_remainder_blocks_matches_brute_force(n_repeats):
     # sub-blocks; the worst remainder gives the documented bound
     best_by_extra = _brute_force_best(n_repeats)
     worst = tuple(max(best[i] for best in best_by_extra) for i in (0, 1))
-    assert worst == PLAIN_BOUNDS[n_repeats]
+    assert worst == OWN_LAYOUT_BOUNDS.get(n_repeats, PLAIN_BOUNDS[n_repeats])
     n_blocks = _n_sub_blocks(n_repeats)
     cv = BlockRegularizedMx2CV(n_repeats, random_state=0)
     for n_extra, best in enumerate(best_by_extra):
         n_samples = 3 * n_blocks + n_extra
         codes = membership_codes(all_splits(cv, n_samples), n_samples, n_repeats)
-        assert max_deviations(codes) == best
+        if n_repeats in OWN_LAYOUT_BOUNDS:
+            # the layout of 5: the first five repetitions as balanced as
+            # they can be, the overlaps as good as with the own best choice,
+            # the sizes within the (larger) documented bound
+            assert max_deviations(codes[:, :5]) == _brute_force_best(5)[n_extra]
+            size_dev, cell_dev = max_deviations(codes)
+            assert cell_dev == best[1] and size_dev <= PLAIN_BOUNDS[n_repeats][0]
+        else:
+            assert max_deviations(codes) == best
 
 
 @pytest.mark.parametrize("n_repeats_range", PLAIN_ROWS, ids=str)
