@@ -4,7 +4,7 @@ import io
 
 import numpy as np
 import pytest
-from scipy import stats
+from scipy import integrate, stats
 from sklearn.utils import Bunch
 
 matplotlib = pytest.importorskip("matplotlib")
@@ -16,6 +16,8 @@ from sklearn_bcv import (  # noqa: E402
     PosteriorDisplay,
     ScoreDifferencesDisplay,
 )
+from sklearn_bcv.stats import bayesian_bcv_mcnemar  # noqa: E402
+from sklearn_bcv.stats._bayesian_bcv import difference_pdf  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -224,6 +226,106 @@ def test_posterior_display_errors():
         PosteriorDisplay(0.0, 1.0, 0).plot()
     with pytest.raises(ValueError, match="has no 'bayesian_correlated_t'"):
         PosteriorDisplay.from_result(_result(with_bayes=False))
+
+
+def _bcv_mcnemar_result(with_bayes=False, rope=0.01):
+    result = _result(with_bayes=with_bayes)
+    result.tests.bayesian_bcv_mcnemar = bayesian_bcv_mcnemar(result.tables, rope=rope)
+    return result
+
+
+def test_posterior_display_draws_the_accuracy_difference_of_bayesian_bcv_mcnemar():
+    result = _bcv_mcnemar_result()
+    test = result.tests.bayesian_bcv_mcnemar
+    display = PosteriorDisplay.from_result(result, estimator_names=("lr", "rf"))
+    assert display.text_.get_text() == (
+        f"P(lr better) = {test.p_a_better:.3f}\nP(rope) = {test.p_rope:.3f}\n"
+        f"P(rf better) = {test.p_b_better:.3f}"
+    )
+    assert display.ax_.get_title() == "Posterior of the accuracy difference"
+    assert display.ax_.get_xlabel() == "accuracy difference lr − rf"
+    verts = display.ax_.transData.inverted().transform(display.rope_patch_.get_verts())
+    assert [verts[:, 0].min(), verts[:, 0].max()] == pytest.approx([-0.01, 0.01])
+    grid, density = display.density_
+    np.testing.assert_array_equal(display.line_.get_data()[1], density)
+    # The grid holds the mass: the density integrates to 1, its mean is
+    # the posterior mean of Δ, and the shaded sides are p_a_better and
+    # p_b_better.
+    assert -1 <= grid[0] < grid[-1] <= 1
+    assert np.trapezoid(density, grid) == pytest.approx(1.0, abs=1e-3)
+    assert np.trapezoid(grid * density, grid) == pytest.approx(test.mean, abs=1e-4)
+    above = np.linspace(0.01, grid[-1], 4001)
+    assert np.trapezoid(np.interp(above, grid, density), above) == pytest.approx(
+        test.p_a_better, abs=1e-3
+    )
+
+
+@pytest.mark.parametrize("d", [-0.05, 0.0, 0.01, 0.08])
+def test_posterior_display_density_of_the_accuracy_difference_by_quad(d):
+    # f_Δ(d) = ∫ f_s(s) f_θ(1/2 + d/(2s)) / (2s) ds over s in (|d|, 1), by
+    # scipy's adaptive quadrature.
+    posterior_s, posterior_theta = (12.0, 90.0), (8.0, 5.0)
+
+    def integrand(s):
+        theta = 0.5 + d / (2 * s)
+        return (
+            stats.beta.pdf(s, *posterior_s)
+            * stats.beta.pdf(theta, *posterior_theta)
+            / (2 * s)
+        )
+
+    expected = integrate.quad(integrand, abs(d), 1, epsabs=1e-12, limit=200)[0]
+    assert difference_pdf(d, posterior_s, posterior_theta) == pytest.approx(
+        expected, rel=1e-8
+    )
+
+
+def test_posterior_display_picks_the_test():
+    both = _bcv_mcnemar_result(with_bayes=True)
+    # The correlated t by default (as before), the McNemar one when asked.
+    default = PosteriorDisplay.from_result(both)
+    assert default.ax_.get_title() == "Posterior of the mean difference"
+    chosen = PosteriorDisplay.from_result(both, test="bayesian_bcv_mcnemar")
+    assert chosen.ax_.get_title() == "Posterior of the accuracy difference"
+    with pytest.raises(ValueError, match="test must be one of"):
+        PosteriorDisplay.from_result(both, test="bcv_mcnemar")
+    with pytest.raises(ValueError, match="has no 'bayesian_correlated_t';"):
+        PosteriorDisplay.from_result(
+            _bcv_mcnemar_result(), test="bayesian_correlated_t"
+        )
+    with pytest.raises(
+        ValueError, match="has no 'bayesian_correlated_t' or 'bayesian_bcv_mcnemar'"
+    ):
+        PosteriorDisplay.from_result(_result(with_bayes=False))
+
+
+def test_posterior_display_of_the_accuracy_difference_computes_probabilities():
+    test = bayesian_bcv_mcnemar(_tables(), rope=0.02)
+    display = PosteriorDisplay(
+        posterior_s=test.posterior_s, posterior_theta=test.posterior_theta, rope=0.02
+    ).plot()
+    assert display.text_.get_text().splitlines() == [
+        f"P(A better) = {test.p_a_better:.3f}",
+        f"P(rope) = {test.p_rope:.3f}",
+        f"P(B better) = {test.p_b_better:.3f}",
+    ]
+    # No disagreement at all: a posterior symmetric about 0.
+    symmetric = PosteriorDisplay(posterior_s=(2, 400), posterior_theta=(1, 1)).plot()
+    grid, density = symmetric.density_
+    assert grid[0] == pytest.approx(-grid[-1])
+    np.testing.assert_allclose(density, density[::-1], rtol=1e-9)
+    assert np.trapezoid(density, grid) == pytest.approx(1.0, abs=2e-3)
+
+
+def test_posterior_display_of_the_accuracy_difference_errors():
+    with pytest.raises(ValueError, match="not a mix of the two"):
+        PosteriorDisplay(0.0, 1.0, 3, posterior_s=(2, 3), posterior_theta=(1, 1)).plot()
+    with pytest.raises(ValueError, match="not a mix of the two"):
+        PosteriorDisplay(posterior_s=(2, 3)).plot()
+    with pytest.raises(ValueError, match="posterior_theta must be two finite numbers"):
+        PosteriorDisplay(posterior_s=(2, 3), posterior_theta=(1, -1)).plot()
+    with pytest.raises(ValueError, match="posterior_s must be two finite numbers"):
+        PosteriorDisplay(posterior_s=(2, 3, 4), posterior_theta=(1, 1)).plot()
 
 
 def test_contingency_display_colours_only_the_disagreements_on_a_shared_scale():
