@@ -11,6 +11,7 @@ returned ``comparison``, a :class:`ComparisonResult` on the splits used.
 from numbers import Integral, Real
 
 import numpy as np
+from sklearn.utils import check_random_state
 
 from ._compat import HasMethods, Interval, StrOptions, validate_params
 from ._constants import ALTERNATIVES, CLASSIFICATION
@@ -82,9 +83,18 @@ def _check_stratify(stratify, task):
     return bool(stratify)
 
 
-def _nested_cv(stratify, max_repeats, random_state):
+def _nested_cv(stratify, n_repeats, max_repeats, random_state):
+    """The nested design: its first ``n_repeats`` repetitions of ``max_repeats``."""
     kind = StratifiedBlockRegularizedMx2CV if stratify else BlockRegularizedMx2CV
-    return kind(n_repeats=max_repeats, random_state=random_state)
+    return kind(n_repeats=n_repeats, max_repeats=max_repeats, random_state=random_state)
+
+
+def _split_seed(random_state):
+    """An int seed for the splits, so that ``result.cv`` splits alike again:
+    an int is kept, None or a RandomState instance gives one draw."""
+    if isinstance(random_state, Integral) and not isinstance(random_state, bool):
+        return int(random_state)
+    return int(check_random_state(random_state).randint(np.iinfo(np.int32).max))
 
 
 def _check_design_size(n_samples, max_repeats):
@@ -241,7 +251,15 @@ def sequential_compare(
         comparison : ComparisonResult
             :func:`compare_estimators`' result on the splits used, from the
             same fits; its p-values are those of a fixed design and are not
-            sequentially adjusted.
+            sequentially adjusted (``comparison.sequentially_adjusted`` is
+            False).
+        cv : BlockRegularizedMx2CV or StratifiedBlockRegularizedMx2CV
+            The splitter of the splits used (``n_repeats`` at the stop,
+            ``max_repeats``): ``compare_estimators(..., cv=result.cv)``
+            refits the same splits.
+        estimate, confidence_interval : float, tuple
+            The mean difference A - B at the stop (accuracy for
+            ``bcv_mcnemar``) and its unadjusted ``(1 - alpha)`` interval.
         test, boundary, alpha, alternative, rope : the settings used.
 
     See Also
@@ -289,15 +307,6 @@ def sequential_compare(
     min_repeats, max_repeats = _check_repeats(min_repeats, max_repeats)
     check_boundary(boundary)
     rope = check_rope(rope)
-    bounds = group_sequential_boundaries(
-        min_repeats,
-        max_repeats,
-        boundary=boundary,
-        alpha=alpha,
-        alternative=alternative,
-        **_model_params(name, params),
-    )
-    lower, upper = statistic_boundaries(form, bounds)
     worker_count(n_jobs, 1)  # n_jobs checked before any fit
 
     estimators = [("estimator_a", estimator_a), ("estimator_b", estimator_b)]
@@ -310,7 +319,18 @@ def sequential_compare(
             "estimators are regressors: use test='bcv_t'."
         )
     _check_design_size(n_samples, max_repeats)
-    cv = _nested_cv(_check_stratify(stratify, task), max_repeats, random_state)
+    bounds = group_sequential_boundaries(
+        min_repeats,
+        max_repeats,
+        boundary=boundary,
+        alpha=alpha,
+        alternative=alternative,
+        **_model_params(name, params),
+    )
+    lower, upper = statistic_boundaries(form, bounds)
+    stratify = _check_stratify(stratify, task)
+    random_state = _split_seed(random_state)
+    cv = _nested_cv(stratify, max_repeats, max_repeats, random_state)
     prepared = prepare_fits(
         estimators,
         X,
@@ -370,13 +390,14 @@ def sequential_compare(
         repeats += 1
 
     _, decision = first_stop(np.concatenate(codes))
-    used = prepared.splits[: 2 * repeats]
-    plan, skipped = plan_tests(None, prepared.design, task, alternative=alternative)
+    used_cv = _nested_cv(stratify, repeats, max_repeats, random_state)
+    design = describe_design(prepared.splits[: 2 * repeats], n_samples, cv=used_cv)
+    plan, skipped = plan_tests(None, design, task, alternative=alternative)
     comparison = build_pair_result(
         store,
         0,
         1,
-        design=describe_design(used, n_samples, cv=cv),
+        design=design,
         plan=plan,
         skipped=skipped,
         alpha=alpha,
@@ -410,4 +431,5 @@ def sequential_compare(
         test_params=params,
         rope=rope,
         statistic_reference="t" if form.t_reference else "normal",
+        cv=used_cv,
     )

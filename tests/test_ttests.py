@@ -11,6 +11,7 @@ from scipy import integrate, stats
 
 from sklearn_bcv import get_test
 from sklearn_bcv.stats import (
+    bcv_t,
     blocked_t_3x2cv,
     calibrated_f_5x2bcv,
     combined_f_5x2cv,
@@ -614,3 +615,72 @@ def test_calibrated_f_bad_df1(df1):
 def test_complex_differences_are_refused(bad):
     with pytest.raises(ValueError, match="differences must be numeric"):
         paired_t(bad)
+
+
+# --------------------------------------------------------------------------
+# bcv_t: the mean difference under seed 000's BCV variance model
+# --------------------------------------------------------------------------
+
+
+def test_bcv_t_hand_value():
+    # dbar = 0.03, SS = 12e-4, 2m·V_5 = 1 + .5 + 8·.5 = 5.5,
+    # se = sqrt(5.5 · 12e-4 / (10 · (10 - 5.5))) = 0.0121106
+    d = [0.04, 0.02, 0.03, 0.01, 0.05, 0.03, 0.02, 0.04, 0.03, 0.03]
+    result = get_test("bcv_t")(differences=d)
+    se = math.sqrt(5.5 * 12e-4 / (10 * 4.5))
+    assert_allclose(result.std_error, se, rtol=1e-12)
+    assert_allclose(result.statistic, 0.03 / se, rtol=1e-12)
+    assert_allclose(result.pvalue, 2 * stats.t.sf(0.03 / se, 9), rtol=1e-10)
+    assert result.df == 9
+    assert_allclose(result.mean_difference, 0.03, rtol=1e-12)
+    assert_allclose(result.variance_factor, 0.55)
+    q = stats.t.isf(0.025, 9)
+    assert_allclose(result.confidence_interval, (0.03 - q * se, 0.03 + q * se))
+
+
+@given(
+    st.lists(st.floats(-1, 1), min_size=2, max_size=16).filter(
+        lambda v: len(v) % 2 == 0
+    ),
+    st.sampled_from(ALTERNATIVES),
+)
+def test_bcv_t_with_default_rhos_is_the_corrected_t_of_two_fold_cv(d, alternative):
+    # With rho1 = rho2 = 1/2, V_m·s² = (m + 1/2)·SS / (2m(m - 1/2)), which is
+    # Nadeau and Bengio's (1/J + n_test/n_train)·SS/(J - 1) with J = 2m and
+    # n_test = n_train: two derivations, one number.
+    ours = bcv_t(d, alternative=alternative)
+    theirs = corrected_t(d, n_train=50, n_test=50, alternative=alternative)
+    assert_allclose(ours.statistic, theirs.statistic, rtol=1e-9, atol=1e-12)
+    assert_allclose(ours.pvalue, theirs.pvalue, rtol=1e-9, atol=1e-12)
+    assert ours.df == theirs.df
+
+
+def test_bcv_t_variance_model_by_simulation():
+    # Normal differences with the model's correlations: t is t(2m - 1)
+    # exactly for rho1 = rho2 = 1/2 (the contrasts have equal variances).
+    m, rho1, rho2 = 3, 0.5, 0.5
+    cov = np.full((2 * m, 2 * m), rho2)
+    for r in range(m):
+        cov[2 * r : 2 * r + 2, 2 * r : 2 * r + 2] = [[1, rho1], [rho1, 1]]
+    d = np.random.default_rng(0).multivariate_normal(np.zeros(2 * m), cov, 200_000)
+    result = bcv_t(d, rho1=rho1, rho2=rho2)
+    assert_allclose(np.mean(result.pvalue < 0.05), 0.05, atol=0.003)
+    assert stats.kstest(result.statistic[:20_000], "t", args=(2 * m - 1,)).pvalue > 0.01
+
+
+def test_bcv_t_batch_zero_variance_and_errors():
+    d = np.array([[0.1] * 6, [0.0] * 6, [0.1, 0.2, 0.1, 0.3, 0.0, 0.1]])
+    batch = bcv_t(d)
+    for row, stat in zip(d, batch.statistic):
+        assert_allclose(bcv_t(row).statistic, stat)
+    assert batch.statistic[0] == np.inf and batch.pvalue[0] == 0
+    assert batch.statistic[1] == 0 and batch.pvalue[1] == 1
+    with pytest.raises(ValueError, match="rho2 must be at most"):
+        bcv_t(d, rho1=0.0, rho2=0.6)
+    with pytest.raises(ValueError, match="m×2 design"):
+        bcv_t([0.1, 0.2, 0.3])
+
+
+def test_bcv_t_smaller_rho_is_more_liberal():
+    d = [0.04, 0.02, 0.03, 0.01, 0.05, 0.03, 0.02, 0.04, 0.03, 0.03]
+    assert bcv_t(d, rho2=0.2).statistic > bcv_t(d).statistic

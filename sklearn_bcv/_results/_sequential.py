@@ -46,6 +46,7 @@ class SequentialResult(Bunch):
         test_params,
         rope,
         statistic_reference,
+        cv,
     ):
         """Assemble the result from the looks taken and the boundaries."""
         n_fits = 4 * n_repeats
@@ -75,6 +76,7 @@ class SequentialResult(Bunch):
             alpha=bounds.alpha,
             alternative=bounds.alternative,
             rope=rope,
+            cv=cv,
             estimate=float(trace["estimate"][-1]),
             confidence_interval=(float(trace["low"][-1]), float(trace["high"][-1])),
         )

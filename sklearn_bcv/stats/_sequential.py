@@ -168,6 +168,21 @@ def _region(critical, information, two_sided):
     return low, high
 
 
+def _merged_regions(critical, information, two_sided):
+    """Continuation regions of ``S`` per look; looks with the same
+    information see the same ``S``, so they merge into one look whose region
+    is the intersection of theirs."""
+    looks = []
+    for c, info in zip(critical, information):
+        low, high = _region(c, info, two_sided)
+        if looks and info - looks[-1][2] <= 1e-9 * info:
+            previous_low, previous_high, _ = looks[-1]
+            looks[-1] = (max(low, previous_low), min(high, previous_high), info)
+        else:
+            looks.append((low, high, info))
+    return looks
+
+
 def _non_crossing_probability(critical, information, two_sided):
     """P(no look crosses) under H0, by numerical integration over looks.
 
@@ -177,38 +192,28 @@ def _non_crossing_probability(critical, information, two_sided):
     from look to look on a Simpson grid; the probability to stay at the
     next look integrates the normal increment exactly (``ndtr``).
     """
-    low, high = _region(critical[0], information[0], two_sided)
-    sd = np.sqrt(information[0])
+    looks = _merged_regions(critical, information, two_sided)
+    low, high, info = looks[0]
+    sd = np.sqrt(info)
     n_points = _MIN_POINTS
-    if len(critical) > 1:
-        gaps = np.diff(information)
-        smallest = np.sqrt(max(gaps.min(), 0.0))
-        if smallest > 0:
-            wanted = (high - low) / smallest * _POINTS_PER_SD
-            n_points = int(np.clip(wanted, _MIN_POINTS, _MAX_POINTS))
+    if len(looks) > 1:
+        smallest = np.sqrt(np.diff([look[2] for look in looks]).min())
+        wanted = (high - low) / smallest * _POINTS_PER_SD
+        n_points = int(np.clip(wanted, _MIN_POINTS, _MAX_POINTS))
     points, weights = _grid(low, high, n_points)
     density = stats.norm.pdf(points, scale=sd)
     stay = special.ndtr(high / sd) - special.ndtr(low / sd)
-    for j in range(1, len(critical)):
-        low, high = _region(critical[j], information[j], two_sided)
-        step_sd = np.sqrt(max(information[j] - information[j - 1], 0.0))
-        if step_sd <= 1e-9 * np.sqrt(information[j]):
-            # the two looks see the same statistic: keep its density
-            inside = (points > low) & (points < high)
-            density = density * inside
-            stay = float(np.sum(weights * density))
-            continue
-        new_points, new_weights = _grid(low, high, len(points))
+    for (low, high, info), previous in zip(looks[1:], looks):
+        step_sd = np.sqrt(info - previous[2])
         mass = weights * density
-        stay = float(
-            np.sum(
-                mass
-                * (
-                    special.ndtr((high - points) / step_sd)
-                    - special.ndtr((low - points) / step_sd)
-                )
+        stay = np.sum(
+            mass
+            * (
+                special.ndtr((high - points) / step_sd)
+                - special.ndtr((low - points) / step_sd)
             )
         )
+        new_points, new_weights = _grid(low, high, len(points))
         kernel = np.exp(-0.5 * ((new_points[:, None] - points) / step_sd) ** 2)
         density = kernel @ mass / (step_sd * np.sqrt(2.0 * np.pi))
         points, weights = new_points, new_weights

@@ -1,0 +1,222 @@
+"""Tests of the group-sequential boundaries and looks (stats._sequential)."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numpy.testing import assert_allclose, assert_array_equal
+from scipy import optimize, stats
+
+from sklearn_bcv.stats import bcv_mcnemar, bcv_t, group_sequential_boundaries
+from sklearn_bcv.stats._sequential import (
+    SEQUENTIAL_TESTS,
+    _non_crossing_probability,
+    check_sequential_test,
+    first_stop,
+    look_decisions,
+    look_statistics,
+    statistic_boundaries,
+    variance_factor,
+)
+
+pytestmark = pytest.mark.filterwarnings("error")
+
+
+def _joint_correlation(variances):
+    """corr(z_m, z_m') = sqrt(V_m' / V_m) for m <= m' (V decreasing)."""
+    v = np.asarray(variances)
+    return np.sqrt(np.minimum.outer(v, v) / np.maximum.outer(v, v))
+
+
+def _mvn_crossing(bounds):
+    """P(some look crosses) by scipy's multivariate normal cdf (Genz)."""
+    corr = _joint_correlation(bounds.variance_factor)
+    mvn = stats.multivariate_normal(np.zeros(len(corr)), corr, seed=0)
+    upper = np.where(np.isfinite(bounds.upper), bounds.upper, 40.0)
+    lower = np.where(np.isfinite(bounds.lower), bounds.lower, -40.0)
+    return 1.0 - mvn.cdf(upper, lower_limit=lower)
+
+
+@pytest.mark.parametrize("boundary", ["pocock", "obrien_fleming"])
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+@pytest.mark.parametrize(
+    "looks, rhos", [((3, 7), (0.5, 0.5)), ((1, 6), (0.2, 0.3)), ((2, 4), (-0.3, 0.1))]
+)
+def test_boundaries_have_level_alpha_under_the_joint_normal_law(
+    boundary, alternative, looks, rhos
+):
+    bounds = group_sequential_boundaries(
+        *looks, boundary=boundary, alternative=alternative, rho1=rhos[0], rho2=rhos[1]
+    )
+    assert_allclose(_mvn_crossing(bounds), 0.05, atol=2e-5)
+
+
+def test_boundaries_by_simulation_of_the_joint_law():
+    # A third computation: seeded draws of the looks' joint law.
+    bounds = group_sequential_boundaries(3, 7, boundary="pocock")
+    corr = _joint_correlation(bounds.variance_factor)
+    z = np.random.default_rng(0).multivariate_normal(np.zeros(5), corr, 400_000)
+    crossed = np.any(np.abs(z) >= bounds.upper, axis=1)
+    assert_allclose(crossed.mean(), 0.05, atol=3 * np.sqrt(0.05 * 0.95 / 400_000))
+
+
+@pytest.mark.parametrize(
+    "shape, published",
+    # Jennison & Turnbull (2000), Tables 2.1 and 2.3: K = 5 equally spaced
+    # looks, two-sided alpha = 0.05: Pocock C_P = 2.413, O'Brien-Fleming
+    # C_B = 2.040 (the last look's critical value).
+    [("pocock", 2.413), ("obrien_fleming", 2.040)],
+)
+def test_classic_constants_with_equally_spaced_information(shape, published):
+    information = np.arange(1.0, 6.0)
+    factor = np.ones(5) if shape == "pocock" else np.sqrt(5.0 / information)
+
+    def excess(c):
+        return 1 - _non_crossing_probability(c * factor, information, True) - 0.05
+
+    assert_allclose(optimize.brentq(excess, 1.9, 3.5), published, atol=5e-4)
+
+
+def test_one_look_is_the_fixed_design():
+    for alternative, critical in (("two-sided", 1.959964), ("greater", 1.644854)):
+        for boundary in ("pocock", "obrien_fleming"):
+            bounds = group_sequential_boundaries(
+                5, 5, boundary=boundary, alternative=alternative
+            )
+            assert_allclose(bounds.constant, critical, atol=1e-6)
+    bounds = group_sequential_boundaries(5, 5)
+    assert_allclose(bounds.nominal_alpha, [0.05])
+
+
+def test_perfectly_correlated_looks_need_no_penalty():
+    # rho2 at eq. 9's bound (1 + rho1)/2: V_m is the same for every m, every
+    # look sees the same statistic, and the boundary is the fixed one.
+    bounds = group_sequential_boundaries(2, 6, boundary="pocock", rho1=0.0, rho2=0.5)
+    assert_allclose(bounds.variance_factor, 0.5)
+    assert_allclose(bounds.upper, 1.959964, atol=1e-6)
+
+
+def test_shapes_and_orderings():
+    pocock = group_sequential_boundaries(3, 7, boundary="pocock")
+    obf = group_sequential_boundaries(3, 7, boundary="obrien_fleming")
+    assert np.ptp(pocock.upper) == 0
+    assert np.all(np.diff(obf.upper) < 0)
+    assert_allclose(
+        obf.upper / obf.upper[-1],
+        np.sqrt(obf.variance_factor / obf.variance_factor[-1]),
+    )
+    # Pocock pays at the last look, O'Brien-Fleming at the first.
+    assert pocock.upper[-1] > obf.upper[-1] > 1.959964
+    assert pocock.upper[0] < obf.upper[0]
+    assert_array_equal(pocock.lower, -pocock.upper)
+    more = group_sequential_boundaries(3, 10, boundary="pocock")
+    assert more.constant > pocock.constant
+    greater = group_sequential_boundaries(3, 7, alternative="greater")
+    assert np.all(np.isneginf(greater.lower)) and np.all(greater.upper < obf.upper)
+    less = group_sequential_boundaries(3, 7, alternative="less")
+    assert_array_equal(less.lower, -greater.upper)
+    assert np.all(np.isposinf(less.upper))
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    first=st.integers(1, 6),
+    extra=st.integers(0, 4),
+    rho1=st.floats(-0.5, 0.8),
+    share=st.floats(0.0, 0.95),
+    alpha=st.floats(0.005, 0.2),
+    boundary=st.sampled_from(["pocock", "obrien_fleming"]),
+)
+def test_level_property(first, extra, rho1, share, alpha, boundary):
+    rho2 = share * (1 + rho1) / 2
+    bounds = group_sequential_boundaries(
+        first, first + extra, boundary=boundary, alpha=alpha, rho1=rho1, rho2=rho2
+    )
+    crossing = 1 - _non_crossing_probability(
+        bounds.upper, 1 / bounds.variance_factor, True
+    )
+    assert_allclose(crossing, alpha, rtol=1e-5)
+    assert np.all(bounds.upper >= stats.norm.isf(alpha / 2) - 1e-9)
+
+
+def test_variance_factor_is_the_inverse_of_bcv_mcnemars_t():
+    tables = np.tile([[10, 3], [7, 80]], (10, 1, 1))
+    assert_allclose(variance_factor(5, 0.5, 0.5), 1 / bcv_mcnemar(tables).t)
+    assert_allclose(
+        variance_factor(5, 0.2, 0.3), 1 / bcv_mcnemar(tables, rho1=0.2, rho2=0.3).t
+    )
+
+
+def test_look_statistics_are_the_registered_tests_on_prefixes():
+    rng = np.random.default_rng(0)
+    n01 = rng.integers(0, 15, size=(4, 14))
+    n10 = rng.integers(0, 15, size=(4, 14))
+    tables = np.empty((4, 14, 2, 2), dtype=np.int64)
+    tables[..., 0, 0], tables[..., 0, 1], tables[..., 1, 0] = 30, n01, n10
+    tables[..., 1, 1] = 70 - n01 - n10
+    looks = look_statistics(SEQUENTIAL_TESTS["bcv_mcnemar"], tables, [3, 5, 7])
+    for j, m in enumerate([3, 5, 7]):
+        assert_allclose(looks.statistic[:, j], bcv_mcnemar(tables[:, : 2 * m]).z)
+    d = rng.normal(0.01, 0.02, size=(4, 14))
+    looks = look_statistics(SEQUENTIAL_TESTS["bcv_t"], d, [3, 7], params={"rho2": 0.3})
+    assert_allclose(looks.statistic[:, 1], bcv_t(d, rho2=0.3).statistic)
+    assert_allclose(looks.estimate[:, 0], d[:, :6].mean(axis=1))
+    q = stats.t.isf(0.025, 5)
+    assert_allclose(looks.high[:, 0] - looks.low[:, 0], 2 * q * looks.std_error[:, 0])
+
+
+def test_mcnemar_location_is_the_accuracy_difference():
+    # nbar = [[30, 4], [10, 56]]: A right and B wrong on 10, the reverse on 4.
+    tables = np.tile([[30, 4], [10, 56]], (6, 1, 1))
+    looks = look_statistics(SEQUENTIAL_TESTS["bcv_mcnemar"], tables, [3])
+    assert_allclose(looks.estimate, [0.06])
+    t = 6 / (1.5 + 2 * 0.5 * 2)
+    assert_allclose(looks.std_error, [np.sqrt((0.14 - 0.06**2) / (t * 100))])
+
+
+def test_t_statistics_use_the_same_nominal_level():
+    bounds = group_sequential_boundaries(3, 7)
+    lower, upper = statistic_boundaries(SEQUENTIAL_TESTS["bcv_t"], bounds)
+    levels = 2 * stats.t.sf(upper, 2 * bounds.repeats - 1)
+    assert_allclose(levels, bounds.nominal_alpha)
+    assert np.all(upper > bounds.upper)
+    assert_array_equal(lower, -upper)
+    same = statistic_boundaries(SEQUENTIAL_TESTS["bcv_mcnemar"], bounds)
+    assert_array_equal(same[1], bounds.upper)
+
+
+def test_look_decisions_and_first_stop():
+    statistic = np.array([[0.5, 2.5, 0.1], [-3.0, 0.0, 0.0], [0.1, 0.2, 0.3]])
+    codes = look_decisions(statistic, -2.0, 2.0)
+    assert_array_equal(codes, [[0, 1, 0], [-1, 0, 0], [0, 0, 0]])
+    index, decision = first_stop(codes)
+    assert_array_equal(index, [1, 0, 2])
+    assert_array_equal(decision, [1, -1, 0])
+    # The rope: an interval inside [-rope, rope] stops with "no difference",
+    # unless the statistic crosses at that look.
+    codes = look_decisions(
+        [0.1, 2.5], -2.0, 2.0, low=[-0.01, -0.01], high=[0.01, 0.01], rope=0.02
+    )
+    assert_array_equal(codes, [2, 1])
+    assert_array_equal(
+        look_decisions([0.1], -2, 2, low=[-0.03], high=[0.01], rope=0.02), [0]
+    )
+
+
+def test_bad_input():
+    with pytest.raises(ValueError, match="min_repeats must be at most max_repeats"):
+        group_sequential_boundaries(5, 3)
+    with pytest.raises(ValueError, match="boundary must be one of"):
+        group_sequential_boundaries(3, 5, boundary="haybittle")
+    with pytest.raises(ValueError, match="min_repeats must be an integer"):
+        group_sequential_boundaries(0, 5)
+    with pytest.raises(ValueError, match="max_repeats must be an integer"):
+        group_sequential_boundaries(1, 2.5)
+    with pytest.raises(ValueError, match="alpha"):
+        group_sequential_boundaries(3, 5, alpha=1.5)
+    with pytest.raises(ValueError, match="rho2 must be at most"):
+        group_sequential_boundaries(3, 5, rho1=0.0, rho2=0.7)
+    with pytest.raises(ValueError, match="has no sequential form"):
+        check_sequential_test("calibrated_f_5x2bcv")
+    with pytest.raises(ValueError, match="is not a registered test"):
+        check_sequential_test("no_such_test")
