@@ -38,12 +38,14 @@ from ._seed002 import (
     ZeroRClassifier,
     simulate_seed002,
 )
+from ._sequential import SequentialSimulationResult, simulate_sequential
 
 __all__ = [
     "BinaryNaiveBayes",
     "PoorPartition5x2CV",
     "Seed001Result",
     "Seed002Result",
+    "SequentialSimulationResult",
     "SimulationResult",
     "ThresholdedRegressor",
     "ZeroRClassifier",
@@ -55,4 +57,5 @@ __all__ = [
     "simulate_null_across",
     "simulate_seed001",
     "simulate_seed002",
+    "simulate_sequential",
 ]
