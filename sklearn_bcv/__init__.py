@@ -15,6 +15,7 @@ from ._plot import (
     PosteriorDisplay,
     PosteriorSimplexDisplay,
     ScoreDifferencesDisplay,
+    SequentialDisplay,
     SignificanceMatrixDisplay,
 )
 from ._results._sequential import SequentialResult
@@ -55,6 +56,7 @@ __all__ = [
     "PosteriorDisplay",
     "PosteriorSimplexDisplay",
     "ScoreDifferencesDisplay",
+    "SequentialDisplay",
     "SignificanceMatrixDisplay",
     "available_tests",
     "get_test",

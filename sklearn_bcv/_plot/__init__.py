@@ -1,6 +1,7 @@
 """Plots of a comparison: contingency tables, score differences, posterior,
 the significance matrix of k estimators, and, across data sets, the
-critical-difference diagram and the posterior simplex of a Bayesian test.
+critical-difference diagram and the posterior simplex of a Bayesian test;
+and the path of a sequential comparison against its boundaries.
 
 Each plot is a Display object in the scikit-learn way
 (:class:`sklearn.metrics.ConfusionMatrixDisplay`): ``__init__`` only stores
@@ -21,6 +22,7 @@ from ._contingency import ContingencyTableDisplay
 from ._critical_difference import CriticalDifferenceDisplay
 from ._differences import ScoreDifferencesDisplay
 from ._posterior import PosteriorDisplay
+from ._sequential import SequentialDisplay
 from ._significance import SignificanceMatrixDisplay
 from ._simplex import PosteriorSimplexDisplay
 
@@ -30,5 +32,6 @@ __all__ = [
     "PosteriorDisplay",
     "PosteriorSimplexDisplay",
     "ScoreDifferencesDisplay",
+    "SequentialDisplay",
     "SignificanceMatrixDisplay",
 ]

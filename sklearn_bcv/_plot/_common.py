@@ -26,7 +26,12 @@ _MANY_SOURCE = (
     "compare_many_estimators, compare_many_predictions, benchmark or compare_scores"
 )
 _DATASETS_SOURCE = "benchmark or compare_scores"
-SOURCES = {"pair": _PAIR_SOURCE, "many": _MANY_SOURCE, "datasets": _DATASETS_SOURCE}
+SOURCES = {
+    "pair": _PAIR_SOURCE,
+    "many": _MANY_SOURCE,
+    "datasets": _DATASETS_SOURCE,
+    "sequential": "sequential_compare",
+}
 
 
 def check_result(result, fields, *, owner, source):
