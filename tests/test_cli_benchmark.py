@@ -94,7 +94,7 @@ def test_benchmark_is_a_subcommand_listed_in_the_help():
     assert "benchmark" in SUBCOMMANDS
     out, err = io.StringIO(), io.StringIO()
     assert main(["--help"], stdout=out, stderr=err) == 0
-    assert "  benchmark  several estimators across several data sets" in out.getvalue()
+    assert "  benchmark   several estimators across several data sets" in out.getvalue()
     status, out, _ = run_cli("--help")
     assert status == 0
     assert out.startswith("usage: sklearn-bcv benchmark [-h]")

@@ -71,16 +71,18 @@ def python_result(**kwargs):
 
 
 def test_subcommands_are_registered_and_listed_in_the_help():
-    assert list(SUBCOMMANDS) == ["compare", "many", "benchmark"]
+    assert list(SUBCOMMANDS) == ["compare", "many", "benchmark", "sequential"]
     status, out, _ = run_cli("--help")
     assert status == 0
     assert out.startswith("usage: sklearn-bcv [-h]")
     assert "Subcommands ('sklearn-bcv NAME --help' describes each):" in out
-    assert "  compare    two estimators (the default" in out
+    assert "  compare     two estimators (the default" in out
     assert (
-        "  many       any number of estimators on one data set; also what runs " in out
+        "  many        any number of estimators on one data set; also what runs " in out
     )
-    assert "  benchmark  " in out
+    assert "  benchmark   " in out
+    assert "  sequential  two estimators, one repetition at a time" in out
+    assert "also what runs when --sequential is given" in out
     status, out, _ = run_cli("many", "--help")
     assert status == 0
     assert out.startswith("usage: sklearn-bcv many [-h]")

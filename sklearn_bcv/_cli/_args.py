@@ -22,14 +22,18 @@ __all__ = [
     "Subcommand",
     "UsageError",
     "add_design_arguments",
+    "add_level_arguments",
+    "add_splitter_arguments",
     "add_output_arguments",
     "add_tests_argument",
     "build_cv",
     "check_library_scoring",
     "check_scoring",
     "check_splits",
+    "int_in",
     "list_tests",
     "parse_tests",
+    "probability",
 ]
 
 PROG = "sklearn-bcv"
@@ -104,7 +108,7 @@ class Subcommand:
 # Argument types
 
 
-def _int_in(low, high=None, *, allow_zero=True, what="an integer"):
+def int_in(low, high=None, *, allow_zero=True, what="an integer"):
     """An argparse type: an int in ``[low, high]`` (``0`` excluded if asked)."""
 
     def parse(text):
@@ -124,7 +128,7 @@ def _int_in(low, high=None, *, allow_zero=True, what="an integer"):
     return parse
 
 
-def _probability(text):
+def probability(text):
     """An argparse type: a float strictly between 0 and 1 (a level alpha)."""
     try:
         value = float(text)
@@ -150,6 +154,12 @@ def add_tests_argument(group, option="--tests", *, help):
 
 def add_design_arguments(group, *, alternative_help):
     """The splitter, scoring, level, alternative, seed and parallelism."""
+    add_splitter_arguments(group)
+    add_level_arguments(group, alternative_help=alternative_help)
+
+
+def add_splitter_arguments(group):
+    """``--cv``, ``--repeats`` and ``--folds``."""
     group.add_argument(
         "--cv",
         choices=CV_CHOICES,
@@ -160,7 +170,7 @@ def add_design_arguments(group, *, alternative_help):
     )
     group.add_argument(
         "--repeats",
-        type=_int_in(1, MAX_REPEATS, what=f"an integer in [1, {MAX_REPEATS}]"),
+        type=int_in(1, MAX_REPEATS, what=f"an integer in [1, {MAX_REPEATS}]"),
         default=5,
         metavar="M",
         help="repetitions of 2-fold CV for --cv mx2/stratified, 1 to "
@@ -168,11 +178,16 @@ def add_design_arguments(group, *, alternative_help):
     )
     group.add_argument(
         "--folds",
-        type=_int_in(2, what="an integer >= 2"),
+        type=int_in(2, what="an integer >= 2"),
         default=10,
         metavar="K",
         help="folds for --cv kfold, at most the number of records (default: 10)",
     )
+
+
+def add_level_arguments(group, *, alternative_help):
+    """``--scoring``, ``--alpha``, ``--alternative``, ``--random-state`` and
+    ``--n-jobs``."""
     group.add_argument(
         "--scoring",
         default=None,
@@ -181,7 +196,7 @@ def add_design_arguments(group, *, alternative_help):
     )
     group.add_argument(
         "--alpha",
-        type=_probability,
+        type=probability,
         default=0.05,
         help="significance level, between 0 and 1 (default: 0.05)",
     )
@@ -195,14 +210,14 @@ def add_design_arguments(group, *, alternative_help):
         "--random-state",
         default=0,
         metavar="SEED",
-        type=_int_in(0, MAX_SEED, what=f"an integer in [0, {MAX_SEED}]"),
+        type=int_in(0, MAX_SEED, what=f"an integer in [0, {MAX_SEED}]"),
         help="seed of the splits and of the default estimators (default: 0)",
     )
     group.add_argument(
         "--n-jobs",
         default=None,
         metavar="N",
-        type=_int_in(None, allow_zero=False, what="a non-zero integer"),
+        type=int_in(None, allow_zero=False, what="a non-zero integer"),
         help="parallel fits (joblib n_jobs; -1 uses every core); a non-zero "
         "integer (the library never starts more workers than fits)",
     )

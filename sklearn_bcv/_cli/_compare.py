@@ -18,16 +18,8 @@ from ._args import (
     parse_tests,
 )
 from ._data import add_data_arguments, load_data
-from ._estimators import (
-    build_estimator,
-    check_estimator_task,
-    default_estimators,
-    estimator_name,
-    parse_params,
-    with_preprocessor,
-)
+from ._estimators import add_pair_estimator_arguments, build_pair_estimators
 from ._output import (
-    chatter,
     check_plot_path,
     csv_text,
     fitting,
@@ -43,31 +35,7 @@ __all__ = ["COMMAND", "result_to_csv", "result_to_dict", "run"]
 def add_arguments(parser):
     """The options of ``compare``."""
     add_data_arguments(parser)
-    models = parser.add_argument_group("estimators")
-    for side, default in (
-        ("a", "a scaled LogisticRegression (Ridge for regression)"),
-        (
-            "b",
-            "RandomForestClassifier(n_estimators=50) "
-            "(RandomForestRegressor for regression)",
-        ),
-    ):
-        models.add_argument(
-            f"--estimator-{side}",
-            metavar="IMPORT.PATH",
-            default=None,
-            help=f"import path of estimator {side.upper()}'s class, e.g. "
-            "sklearn.svm.SVC; its module is imported from the installed "
-            f"environment, never the current directory (default: {default})",
-        )
-        models.add_argument(
-            f"--params-{side}",
-            metavar="JSON",
-            default=None,
-            help=f"constructor parameters of estimator {side.upper()} as a JSON "
-            "object, e.g. '{\"C\": 10}' (for a default pipeline: of its "
-            "final estimator)",
-        )
+    add_pair_estimator_arguments(parser)
     comparison = parser.add_argument_group("comparison")
     add_tests_argument(
         comparison,
@@ -95,35 +63,10 @@ def run(args, *, stdout, stderr):
     plot_path = None if args.plot is None else check_plot_path(args.plot)
     data = load_data(args)
     check_scoring(args.scoring, data.task, data.y)
-    (_, default_a), (_, default_b), *_ = default_estimators(
-        data.task, args.random_state
-    )
-    estimators = []
-    for side, path, params_text, default in (
-        ("a", args.estimator_a, args.params_a, default_a),
-        ("b", args.estimator_b, args.params_b, default_b),
-    ):
-        params = parse_params(params_text, f"--params-{side}")
-        estimators.append(
-            build_estimator(
-                path,
-                params,
-                default=default,
-                option=f"--estimator-{side}",
-                params_option=f"--params-{side}",
-                stdout=chatter(args, stderr),
-            )
-        )
-    for estimator, side in zip(estimators, "ab"):
-        check_estimator_task(estimator, data.task, f"--estimator-{side}")
-    names = tuple(estimator_name(estimator) for estimator in estimators)
-    if names[0] == names[1]:
-        names = (f"A ({names[0]})", f"B ({names[1]})")
+    estimators, names = build_pair_estimators(args, data, stderr)
     cv = build_cv(args, data.task)
     check_splits(args, cv, data.X, data.y)
-    estimator_a, estimator_b = (
-        with_preprocessor(estimator, data.preprocessor) for estimator in estimators
-    )
+    estimator_a, estimator_b = estimators
 
     from .._compare import compare_estimators
 

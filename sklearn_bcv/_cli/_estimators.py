@@ -274,3 +274,68 @@ def estimator_name(estimator):
     while isinstance(estimator, Pipeline):
         estimator = estimator.steps[-1][1]
     return type(estimator).__name__
+
+
+# --------------------------------------------------------------------------
+# Two estimators, A and B (``compare`` and ``sequential``)
+
+
+def add_pair_estimator_arguments(parser):
+    """``--estimator-a``, ``--params-a``, ``--estimator-b``, ``--params-b``."""
+    models = parser.add_argument_group("estimators")
+    for side, default in (
+        ("a", "a scaled LogisticRegression (Ridge for regression)"),
+        (
+            "b",
+            "RandomForestClassifier(n_estimators=50) "
+            "(RandomForestRegressor for regression)",
+        ),
+    ):
+        models.add_argument(
+            f"--estimator-{side}",
+            metavar="IMPORT.PATH",
+            default=None,
+            help=f"import path of estimator {side.upper()}'s class, e.g. "
+            "sklearn.svm.SVC; its module is imported from the installed "
+            f"environment, never the current directory (default: {default})",
+        )
+        models.add_argument(
+            f"--params-{side}",
+            metavar="JSON",
+            default=None,
+            help=f"constructor parameters of estimator {side.upper()} as a JSON "
+            "object, e.g. '{\"C\": 10}' (for a default pipeline: of its "
+            "final estimator)",
+        )
+
+
+def build_pair_estimators(args, data, stderr):
+    """``((estimator_a, estimator_b), names)`` from the options: built,
+    checked against the task, behind the data's preprocessor; the names are
+    the class names (``A (X)``/``B (X)`` when they are the same)."""
+    from ._output import chatter
+
+    (_, default_a), (_, default_b), *_ = default_estimators(
+        data.task, args.random_state
+    )
+    estimators = []
+    for side, path, params_text, default in (
+        ("a", args.estimator_a, args.params_a, default_a),
+        ("b", args.estimator_b, args.params_b, default_b),
+    ):
+        params = parse_params(params_text, f"--params-{side}")
+        estimator = build_estimator(
+            path,
+            params,
+            default=default,
+            option=f"--estimator-{side}",
+            params_option=f"--params-{side}",
+            stdout=chatter(args, stderr),
+        )
+        check_estimator_task(estimator, data.task, f"--estimator-{side}")
+        estimators.append(estimator)
+    names = tuple(estimator_name(estimator) for estimator in estimators)
+    if names[0] == names[1]:
+        names = (f"A ({names[0]})", f"B ({names[1]})")
+    pair = tuple(with_preprocessor(e, data.preprocessor) for e in estimators)
+    return pair, names

@@ -19,7 +19,7 @@ import textwrap
 import warnings
 
 from .._compat import InvalidParameterError
-from . import _benchmark, _compare, _many
+from . import _benchmark, _compare, _many, _sequential
 from ._args import (
     EXIT_STATUS,
     PROG,
@@ -37,7 +37,12 @@ __all__ = ["SUBCOMMANDS", "build_parser", "main"]
 #: is the default. Adding a subcommand: a module and a line here.
 SUBCOMMANDS = {
     command.name: command
-    for command in (_compare.COMMAND, _many.COMMAND, _benchmark.COMMAND)
+    for command in (
+        _compare.COMMAND,
+        _many.COMMAND,
+        _benchmark.COMMAND,
+        _sequential.COMMAND,
+    )
 }
 DEFAULT = next(iter(SUBCOMMANDS))
 
