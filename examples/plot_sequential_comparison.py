@@ -128,6 +128,7 @@ for boundary, marker in [("pocock", "o"), ("obrien_fleming", "s")]:
     print(boundary, np.round(bounds.upper, 3), "nominal alpha per look:")
     print("   ", np.round(bounds.nominal_alpha, 4))
 ax.axhline(1.96, color="grey", linestyle=":", label="fixed design, 1.96")
+ax.set_xticks(bounds.repeats)
 ax.set_xlabel("repetitions fitted (m)")
 ax.set_ylabel("critical value of |z_m|")
 ax.set_title("Two-sided boundaries, alpha = 0.05, looks 3 to 7")
