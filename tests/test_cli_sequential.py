@@ -65,7 +65,7 @@ def test_csv_one_row_per_look_and_one_sided_boundaries_are_empty():
     rows = list(csv.DictReader(io.StringIO(out)))
     assert rows[0]["repeats"] == "2"
     assert all(row["lower"] == "" for row in rows)  # -inf: no lower boundary
-    assert rows[-1]["decision"] in {"A better", "B better", "continue"}
+    assert rows[-1]["decision"] in {"A better", "B better", "undecided"}
 
 
 def test_regression_defaults_to_bcv_t_and_a_rope():

@@ -200,7 +200,6 @@ COUNTS = (
     "n_fits_saved",
 )
 LOOK_FIELDS = ("repeats", "statistic", "lower", "upper", "estimate", "low", "high")
-_CODES = {0: "continue", 1: "A better", -1: "B better", 2: "no difference"}
 
 
 def result_to_dict(result, context):
@@ -223,14 +222,17 @@ def result_to_dict(result, context):
 
 def result_rows(result):
     """One dict per look taken; infinite boundaries (one-sided) are None."""
+    from .._results._sequential import look_labels
+
     rows = []
+    labels = look_labels(result.trace)
     for i in range(len(result.trace.repeats)):
         row = {}
         for key in LOOK_FIELDS:
             value = float(result.trace[key][i])
             row[key] = value if abs(value) != float("inf") else None
         row["repeats"] = int(row["repeats"])
-        row["decision"] = _CODES[int(result.trace.decision[i])]
+        row["decision"] = labels[i]
         rows.append(row)
     return rows
 

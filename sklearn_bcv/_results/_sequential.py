@@ -5,7 +5,7 @@ from sklearn.utils import Bunch
 
 from ._text import format_number, text_table
 
-__all__ = ["SequentialResult"]
+__all__ = ["SequentialResult", "look_labels"]
 
 _TRACE_FIELDS = (
     "repeats",
@@ -18,6 +18,15 @@ _TRACE_FIELDS = (
     "decision",
 )
 _CODES = {0: "continue", 1: "A better", -1: "B better", 2: "no difference"}
+
+
+def look_labels(trace):
+    """What happened at each look: "continue", or the decision at the stop
+    ("undecided" at a last look that crossed nothing)."""
+    labels = [_CODES[int(code)] for code in trace.decision]
+    if labels and labels[-1] == "continue":
+        labels[-1] = "undecided"
+    return labels
 
 
 class SequentialResult(Bunch):
@@ -96,7 +105,7 @@ class SequentialResult(Bunch):
         except ImportError as exc:  # pragma: no cover - depends on the machine
             raise ImportError("to_frame needs pandas: pip install pandas") from exc
         frame = pd.DataFrame({key: self.trace[key] for key in _TRACE_FIELDS})
-        frame["decision"] = [_CODES[int(code)] for code in self.trace.decision]
+        frame["decision"] = look_labels(self.trace)
         return frame
 
     def __repr__(self):
@@ -129,16 +138,16 @@ def _format_sequential_summary(result):
             format_number(float(low)),
             format_number(float(high)),
             f"[{format_number(float(a))}, {format_number(float(b))}]",
-            _CODES[int(code)],
+            label,
         )
-        for m, stat, low, high, a, b, code in zip(
+        for m, stat, low, high, a, b, label in zip(
             trace.repeats,
             trace.statistic,
             trace.lower,
             trace.upper,
             trace.low,
             trace.high,
-            trace.decision,
+            look_labels(trace),
         )
     ]
     header = ("m", "statistic", "lower", "upper", "interval (A - B)", "look")
