@@ -63,7 +63,7 @@ from sklearn.linear_model import LogisticRegression
 logreg = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000))
 forest = RandomForestClassifier(n_estimators=50, random_state=0)
 
-close = sequential_compare(logreg, forest, X, y, random_state=0)
+close = sequential_compare(logreg, forest, X, y, random_state=3)
 print(close)
 
 # %%

@@ -72,9 +72,15 @@ def _model_params(name, params):
     return {key: params.get(key, defaults[key]) for key in names}
 
 
-def _check_stratify(stratify, task):
+def _check_stratify(stratify, task, y, max_repeats):
+    """Whether to stratify: "auto" keeps the plain design the BCV tests are
+    calibrated on, unless a class has fewer than two records per sub-block
+    (a plain half of the data could then miss it)."""
     if stratify == "auto":
-        return task == CLASSIFICATION
+        if task != CLASSIFICATION:
+            return False
+        _, counts = np.unique(y, return_counts=True)
+        return bool(counts.min() < 2 * _n_sub_blocks(max_repeats))
     if stratify and task != CLASSIFICATION:
         raise ValueError(
             "stratify=True needs classifiers (class labels to stratify on); "
@@ -214,8 +220,12 @@ def sequential_compare(
         :func:`compare_estimators`); ``bcv_mcnemar`` looks at accuracy.
     stratify : "auto" or bool, default="auto"
         Whether to stratify the splits on the class labels
-        (:class:`StratifiedBlockRegularizedMx2CV`); ``"auto"`` does for
-        classifiers.
+        (:class:`StratifiedBlockRegularizedMx2CV`). ``"auto"`` uses the
+        plain :class:`BlockRegularizedMx2CV`, on which the BCV tests are
+        calibrated (stratification changes the correlations they assume),
+        unless a class has fewer than two records per sub-block (fewer than
+        16 for ``max_repeats <= 7``): then a plain half of the data could
+        miss it, and the splits are stratified.
     n_jobs : int, default=None
         Number of jobs fitting in parallel (at most the 4 fits of one
         repetition, ``4 * min_repeats`` at the first look).
@@ -259,7 +269,8 @@ def sequential_compare(
             refits the same splits.
         estimate, confidence_interval : float, tuple
             The mean difference A - B at the stop (accuracy for
-            ``bcv_mcnemar``) and its unadjusted ``(1 - alpha)`` interval.
+            ``bcv_mcnemar``) and its unadjusted two-sided ``(1 - alpha)``
+            interval (whatever ``alternative``: the rope's rule reads it).
         test, boundary, alpha, alternative, rope : the settings used.
 
     See Also
@@ -328,7 +339,7 @@ def sequential_compare(
         **_model_params(name, params),
     )
     lower, upper = statistic_boundaries(form, bounds)
-    stratify = _check_stratify(stratify, task)
+    stratify = _check_stratify(stratify, task, y_checked, max_repeats)
     random_state = _split_seed(random_state)
     cv = _nested_cv(stratify, max_repeats, max_repeats, random_state)
     prepared = prepare_fits(

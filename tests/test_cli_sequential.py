@@ -24,7 +24,7 @@ WINE = ("sequential", "--dataset", "wine", "--quiet")
 def test_sequential_flag_selects_the_subcommand():
     status, out, err = run_cli("--sequential", "--dataset", "wine", "--quiet")
     assert status == 0, err
-    assert "cv: StratifiedBlockRegularizedMx2CV(max_repeats=7, n_repeats=" in out
+    assert "cv: BlockRegularizedMx2CV(max_repeats=7, n_repeats=" in out
     assert "Sequential comparison of A = Pipeline(StandardScaler, " in out
     assert "O'Brien-Fleming boundaries" in out
     assert "Decision: " in out and "not sequentially adjusted" in out

@@ -65,7 +65,7 @@ def test_clear_difference_stops_at_the_first_look(cancer):
 
 def test_comparison_reuses_the_fits_of_the_nested_design(cancer):
     X, y = cancer
-    X = X[:, :5]  # a closer contest: more looks
+    X = X[:, :10]  # a closer contest: more looks
     result = sequential_compare(
         GaussianNB(),
         KNeighborsClassifier(),
@@ -77,7 +77,8 @@ def test_comparison_reuses_the_fits_of_the_nested_design(cancer):
     )
     m = result.n_repeats
     assert result.cv.n_repeats == m and result.cv.max_repeats == 6
-    assert isinstance(result.cv, StratifiedBlockRegularizedMx2CV)
+    # the plain design the BCV tests are calibrated on
+    assert type(result.cv) is BlockRegularizedMx2CV
     fixed = compare_estimators(
         GaussianNB(),
         KNeighborsClassifier(),
@@ -89,7 +90,7 @@ def test_comparison_reuses_the_fits_of_the_nested_design(cancer):
     assert_allclose(
         fixed.tests.bcv_mcnemar.statistic, result.comparison.tests.bcv_mcnemar.statistic
     )
-    assert (result.decision, m) == ("A better", 4)  # after three looks
+    assert (result.decision, m) == ("A better", 3)  # after two looks
     assert result.n_fits == 4 * m == result.comparison.fit_time.size
     assert len(result.trace.repeats) == m - 1
 
@@ -264,3 +265,17 @@ def test_classifier_statistic_on_regressors_fails_before_any_fit():
         sequential_compare(Ridge(), DummyRegressor(), X, y)
     with pytest.raises(ValueError, match="stratify=True needs classifiers"):
         sequential_compare(Ridge(), DummyRegressor(), X, y, test="bcv_t", stratify=True)
+
+
+def test_auto_stratifies_only_around_a_rare_class():
+    rng = np.random.RandomState(0)
+    X = rng.normal(size=(200, 2))
+    y = np.r_[np.zeros(185, dtype=int), np.ones(15, dtype=int)]  # 15 < 2 × 8
+    nb = GaussianNB()
+    rare = sequential_compare(nb, nb, X, y, max_repeats=4, random_state=0)
+    assert isinstance(rare.cv, StratifiedBlockRegularizedMx2CV)
+    y[:5] = 1  # 20 records of class 1: two per sub-block and more
+    common = sequential_compare(nb, nb, X, y, max_repeats=4, random_state=0)
+    assert type(common.cv) is BlockRegularizedMx2CV
+    forced = sequential_compare(nb, nb, X, y, max_repeats=4, stratify=True)
+    assert isinstance(forced.cv, StratifiedBlockRegularizedMx2CV)

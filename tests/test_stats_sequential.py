@@ -220,3 +220,12 @@ def test_bad_input():
         check_sequential_test("calibrated_f_5x2bcv")
     with pytest.raises(ValueError, match="is not a registered test"):
         check_sequential_test("no_such_test")
+
+
+def test_a_signed_zero_look_statistic_is_zero():
+    # B ahead by less than the continuity correction: bcv_mcnemar's z is
+    # -0.0; the look statistic is 0 (it prints as 0, not -0).
+    tables = np.array([[[50, 3], [2, 45]], [[50, 2], [2, 46]]])
+    assert np.signbit(bcv_mcnemar(tables).z)
+    looks = look_statistics(SEQUENTIAL_TESTS["bcv_mcnemar"], tables, [1])
+    assert looks.statistic[0] == 0 and not np.signbit(looks.statistic[0])

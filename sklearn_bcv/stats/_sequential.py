@@ -441,7 +441,10 @@ def look_statistics(form, values, repeats, *, alpha=0.05, params=None):
         prefix = np.take(values, np.arange(2 * m), axis=split_axis)
         result = test(**{form.needs: prefix}, alpha=alpha, **params)
         estimate, std_error = form.location(result)
-        fields["statistic"].append(np.asarray(result[form.statistic], dtype=float))
+        # + 0.0: a signed zero (-0.0 when B leads by less than the
+        # continuity correction) prints as 0
+        statistic = np.asarray(result[form.statistic], dtype=float) + 0.0
+        fields["statistic"].append(statistic)
         fields["estimate"].append(estimate)
         fields["std_error"].append(std_error)
     looks = Bunch(**{name: np.stack(v, axis=-1) for name, v in fields.items()})
