@@ -34,6 +34,7 @@ from sklearn_bcv import (
     compare_predictions,
     compare_scores,
     mcnemar_table,
+    sequential_compare,
 )
 from sklearn_bcv._engine._fit import worker_count
 
@@ -273,6 +274,14 @@ def test_compare_estimators_with_a_list_of_splits_owns_its_data():
         {"a": DummyClassifier(), "b": DummyClassifier()}, X_IRIS, Y_IRIS, cv=splits
     )
     _assert_owns(many, [Y_IRIS, splits])
+
+
+def test_sequential_compare_owns_its_data():
+    X, y = X_IRIS.copy(), Y_IRIS.copy()
+    result = sequential_compare(
+        DummyClassifier(), DummyClassifier(), X, y, max_repeats=3, random_state=0
+    )
+    _assert_owns(result, [X, y])
 
 
 def test_compare_scores_owns_its_data():
