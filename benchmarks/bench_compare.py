@@ -25,8 +25,8 @@ import argparse
 import os
 import time
 
-import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from _timing import SleepyClassifier, best_of
+from sklearn.base import clone
 from sklearn.datasets import make_classification
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.linear_model import LogisticRegression
@@ -36,34 +36,6 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_bcv import BlockRegularized5x2CV, compare_estimators
-
-
-class SleepyClassifier(ClassifierMixin, BaseEstimator):
-    """Majority-class classifier whose fit sleeps ``delay`` seconds."""
-
-    def __init__(self, delay=0.2):
-        self.delay = delay
-
-    def fit(self, X, y):
-        time.sleep(self.delay)
-        values, counts = np.unique(y, return_counts=True)
-        self.classes_ = values
-        self.majority_ = values[np.argmax(counts)]
-        return self
-
-    def predict(self, X):
-        return np.full(len(X), self.majority_)
-
-
-def best_of(functions, repeats):
-    """Best wall time of each function, the functions alternating."""
-    best = dict.fromkeys(functions, np.inf)
-    for _ in range(repeats):
-        for name, func in functions.items():
-            start = time.perf_counter()
-            func()
-            best[name] = min(best[name], time.perf_counter() - start)
-    return best
 
 
 def bare_loop(estimator_a, estimator_b, X, y, splits):

@@ -39,6 +39,7 @@ import statistics
 import time
 from itertools import combinations
 
+from _timing import best_of
 from sklearn.base import clone
 from sklearn.datasets import load_breast_cancer, make_classification
 from sklearn.ensemble import (
@@ -75,17 +76,6 @@ def five_estimators():
 
 def data():
     return make_classification(n_samples=2000, n_features=20, random_state=0)
-
-
-def best_of(functions, repeats):
-    """Best wall time of each function, the functions alternating."""
-    best = dict.fromkeys(functions, float("inf"))
-    for _ in range(repeats):
-        for name, func in functions.items():
-            start = time.perf_counter()
-            func()
-            best[name] = min(best[name], time.perf_counter() - start)
-    return best
 
 
 def report(title, best, ratio, target):

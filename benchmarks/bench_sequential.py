@@ -22,10 +22,8 @@ Run from the repository root::
 """
 
 import argparse
-import time
 
-import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
+from _timing import SleepyClassifier, best_of
 from sklearn.datasets import load_breast_cancer
 from sklearn.dummy import DummyClassifier
 from sklearn.linear_model import LogisticRegression
@@ -33,34 +31,6 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from sklearn_bcv import BlockRegularizedMx2CV, compare_estimators, sequential_compare
-
-
-class SleepyClassifier(ClassifierMixin, BaseEstimator):
-    """Majority-class classifier whose fit sleeps ``delay`` seconds."""
-
-    def __init__(self, delay=0.1):
-        self.delay = delay
-
-    def fit(self, X, y):
-        time.sleep(self.delay)
-        values, counts = np.unique(y, return_counts=True)
-        self.classes_ = values
-        self.majority_ = values[np.argmax(counts)]
-        return self
-
-    def predict(self, X):
-        return np.full(len(X), self.majority_)
-
-
-def best_of(functions, repeats):
-    """Best wall time of each function, the functions alternating."""
-    best = dict.fromkeys(functions, np.inf)
-    for _ in range(repeats):
-        for name, function in functions.items():
-            start = time.perf_counter()
-            function()
-            best[name] = min(best[name], time.perf_counter() - start)
-    return best
 
 
 def _pair(estimator, X, y, cv, n_jobs):
