@@ -28,7 +28,7 @@ from ._split import (
     StratifiedBlockRegularizedMx2CV,
     _n_sub_blocks,
 )
-from .stats._registry import get_entry, get_test
+from .stats._registry import get_entry
 from .stats._sequential import (
     BOUNDARIES,
     DECISIONS,
@@ -37,10 +37,9 @@ from .stats._sequential import (
     check_rope,
     check_sequential_test,
     first_stop,
-    group_sequential_boundaries,
     look_decisions,
     look_statistics,
-    statistic_boundaries,
+    test_boundaries,
 )
 
 __all__ = ["sequential_compare"]
@@ -62,14 +61,6 @@ def _test_and_params(test):
             )
         return name, dict(params)
     return test, {}
-
-
-def _model_params(name, params):
-    """The test's correlations (rho1, rho2): the user's over the defaults."""
-    func = get_test(name)
-    defaults = func.__kwdefaults__ or {}
-    names = [key for key in ("rho1", "rho2") if key in defaults]
-    return {key: params.get(key, defaults[key]) for key in names}
 
 
 def _check_stratify(stratify, task, y, max_repeats):
@@ -330,15 +321,15 @@ def sequential_compare(
             "estimators are regressors: use test='bcv_t'."
         )
     _check_design_size(n_samples, max_repeats)
-    bounds = group_sequential_boundaries(
+    form, bounds, lower, upper = test_boundaries(
+        name,
         min_repeats,
         max_repeats,
         boundary=boundary,
         alpha=alpha,
         alternative=alternative,
-        **_model_params(name, params),
+        params=params,
     )
-    lower, upper = statistic_boundaries(form, bounds)
     stratify = _check_stratify(stratify, task, y_checked, max_repeats)
     random_state = _split_seed(random_state)
     cv = _nested_cv(stratify, max_repeats, max_repeats, random_state)

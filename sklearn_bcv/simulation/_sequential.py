@@ -38,7 +38,7 @@ from sklearn.utils.parallel import Parallel, delayed
 from .._compat import Interval, StrOptions, validate_params
 from .._constants import ALTERNATIVES
 from .._engine._fit import worker_count
-from .._sequential import _check_design_size, _model_params
+from .._sequential import _check_design_size
 from .._split import BlockRegularizedMx2CV
 from ..datasets import make_epsilon_losses, make_simple
 from ..stats._registry import get_test
@@ -46,12 +46,11 @@ from ..stats._sequential import (
     BOUNDARIES,
     SEQUENTIAL_TESTS,
     _check_repeats,
-    check_sequential_test,
     first_stop,
     group_sequential_boundaries,
     look_decisions,
     look_statistics,
-    statistic_boundaries,
+    test_boundaries,
 )
 from ._losses import simulate_loss_vectors
 from ._paper import format_text_table, simple_learners
@@ -165,16 +164,14 @@ def sequential_decisions(
     replication axis first: tables ``(R, 2M, 2, 2)`` or differences
     ``(R, 2M)``. Returns ``(codes, repeats)``, two int arrays ``(R,)``.
     """
-    form = check_sequential_test(test)
-    bounds = group_sequential_boundaries(
+    form, bounds, lower, upper = test_boundaries(
+        test,
         min_repeats,
         max_repeats,
         boundary=boundary,
         alpha=alpha,
         alternative=alternative,
-        **_model_params(test, {}),
     )
-    lower, upper = statistic_boundaries(form, bounds)
     looks = look_statistics(form, values, bounds.repeats, alpha=alpha, params={})
     codes = look_decisions(
         looks.statistic, lower, upper, low=looks.low, high=looks.high, rope=0.0

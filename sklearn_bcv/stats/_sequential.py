@@ -40,6 +40,7 @@ __all__ = [
     "group_sequential_boundaries",
     "look_decisions",
     "look_statistics",
+    "test_boundaries",
     "variance_factor",
 ]
 
@@ -393,6 +394,37 @@ def group_sequential_boundaries(
 # --------------------------------------------------------------------------
 # Looks and decisions
 # --------------------------------------------------------------------------
+
+
+def test_boundaries(
+    test, min_repeats, max_repeats, *, boundary, alpha, alternative, params=None
+):
+    """Everything a sequential run of a registered test needs before a fit.
+
+    Returns ``(form, bounds, lower, upper)``: the test's
+    :class:`SequentialForm`, the :func:`group_sequential_boundaries` of its
+    correlations (``rho1``, ``rho2``: ``params`` over the test's defaults)
+    and those boundaries in the scale of its statistic
+    (:func:`statistic_boundaries`).
+    """
+    form = check_sequential_test(test)
+    params = {} if params is None else params
+    defaults = get_test(test).__kwdefaults__ or {}
+    model = {
+        key: params.get(key, defaults[key])
+        for key in ("rho1", "rho2")
+        if key in defaults
+    }
+    bounds = group_sequential_boundaries(
+        min_repeats,
+        max_repeats,
+        boundary=boundary,
+        alpha=alpha,
+        alternative=alternative,
+        **model,
+    )
+    lower, upper = statistic_boundaries(form, bounds)
+    return form, bounds, lower, upper
 
 
 def statistic_boundaries(form, bounds):
