@@ -75,6 +75,29 @@ def _s_quadrature(posterior_s, threshold):
     return s, mass * _WEIGHTS
 
 
+# Beyond this many pseudo-records a + b, SciPy's incomplete beta function
+# loses accuracy (and gives NaN near 2**60); the Beta law is then normal to
+# far better than float64 can tell (its skewness is O((a + b)**-1/2)).
+_NORMAL_BEYOND = 2.0**40
+
+
+def _beta_cdf(x, a, b):
+    """``P(θ <= x)`` for ``θ ~ Beta(a, b)``: ``betainc``, or the normal law
+    of the same mean and variance beyond ``_NORMAL_BEYOND`` pseudo-records."""
+    x, a, b = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64) for v in (x, a, b)))
+    total = a + b
+    huge = total > _NORMAL_BEYOND
+    exact = special.betainc(np.where(huge, 1.0, a), np.where(huge, 1.0, b), x)
+    # x - a/(a+b) as (x·b - (1 - x)·a)/(a+b): no cancellation of two
+    # numbers near 1/2 (x·b and (1 - x)·a are exact in scale)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        numerator = x * b - (1.0 - x) * a
+        z = numerator / np.sqrt(a * b / (total + 1.0))
+    # a zero spread (x at 0 or 1): the side of the numerator
+    z = np.where(np.isfinite(z), z, np.where(numerator >= 0, np.inf, -np.inf))
+    return np.where(huge, special.ndtr(z), exact)
+
+
 def _half_minus(rope, s):
     """``1/2 - rope/(2s)`` for ``s >= rope > 0``, clipped to [0, 1/2]."""
     return np.clip(0.5 - rope / (2.0 * s), 0.0, 0.5)
@@ -88,7 +111,7 @@ def _tails_at_zero(posterior_theta):
     parameters swaps them; equal parameters give 1/2 each.
     """
     a10, a01 = (np.asarray(p, dtype=np.float64) for p in posterior_theta)
-    smaller = special.betainc(np.maximum(a10, a01), np.minimum(a10, a01), 0.5)
+    smaller = _beta_cdf(0.5, np.maximum(a10, a01), np.minimum(a10, a01))
     p_a_better = np.where(a10 > a01, 1.0 - smaller, smaller)
     p_b_better = np.where(a10 > a01, smaller, 1.0 - smaller)
     tie = a10 == a01
@@ -112,8 +135,8 @@ def difference_tails(posterior_s, posterior_theta, rope):
     # P(θ > 1/2 + r/(2s)) = I_{1/2 - r/(2s)}(a01, a10), and its mirror: two
     # arrays of one layout, summed alike, so that swapping A and B swaps
     # the results exactly.
-    p_a_better = np.sum(weights * special.betainc(a01, a10, x), axis=-1)
-    p_b_better = np.sum(weights * special.betainc(a10, a01, x), axis=-1)
+    p_a_better = np.sum(weights * _beta_cdf(x, a01, a10), axis=-1)
+    p_b_better = np.sum(weights * _beta_cdf(x, a10, a01), axis=-1)
     return np.clip(p_a_better, 0.0, 1.0), np.clip(p_b_better, 0.0, 1.0)
 
 
