@@ -312,9 +312,11 @@ def bayesian_bcv_mcnemar(
     fixed tanh-sinh rule (73 nodes) accurate to about 1e-10. ``P(Δ < -r)``
     is the mirror image (``θ`` and ``1 - θ`` swapped) and ``p_rope`` the
     rest. The rope logic and the decision rule follow Benavoli et al.
-    (2017): a probability above ``1 - alpha`` is a decision. Beyond about
-    1e13 records in a cell of the effective table, SciPy's incomplete beta
-    function, and so these probabilities, lose accuracy.
+    (2017): a probability above ``1 - alpha`` is a decision. Beyond
+    ``2**40`` (about 1.1e12) pseudo-records in the Beta parameters, where
+    SciPy's incomplete beta function loses accuracy, the Beta tails are
+    those of the normal law of the same mean and variance (exact to double
+    precision there).
 
     Degenerate input: when the estimators never disagree (``c01 = c10 =
     0``) the posterior of ``θ`` is symmetric, so ``p_a_better ==
