@@ -24,7 +24,7 @@ fitted; the 5×2 BCV is its first ten splits.
 Usage::
 
     python benchmarks/reproduce_sequential.py              # reduced, ~2 min on 2 cores
-    python benchmarks/reproduce_sequential.py --full       # the issue's sizes, ~25 min
+    python benchmarks/reproduce_sequential.py --full       # the issue's sizes, ~11 min
     python benchmarks/reproduce_sequential.py --full --rst # reST tables
 """
 
@@ -46,7 +46,7 @@ SEQUENTIAL = [
 FIXED = [("fixed bcv_mcnemar 5×2", "fixed 5×2"), ("fixed bcv_mcnemar 7×2", "fixed 7×2")]
 BAYES = "bayesian_bcv_mcnemar 5×2"
 
-REDUCED = {"epsilon": 2000, "null": 1000, "power": 300}
+REDUCED = {"epsilon": 10000, "null": 3000, "power": 1000}
 FULL = {"epsilon": 10000, "null": 10000, "power": 5000}
 
 
