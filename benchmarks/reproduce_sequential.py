@@ -174,6 +174,7 @@ def bayes_table(results, *, rst=False):
     for result in results:
         for (n, delta), cell in _rows(result).items():
             bayes, fixed = cell[BAYES], cell[FIXED[0][0]]
+            level = 1 - result.alpha
             codes = result.decisions[(n, delta)]
             only_bayes = np.mean((codes[BAYES] != 0) & (codes[FIXED[0][0]] == 0))
             only_fixed = np.mean((codes[BAYES] == 0) & (codes[FIXED[0][0]] != 0))
@@ -182,8 +183,8 @@ def bayes_table(results, *, rst=False):
                     result.setup,
                     str(n),
                     "-" if delta is None else f"{delta:.1f}",
-                    f"{bayes['a_better']:.3f}",
-                    f"{bayes['b_better']:.3f}",
+                    f"{np.mean(result.p_a_better[(n, delta)] > level):.3f}",
+                    f"{np.mean(result.p_b_better[(n, delta)] > level):.3f}",
                     f"{fixed['rate']:.3f}",
                     f"{bayes['agreement']:.3f}",
                     f"{only_bayes:.3f}",
