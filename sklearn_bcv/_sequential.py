@@ -39,7 +39,7 @@ from .stats._sequential import (
     first_stop,
     look_decisions,
     look_statistics,
-    test_boundaries,
+    sequential_boundaries,
 )
 
 __all__ = ["sequential_compare"]
@@ -279,7 +279,11 @@ def sequential_compare(
     ``corr(z_m, z_m') = sqrt(V_m' / V_m)`` for ``m <= m'``; the boundaries
     keep the probability that any look crosses at ``alpha`` under that
     law. ``bcv_t`` is referred to Student's t with ``2m - 1`` degrees of
-    freedom at the nominal level of each look. Identical predictions give
+    freedom at the nominal level of each look, the constant calibrated on a
+    seeded simulation of the model, since its looks' variance estimates
+    make them less correlated than that normal law (see
+    :func:`~sklearn_bcv.stats.group_sequential_boundaries`, ``statistic``).
+    Identical predictions give
     a statistic of 0 at every look: never "A better" nor "B better".
 
     Examples
@@ -321,7 +325,7 @@ def sequential_compare(
             "estimators are regressors: use test='bcv_t'."
         )
     _check_design_size(n_samples, max_repeats)
-    form, bounds, lower, upper = test_boundaries(
+    form, bounds, lower, upper = sequential_boundaries(
         name,
         min_repeats,
         max_repeats,

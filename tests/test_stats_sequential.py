@@ -15,6 +15,7 @@ from sklearn_bcv.stats._sequential import (
     first_stop,
     look_decisions,
     look_statistics,
+    sequential_boundaries,
     statistic_boundaries,
     variance_factor,
 )
@@ -229,3 +230,52 @@ def test_a_signed_zero_look_statistic_is_zero():
     assert np.signbit(bcv_mcnemar(tables).z)
     looks = look_statistics(SEQUENTIAL_TESTS["bcv_mcnemar"], tables, [1])
     assert looks.statistic[0] == 0 and not np.signbit(looks.statistic[0])
+
+
+def _model_draws(m, rho1, rho2, n, seed):
+    cov = np.full((2 * m, 2 * m), rho2)
+    for r in range(m):
+        cov[2 * r : 2 * r + 2, 2 * r : 2 * r + 2] = [[1, rho1], [rho1, 1]]
+    rng = np.random.default_rng(seed)
+    return rng.multivariate_normal(np.zeros(2 * m), cov, n)
+
+
+@pytest.mark.parametrize("boundary", ["pocock", "obrien_fleming"])
+@pytest.mark.parametrize("alternative", ["two-sided", "greater"])
+def test_t_boundaries_have_level_alpha_under_the_model(boundary, alternative):
+    # Fresh draws of the model (another generator, another seed than the
+    # calibration's): the t looks cross with probability alpha. The normal
+    # law's boundaries, at the same nominal levels, would cross in ~6.6%.
+    form, bounds, lower, upper = sequential_boundaries(
+        "bcv_t", 3, 7, boundary=boundary, alpha=0.05, alternative=alternative
+    )
+    assert bounds.statistic == "t"
+    d = _model_draws(7, 0.5, 0.5, 100_000, seed=7)
+    looks = look_statistics(form, d, bounds.repeats)
+    _, decision = first_stop(look_decisions(looks.statistic, lower, upper))
+    se = np.sqrt(0.05 * 0.95 / 100_000)
+    assert abs(np.mean(decision != 0) - 0.05) < 4 * se
+    normal = group_sequential_boundaries(
+        3, 7, boundary=boundary, alternative=alternative
+    )
+    naive = statistic_boundaries(form, normal)
+    _, decision = first_stop(look_decisions(looks.statistic, *naive))
+    assert np.mean(decision != 0) > 0.05 + 4 * se
+
+
+def test_t_boundaries_with_other_correlations():
+    form, bounds, lower, upper = sequential_boundaries(
+        "bcv_t",
+        2,
+        5,
+        boundary="pocock",
+        alpha=0.1,
+        alternative="two-sided",
+        params={"rho1": 0.2, "rho2": 0.1},
+    )
+    d = _model_draws(5, 0.2, 0.1, 100_000, seed=8)
+    looks = look_statistics(form, d, bounds.repeats, params={"rho1": 0.2, "rho2": 0.1})
+    _, decision = first_stop(look_decisions(looks.statistic, lower, upper))
+    assert abs(np.mean(decision != 0) - 0.1) < 4 * np.sqrt(0.1 * 0.9 / 100_000)
+    with pytest.raises(ValueError, match="statistic must be"):
+        group_sequential_boundaries(2, 5, statistic="z")

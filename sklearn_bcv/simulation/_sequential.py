@@ -50,10 +50,7 @@ from ..stats._sequential import (
     group_sequential_boundaries,
     look_decisions,
     look_statistics,
-)
-from ..stats._sequential import (
-    # not named test_*: pytest would collect it when given this file
-    test_boundaries as sequential_boundaries,
+    sequential_boundaries,
 )
 from ._losses import simulate_loss_vectors
 from ._paper import format_text_table, simple_learners
