@@ -24,7 +24,7 @@ fitted; the 5×2 BCV is its first ten splits.
 Usage::
 
     python benchmarks/reproduce_sequential.py              # reduced, ~2 min on 2 cores
-    python benchmarks/reproduce_sequential.py --full       # the issue's sizes, ~11 min
+    python benchmarks/reproduce_sequential.py --full       # the issue's sizes, ~9 min
     python benchmarks/reproduce_sequential.py --full --rst # reST tables
 """
 
