@@ -20,6 +20,7 @@ from ._plot import (
 )
 from ._results._sequential import SequentialResult
 from ._sequential import sequential_compare
+from ._store import StudyStore
 from ._split import (
     BlockRegularized5x2CV,
     BlockRegularizedMx2CV,
@@ -47,6 +48,7 @@ __all__ = [
     "compare_scores",
     "SequentialResult",
     "sequential_compare",
+    "StudyStore",
     "BlockRegularized5x2CV",
     "BlockRegularizedMx2CV",
     "StratifiedBlockRegularized5x2CV",

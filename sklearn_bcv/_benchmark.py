@@ -10,6 +10,7 @@ the Poisson-binomial test of per-split posteriors, the Bayesian signed-rank
 and sign tests), the frequentist p-values adjusted for multiplicity.
 """
 
+import os
 from numbers import Integral, Real
 
 import numpy as np
@@ -28,6 +29,7 @@ from ._engine._validation import (
     named_items,
 )
 from ._results import BenchmarkResult, build_datasets_result, build_many_result
+from ._store import StudyStore, opened_store
 from .stats._corrections import CORRECTIONS
 from .stats._registry import available_tests
 
@@ -388,6 +390,7 @@ def _stack(arrays):
         "n_jobs": [Integral, None],
         "verbose": ["verbose"],
         "error_score": [StrOptions({"raise"}), Real],
+        "store": [str, os.PathLike, StudyStore, None],
     },
     prefer_skip_nested_validation=False,  # the estimators are not validated yet
 )
@@ -408,6 +411,7 @@ def benchmark(
     verbose=0,
     random_state=None,
     error_score="raise",
+    store=None,
 ):
     """Fit k estimators on every split of every data set and compare them.
 
@@ -453,6 +457,14 @@ def benchmark(
         As in :func:`~sklearn.model_selection.cross_validate`: a number
         records failed fits (``failed_fits``) with a ``FitFailedWarning``,
         and then no test runs (every test needs every split).
+    store : str, os.PathLike or StudyStore, default=None
+        A study store (see :class:`StudyStore`; a path is opened, created
+        when absent, and closed at the end): every finished fit is kept in it
+        as it arrives, and fits it already holds are not fitted again, so an
+        interrupted call resumes where it stopped. None keeps nothing.
+        The same call resumes an interrupted study (the result is that of
+        an uninterrupted one); adding an estimator or a data set fits only
+        those; a store that already holds the whole study fits nothing.
 
     Returns
     -------
@@ -549,15 +561,17 @@ def benchmark(
             [(n, len(p.splits) * len(names)) for n, p in zip(dataset_names, prepared)],
             verbose,
         )
-    fitted = fit_datasets(
-        prepared,
-        labels=names,
-        n_jobs=n_jobs,
-        verbose=max(0, verbose - 1),
-        error_score=error_score,
-        names=dataset_names,
-        progress=progress,
-    )
+    with opened_store(store) as study_store:
+        fitted = fit_datasets(
+            prepared,
+            labels=names,
+            n_jobs=n_jobs,
+            verbose=max(0, verbose - 1),
+            error_score=error_score,
+            names=dataset_names,
+            progress=progress,
+            study_store=study_store,
+        )
     stores = [store for _, store in fitted]
     split_scores = _stack([store.scores for store in stores])
     failed = [name for name, store in zip(dataset_names, stores) if store.any_failed]

@@ -9,6 +9,7 @@ per-split predictions, and every requested test, built-in or registered by
 a third party, runs through the registry.
 """
 
+import os
 from numbers import Integral, Real
 
 from ._compat import HasMethods, Interval, StrOptions, validate_params
@@ -16,6 +17,7 @@ from ._constants import ALTERNATIVES, CLASSIFICATION, REGRESSION
 from ._engine._plan import check_tests_argument, plan_tests
 from ._engine._prepare import fit_prepared, prepare_fits, store_predictions
 from ._results import ComparisonResult, build_pair_result, estimator_name
+from ._store import StudyStore, opened_store
 
 __all__ = ["ComparisonResult", "compare_estimators", "compare_predictions"]
 
@@ -40,6 +42,7 @@ __all__ = ["ComparisonResult", "compare_estimators", "compare_predictions"]
         "return_estimator": ["boolean"],
         "return_predictions": ["boolean"],
         "params": [dict, None],
+        "store": [str, os.PathLike, StudyStore, None],
     },
     prefer_skip_nested_validation=False,  # the estimators are not validated yet
 )
@@ -62,6 +65,7 @@ def compare_estimators(
     return_estimator=False,
     return_predictions=True,
     params=None,
+    store=None,
 ):
     """Fit two estimators on shared splits and compare them with sound tests.
 
@@ -134,6 +138,12 @@ def compare_estimators(
         indexed per split; with metadata routing enabled they are routed
         like :func:`~sklearn.model_selection.cross_validate` does (to the
         estimators' ``fit`` and the splitter's ``split``).
+    store : str, os.PathLike or StudyStore, default=None
+        A study store (see :class:`StudyStore`; a path is opened, created
+        when absent, and closed at the end): every finished fit is kept in it
+        as it arrives, and fits it already holds are not fitted again, so an
+        interrupted call resumes where it stopped. None keeps nothing.
+        Not with ``return_estimator=True``.
 
     Returns
     -------
@@ -217,16 +227,23 @@ def compare_estimators(
     plan, skipped = plan_tests(
         tests, prepared.design, prepared.task, alternative=alternative
     )
-    fits, store = fit_prepared(
-        prepared,
-        labels=("A", "B"),
-        n_jobs=n_jobs,
-        verbose=verbose,
-        error_score=error_score,
-        return_estimator=return_estimator,
-    )
+    if return_estimator and store is not None:
+        raise ValueError(
+            "return_estimator=True needs the fitted estimators, which a study "
+            "store does not keep; pass store=None to get them."
+        )
+    with opened_store(store) as study_store:
+        fits, predictions = fit_prepared(
+            prepared,
+            labels=("A", "B"),
+            n_jobs=n_jobs,
+            verbose=verbose,
+            error_score=error_score,
+            return_estimator=return_estimator,
+            study_store=study_store,
+        )
     return build_pair_result(
-        store,
+        predictions,
         0,
         1,
         design=prepared.design,

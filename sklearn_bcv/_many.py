@@ -11,6 +11,7 @@ for multiplicity. The pairs come from the same store of predictions as
 :func:`compare_estimators` gives on the same splits.
 """
 
+import os
 from numbers import Integral, Real
 
 from ._compat import HasMethods, Interval, StrOptions, validate_params
@@ -23,6 +24,7 @@ from ._engine._validation import (
     named_items,
 )
 from ._results import ManyComparisonResult, build_many_result
+from ._store import StudyStore, opened_store
 from .stats._corrections import CORRECTIONS
 
 __all__ = [
@@ -56,6 +58,7 @@ _SHARED_PARAMETERS = {
         "error_score": [StrOptions({"raise"}), Real],
         "return_predictions": ["boolean"],
         "params": [dict, None],
+        "store": [str, os.PathLike, StudyStore, None],
     },
     prefer_skip_nested_validation=False,  # the estimators are not validated yet
 )
@@ -79,6 +82,7 @@ def compare_many_estimators(
     error_score="raise",
     return_predictions=True,
     params=None,
+    store=None,
 ):
     """Fit k estimators once per split and compare them all with sound tests.
 
@@ -154,6 +158,12 @@ def compare_many_estimators(
         Parameters for every estimator's ``fit``, indexed per split (routed
         as :func:`~sklearn.model_selection.cross_validate` routes them when
         metadata routing is enabled).
+    store : str, os.PathLike or StudyStore, default=None
+        A study store (see :class:`StudyStore`; a path is opened, created
+        when absent, and closed at the end): every finished fit is kept in it
+        as it arrives, and fits it already holds are not fitted again, so an
+        interrupted call resumes where it stopped. None keeps nothing.
+        Adding an estimator to a stored study fits that estimator only.
 
     Returns
     -------
@@ -234,15 +244,17 @@ def compare_many_estimators(
         prepared.scoring,
         alternative,
     )
-    fits, store = fit_prepared(
-        prepared,
-        labels=names,
-        n_jobs=n_jobs,
-        verbose=verbose,
-        error_score=error_score,
-    )
+    with opened_store(store) as study_store:
+        fits, predictions = fit_prepared(
+            prepared,
+            labels=names,
+            n_jobs=n_jobs,
+            verbose=verbose,
+            error_score=error_score,
+            study_store=study_store,
+        )
     return build_many_result(
-        store,
+        predictions,
         names=names,
         design=prepared.design,
         omnibus_plan=omnibus,

@@ -93,6 +93,7 @@ class DataSet:
     estimators: list
     scorer: object = None
     name: str = ""
+    groups: object = None
 
 
 @dataclass
@@ -129,6 +130,7 @@ def _fit_and_predict(
     scorer=None,
     return_estimator=False,
     task=None,
+    responses=(),
 ):
     """Fit ``estimator`` on ``train`` and predict ``test`` (one joblib task).
 
@@ -138,6 +140,8 @@ def _fit_and_predict(
     ``return_estimator``, the fitted estimator. Nothing else travels back to
     the parent: a fitted forest can weigh megabytes. ``task`` is sent back
     as it came, so outputs that arrive out of order find their place.
+    ``responses`` names the methods (``predict_proba``, ...) whose outputs
+    on the test set a study store keeps (sent back under ``"responses"``).
     """
     fit_params = _check_method_params(X, params=fit_params or {}, indices=train)
     X_train, y_train = _safe_split(estimator, X, y, train)
@@ -157,6 +161,8 @@ def _fit_and_predict(
         start = time.perf_counter()
         try:
             result["predictions"] = np.asarray(estimator.predict(X_test))
+            if responses:
+                result["responses"] = _responses(estimator, X_test, responses)
             if scorer is not None:
                 result["score"] = scorer(estimator, X_test, y_test)
         except Exception:
@@ -172,6 +178,19 @@ def _fit_and_predict(
             f"predict_time={result['score_time']:.3f}s"
         )
     return result
+
+
+def _responses(estimator, X_test, methods):
+    """The outputs of those of ``methods`` the fitted estimator has (and its
+    ``classes_``), for a study store."""
+    outputs = {
+        method: np.asarray(getattr(estimator, method)(X_test))
+        for method in methods
+        if hasattr(estimator, method)
+    }
+    if hasattr(estimator, "classes_"):
+        outputs["classes"] = np.asarray(estimator.classes_)
+    return outputs
 
 
 def _tasks(datasets):
@@ -206,6 +225,7 @@ def fit_all(
     error_score="raise",
     return_estimator=False,
     progress=None,
+    store=None,
 ):
     """Fit every estimator on every split of every data set in one pool.
 
@@ -217,6 +237,9 @@ def fit_all(
     progress : FitProgress, default=None
         Told of each fit as it finishes (joblib's own progress messages
         are then off).
+    store : StudyStore, default=None
+        Fits found in it are not fitted again; each new fit is kept in it as
+        it arrives (see :mod:`sklearn_bcv._store`).
 
     Returns
     -------
@@ -224,6 +247,16 @@ def fit_all(
         One per data set, in order.
     """
     tasks = _tasks(datasets)
+    session, found = None, []
+    if store is not None:
+        from .._store._resume import StudySession
+
+        session = StudySession(store, datasets, error_score=error_score)
+        found, tasks = session.split_tasks(tasks)
+        if verbose > 0:
+            session.report()
+        if progress is not None:
+            progress.already_done([t["task"][0] for t in found])
     n_jobs = worker_count(n_jobs, len(tasks))
     calls = (
         delayed(_fit_and_predict)(
@@ -235,13 +268,18 @@ def fit_all(
             error_score=error_score,
             verbose=verbose,
             label=_task_label(datasets[d], i, j),
-            scorer=datasets[d].scorer,
+            # With a store, scored from the kept outputs in this process.
+            scorer=None if session else datasets[d].scorer,
             return_estimator=return_estimator,
             task=(d, i, j),
+            responses=session.responses[d] if session else (),
         )
         for d, i, j in tasks
     )
-    if progress is None:
+    if session is not None:
+        outputs = _run_kept(calls, n_jobs, progress, session, verbose) + found
+        tasks = tasks + [out["task"] for out in found]
+    elif progress is None:
         parallel = Parallel(
             n_jobs=n_jobs, verbose=verbose, pre_dispatch="2*n_jobs", batch_size=1
         )
@@ -257,15 +295,41 @@ def fit_all(
     return _collect(datasets, outputs, return_estimator)
 
 
-def _run_with_progress(calls, n_jobs, progress):
-    """Run the tasks, telling ``progress`` of each as it finishes.
+def _run_kept(calls, n_jobs, progress, session, verbose):
+    """Run the tasks, keeping each fit in the study store as it arrives.
+
+    Ctrl-C stops the pool (joblib ends its workers) and raises a
+    ``KeyboardInterrupt`` that says how many fits are kept and how to
+    resume.
+    """
+    try:
+        outputs = _run_with_progress(
+            calls, n_jobs, progress, on_output=session.keep, verbose=verbose
+        )
+    except KeyboardInterrupt as exc:
+        raise KeyboardInterrupt(session.interrupted()).with_traceback(
+            exc.__traceback__
+        ) from None
+    session.finish()
+    return outputs
+
+
+def _run_with_progress(calls, n_jobs, progress, *, on_output=None, verbose=0):
+    """Run the tasks, telling ``progress`` (and ``on_output``) of each as it
+    finishes.
 
     Outputs come back in the order they finish where the joblib backend can
     stream them; a backend that cannot (multiprocessing) returns them all at
     the end, and the bar then moves once.
     """
     options = dict(n_jobs=n_jobs, pre_dispatch="2*n_jobs", batch_size=1)
+    if progress is None:
+        options["verbose"] = verbose
     calls = list(calls)
+    if not calls:  # every fit was in the study store: start no worker
+        if progress is not None:
+            progress.close()
+        return []
     try:
         stream = Parallel(**options, return_as="generator_unordered")(calls)
     except ValueError as exc:
@@ -275,10 +339,14 @@ def _run_with_progress(calls, n_jobs, progress):
     outputs = []
     try:
         for out in stream:
+            if on_output is not None:
+                on_output(out)
             outputs.append(out)
-            progress.update(out["task"][0])
+            if progress is not None:
+                progress.update(out["task"][0])
     finally:
-        progress.close()
+        if progress is not None:
+            progress.close()
     return outputs
 
 

@@ -51,6 +51,7 @@ class Prepared:
     splits: list
     design: object
     estimators: list
+    groups: object = None
 
 
 def prepare_fits(estimators, X, y, *, cv, scoring, groups, params, random_state, owner):
@@ -80,15 +81,24 @@ def prepare_fits(estimators, X, y, *, cv, scoring, groups, params, random_state,
         splits,
         describe_design(splits, n_samples, cv=cv),
         [(label, est, fp) for (label, est), fp in zip(estimators, fit_params)],
+        groups,
     )
 
 
 def fit_prepared(
-    prepared, *, labels, n_jobs, verbose, error_score, return_estimator=False
+    prepared,
+    *,
+    labels,
+    n_jobs,
+    verbose,
+    error_score,
+    return_estimator=False,
+    study_store=None,
 ):
     """Fit every estimator once per split; return ``(fits, store)``.
 
-    ``labels`` name the estimators in verbose output (``"A"``, ``"B"``).
+    ``labels`` name the estimators in verbose output (``"A"``, ``"B"``);
+    ``study_store`` is a study store (its fits are not fitted again).
     """
     k, n_splits = len(prepared.estimators), len(prepared.splits)
     if verbose > 0:
@@ -103,6 +113,7 @@ def fit_prepared(
         verbose=verbose,
         error_score=error_score,
         return_estimator=return_estimator,
+        study_store=study_store,
     )
     return fits, store
 
@@ -117,12 +128,14 @@ def fit_datasets(
     return_estimator=False,
     names=None,
     progress=None,
+    study_store=None,
 ):
     """Fit every estimator once per split of every prepared data set, in one
     pool; return a list of ``(fits, store)``, one per data set.
 
     ``names`` name the data sets in verbose output; ``progress`` (a
-    :class:`~sklearn_bcv._engine._progress.FitProgress`) is told of each fit.
+    :class:`~sklearn_bcv._engine._progress.FitProgress`) is told of each fit;
+    ``study_store`` (a :class:`~sklearn_bcv.StudyStore`) keeps the fits.
     """
     names = [""] * len(prepared) if names is None else names
     data = [
@@ -133,6 +146,7 @@ def fit_datasets(
             [(label, est, fp) for label, (_, est, fp) in zip(labels, p.estimators)],
             scorer=p.scoring.scorer if p.scoring.needs_estimator else None,
             name=name,
+            groups=p.groups,
         )
         for p, name in zip(prepared, names)
     ]
@@ -143,6 +157,7 @@ def fit_datasets(
         error_score=error_score,
         return_estimator=return_estimator,
         progress=progress,
+        store=study_store,
     )
     return [
         (

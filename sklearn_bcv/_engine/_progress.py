@@ -69,6 +69,16 @@ class FitProgress:
     def datasets_done(self):
         return sum(d == t for d, t in zip(self.done, self.totals))
 
+    def already_done(self, datasets):
+        """Fits found in a study store (one data set number each): they are
+        not work left, so they leave the totals."""
+        for dataset in datasets:
+            self.totals[dataset] -= 1
+        self.total = sum(self.totals)
+        if self._bar is not None:
+            self._bar.total = self.total
+            self._bar.refresh()
+
     def update(self, dataset):
         """One fit of data set number ``dataset`` finished."""
         self.done[dataset] += 1

@@ -1,0 +1,106 @@
+"""Arrays in a study store: typed numbers, or text — never pickles.
+
+An array is four columns: ``dtype`` (numpy's little-endian dtype string
+such as ``<f8``, ``<i8``, ``|b1``, ``<U7``, or ``object``), ``shape`` (a
+JSON list), ``numbers`` (the raw little-endian bytes, C order) for numbers,
+``text`` (a JSON list) for text and object labels. Reading checks every
+column against what it claims, so a damaged or hand-made row gives a
+``ValueError``, never an array of garbage or code run.
+"""
+
+import json
+import re
+
+import numpy as np
+
+from ._fingerprint import NUMERIC_KINDS
+
+__all__ = ["decode_array", "encode_array"]
+
+#: dtype strings a store may hold: fixed-size numbers, text, object labels.
+_NUMERIC_DTYPE = re.compile(r"^(\|b1|[<|][iu][1248]|<f[248]|<c(8|16))$")
+_TEXT_DTYPE = re.compile(r"^<U[0-9]{1,9}$")
+_MAX_NDIM = 4
+
+
+def encode_array(values, what):
+    """``(dtype, shape, numbers, text)`` of an array (one of the last two None).
+
+    >>> encode_array(np.array([1, 0]), "predictions")[:2]
+    ('<i8', '[2]')
+    >>> encode_array(np.array(["cat", "dog"]), "predictions")[3]
+    '["cat","dog"]'
+    """
+    values = np.asarray(values)
+    shape = json.dumps(list(values.shape))
+    kind = values.dtype.kind
+    if kind in NUMERIC_KINDS:
+        little = values.astype(values.dtype.newbyteorder("<"), copy=False)
+        return little.dtype.str, shape, np.ascontiguousarray(little).tobytes(), None
+    if kind in "UO":
+        elements = []
+        for value in values.ravel(order="C").tolist():
+            if value is None or isinstance(value, str | bool | int):
+                elements.append(value)
+            elif isinstance(value, float) and np.isfinite(value):
+                elements.append(value)
+            else:
+                raise ValueError(
+                    f"{what} hold a {type(value).__name__} ({value!r}); a study "
+                    "store keeps numbers and text labels only."
+                )
+        dtype = values.dtype.str if kind == "U" else "object"
+        text = json.dumps(elements, separators=(",", ":"), ensure_ascii=False)
+        return dtype, shape, None, text
+    raise ValueError(
+        f"{what} have dtype {values.dtype}; a study store keeps numbers and text "
+        "labels only."
+    )
+
+
+def _check_shape(shape_text):
+    shape = json.loads(shape_text)
+    if (
+        not isinstance(shape, list)
+        or len(shape) > _MAX_NDIM
+        or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0
+                   for n in shape)
+    ):  # fmt: skip
+        raise ValueError(f"bad shape {shape_text!r}")
+    return tuple(shape)
+
+
+def decode_array(dtype, shape_text, numbers, text):
+    """The array of a stored row; ValueError if the row is not consistent.
+
+    >>> decode_array(*encode_array(np.array([0.5, 2.0]), "predictions"))
+    array([0.5, 2. ])
+    """
+    shape = _check_shape(shape_text)
+    size = int(np.prod(shape, dtype=np.int64))
+    if _NUMERIC_DTYPE.match(dtype or ""):
+        if not isinstance(numbers, bytes) or text is not None:
+            raise ValueError(f"a {dtype} array without its bytes")
+        little = np.dtype(dtype)
+        if len(numbers) != size * little.itemsize:
+            raise ValueError(
+                f"{len(numbers)} bytes for a {dtype} array of shape {list(shape)}"
+            )
+        values = np.frombuffer(numbers, dtype=little).reshape(shape)
+        return values.astype(little.newbyteorder("="))
+    if dtype == "object" or _TEXT_DTYPE.match(dtype or ""):
+        if not isinstance(text, str) or numbers is not None:
+            raise ValueError(f"a {dtype} array without its text")
+        elements = json.loads(text)
+        if not isinstance(elements, list) or len(elements) != size:
+            raise ValueError(f"text of {dtype} array does not hold {size} labels")
+        if not all(
+            e is None or isinstance(e, str | bool | int | float) for e in elements
+        ):
+            raise ValueError("text labels that are not numbers or strings")
+        if dtype == "object":
+            values = np.empty(size, dtype=object)
+            values[:] = elements
+            return values.reshape(shape)
+        return np.array(elements, dtype=dtype).reshape(shape)
+    raise ValueError(f"unknown dtype {dtype!r}")

@@ -1,0 +1,318 @@
+"""A study store inside one call: which fits are kept, which to fit, keeping.
+
+The engine (:func:`sklearn_bcv._engine._fit.fit_all`) hands its flat list
+of (data set, split, estimator) tasks to a :class:`StudySession`, which
+fingerprints them, registers them in the store, and splits them into the
+fits found in the store (their outputs, as a worker would have sent them)
+and the tasks left to fit. Each fit that arrives from a worker is kept in
+its own transaction, in this (the calling) process.
+
+A scoring that needs more than ``predict`` (``roc_auc``, ``neg_log_loss``)
+is computed here, from the stored ``predict_proba`` / ``decision_function``
+outputs, for new and stored fits alike: a resumed study scores exactly as
+an uninterrupted one, and a later scoring that needs those outputs refits
+nothing. A stored fit is reused when it holds what the call needs: the
+predictions, the response methods the scoring asks for, and — with
+``error_score="raise"`` — no failure (a failed fit is then fitted again).
+"""
+
+import re
+import sys
+import warnings
+from traceback import format_exc
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+
+from .._engine._scoring import _needs_of
+from ._fingerprint import (
+    describe_estimator,
+    fingerprint_data,
+    fingerprint_json,
+    fingerprint_split,
+    unfixed_random_states,
+)
+
+__all__ = ["StudySession", "UnfixedRandomStateWarning"]
+
+#: Response methods a study store keeps beside ``predict``.
+RESPONSES = ("predict_proba", "decision_function", "predict_log_proba")
+
+#: Kept whenever the scoring needs any response: a later scoring that needs
+#: the other one then refits nothing.
+DEFAULT_RESPONSES = ("predict_proba", "decision_function")
+
+
+class UnfixedRandomStateWarning(UserWarning):
+    """An estimator stored with ``random_state=None``: a rerun would differ."""
+
+
+class _StoredOutputs(ClassifierMixin, BaseEstimator):
+    """A fitted classifier's outputs on one test set, as a scorer reads them."""
+
+    def __init__(self, outputs=None):
+        self.outputs = outputs
+
+    @property
+    def classes_(self):
+        if "classes" not in self.outputs:
+            raise AttributeError("classes_")
+        return self.outputs["classes"]
+
+    def _method(name):
+        def method(self, X):
+            return self.outputs[name]
+
+        method.__name__ = name  # scorers name the method they call by it
+
+        def getter(self):
+            if name not in self.outputs:
+                raise AttributeError(name)
+            return method.__get__(self)
+
+        return property(getter)
+
+    predict = _method("predict")
+    predict_proba = _method("predict_proba")
+    decision_function = _method("decision_function")
+    predict_log_proba = _method("predict_log_proba")
+    del _method
+
+
+def _responses_of(scorer):
+    """The response methods a scorer asks for, from its own message."""
+    _, response = _needs_of(scorer, "scoring")
+    methods = [m for m in re.split(r"[,\s]+", response) if m]
+    unknown = [m for m in methods if m not in RESPONSES]
+    if unknown or not methods:
+        raise ValueError(
+            f"store: the scoring needs {response!r} of the fitted estimators; a "
+            f"study store keeps predict and {', '.join(RESPONSES)} only. Use "
+            "store=None with this scoring."
+        )
+    return tuple(methods)
+
+
+def _fit_params_fingerprint(fit_params):
+    """Fingerprint of the fit parameters of one estimator ('' when none)."""
+    if not fit_params:
+        return ""
+    from ._fingerprint import _describe
+
+    return fingerprint_json(
+        {name: _describe(value, f"params[{name!r}]")
+         for name, value in sorted(fit_params.items())}
+    )  # fmt: skip
+
+
+class StudySession:
+    """The tasks of one call against a study store.
+
+    Parameters
+    ----------
+    store : StudyStore
+    datasets : list of DataSet
+        The engine's data sets (``X``, ``y``, ``groups``, ``splits``,
+        ``estimators`` as ``(label, estimator, fit_params)``, ``scorer``).
+    error_score : "raise" or float
+    """
+
+    def __init__(self, store, datasets, *, error_score):
+        self.store = store
+        self.datasets = datasets
+        self.error_score = error_score
+        self.responses = []  # per data set: the responses a fit must give
+        self.needed = []  # per data set: the responses the scorer reads
+        self.keys = []  # per data set: (data fp, [split fps], [(est fp, params fp)])
+        self.names = {}  # estimator fingerprint -> label
+        self.kept = 0
+        self.not_kept = 0
+        self._describe()
+
+    def _describe(self):
+        rows_d, rows_e, rows_s = [], [], []
+        estimators = {}
+        for number, data in enumerate(self.datasets):
+            fp_data = fingerprint_data(data.X, data.y, getattr(data, "groups", None))
+            fp_splits = [fingerprint_split(tr, te) for tr, te in data.splits]
+            fp_estimators = []
+            for label, estimator, fit_params in data.estimators:
+                description = describe_estimator(estimator, label)
+                fp = fingerprint_json(description)
+                fp_estimators.append((fp, _fit_params_fingerprint(fit_params)))
+                if fp not in estimators:
+                    estimators[fp] = (label, description)
+            self.keys.append((fp_data, fp_splits, fp_estimators))
+            if data.scorer is not None:
+                needed = _responses_of(data.scorer)
+                wanted = tuple(dict.fromkeys((*DEFAULT_RESPONSES, *needed)))
+            else:
+                needed = wanted = ()
+            self.needed.append(needed)
+            self.responses.append(wanted)
+            rows_d.append(
+                {
+                    "fingerprint": fp_data,
+                    "name": data.name or f"data-{fp_data[:8]}",
+                    "n_samples": int(len(data.y)),
+                    "description": _data_description(data),
+                }
+            )
+            rows_s.extend(
+                {"fingerprint": fp, "train": tr, "test": te}
+                for fp, (tr, te) in zip(fp_splits, data.splits)
+            )
+        for fp, (label, description) in estimators.items():
+            unfixed = unfixed_random_states(description)
+            rows_e.append(
+                {
+                    "fingerprint": fp,
+                    "name": label.strip("'"),
+                    "description": description,
+                    "random_state_fixed": not unfixed,
+                    "unfixed": unfixed,
+                }
+            )
+            self.names[fp] = label.strip("'")
+        self._estimator_rows = rows_e
+        self.store.register(rows_d, rows_e, rows_s)
+
+    # ------------------------------------------------------------------
+
+    def _usable(self, record, d):
+        if record.failed:
+            return self.error_score != "raise"
+        if "predict" not in record.outputs:
+            return False
+        return set(self.needed[d]) <= set(record.responses)
+
+    def split_tasks(self, tasks):
+        """``(outputs found in the store, tasks left to fit)``."""
+        found_by_data = {}
+        for d, (fp_data, _, fp_estimators) in enumerate(self.keys):
+            found_by_data[d] = self.store.lookup(
+                fp_data, sorted({fp for fp, _ in fp_estimators})
+            )
+        found, todo = [], []
+        for task in tasks:
+            d, i, j = task
+            _, fp_splits, fp_estimators = self.keys[d]
+            fp, fp_params = fp_estimators[j]
+            record = found_by_data[d].get((fp_splits[i], fp, fp_params))
+            if record is not None and self._usable(record, d):
+                found.append(self._output_of(task, record))
+            else:
+                todo.append(task)
+        self._warn_unfixed(todo)
+        self.n_found, self.n_todo = len(found), len(todo)
+        return found, todo
+
+    def _warn_unfixed(self, todo):
+        fitted = {self.keys[d][2][j][0] for d, _, j in todo}
+        for row in self._estimator_rows:
+            if row["unfixed"] and row["fingerprint"] in fitted:
+                where = ", ".join(row["unfixed"])
+                warnings.warn(
+                    f"estimator {row['name']!r} has random_state=None ({where}): "
+                    f"its fits are kept in study store {self.store.path}, but a "
+                    "rerun would fit it differently; set random_state to an int "
+                    "for a study that can be resumed exactly.",
+                    UnfixedRandomStateWarning,
+                    stacklevel=5,
+                )
+
+    def _output_of(self, task, record):
+        outputs = record.outputs
+        out = {
+            "task": task,
+            "predictions": outputs.get("predict"),
+            "score": None,
+            "fit_time": record.fit_time,
+            "score_time": record.score_time,
+            "fit_error": record.error if record.failed else None,
+            "stored": True,
+        }
+        self._score(out, outputs)
+        return out
+
+    def _score(self, out, outputs):
+        """The scorer's score from stored outputs (scorers beyond predict)."""
+        d, i, _ = out["task"]
+        data = self.datasets[d]
+        if data.scorer is None or out["fit_error"] is not None:
+            return
+        y_test = np.asarray(data.y)[data.splits[i][1]]
+        try:
+            out["score"] = data.scorer(_StoredOutputs(outputs), None, y_test)
+        except Exception:
+            if self.error_score == "raise":
+                raise
+            out["fit_error"] = "scoring failed:\n" + format_exc()
+
+    def keep(self, out):
+        """Keep one fit that came from a worker (and score it if needed)."""
+        d, i, j = out["task"]
+        fp_data, fp_splits, fp_estimators = self.keys[d]
+        fp, fp_params = fp_estimators[j]
+        outputs = dict(out.pop("responses", None) or {})
+        if out["predictions"] is not None:
+            outputs["predict"] = out["predictions"]
+        record = {
+            "fit_time": out["fit_time"],
+            "score_time": out["score_time"],
+            "error": out["fit_error"],
+            "responses": self.responses[d],
+            "outputs": outputs if out["fit_error"] is None else {},
+        }
+        if self.store.mode == "a":
+            self.store.keep((fp_data, fp_splits[i], fp, fp_params), i, record)
+            self.kept += 1
+        else:
+            self.not_kept += 1
+        self._score(out, outputs)
+
+    # ------------------------------------------------------------------
+
+    def report(self, file=None):
+        """One line on what the store gave (``verbose``)."""
+        file = sys.stderr if file is None else file
+        file.write(
+            f"[study store] {self.store.path}: {self.n_found} fits found, "
+            f"{self.n_todo} to fit\n"
+        )
+
+    def interrupted(self):
+        """The message of an interrupted call."""
+        total = self.n_found + self.n_todo
+        have = self.n_found + self.kept
+        if self.store.mode != "a":
+            return (
+                f"interrupted; study store {self.store.path} is read-only and kept "
+                "none of the new fits"
+            )
+        return (
+            f"interrupted; {have} of the {total} fits of this study are kept in "
+            f"{self.store.path} ({self.kept} new): run the same call again to "
+            f"resume (it fits the {total - have} others)"
+        )
+
+    def finish(self):
+        if self.not_kept:
+            warnings.warn(
+                f"study store {self.store.path} is open read-only: the "
+                f"{self.not_kept} new fits were not kept.",
+                UserWarning,
+                stacklevel=5,
+            )
+
+
+def _data_description(data):
+    X = data.X
+    shape = getattr(X, "shape", None)
+    return {
+        "X": type(X).__name__,
+        "shape": None if shape is None else [int(n) for n in shape],
+        "dtype": str(getattr(X, "dtype", "")) or None,
+        "y_dtype": str(np.asarray(data.y).dtype),
+        "groups": getattr(data, "groups", None) is not None,
+    }

@@ -1,0 +1,847 @@
+"""The study store: one SQLite file of fits that outlives any process.
+
+The file format, kept for years (``doc/user_guide.rst``, "Long studies"):
+
+* ``PRAGMA application_id`` is :data:`APPLICATION_ID` ("BCVS") and
+  ``PRAGMA user_version`` the schema version; the table ``meta`` repeats
+  both as text (``format``, ``schema_version``) with the creating version
+  of sklearn_bcv.
+* ``datasets``, ``estimators``, ``splits``: one row per fingerprint (see
+  :mod:`._fingerprint`) with what describes it: names, sizes, the
+  estimator's class and parameters as JSON, a split's train and test
+  indices as little-endian int64 bytes.
+* ``fits``: one row per (data set, split, estimator, fit parameters):
+  fit and score times, whether it failed (and the traceback text),
+  which response methods were asked of it (``responses``, JSON), when and
+  with which library versions it was made.
+* ``outputs``: the arrays of a fit (``predict``, ``predict_proba``,
+  ``decision_function``, ``predict_log_proba``, ``classes``), each as
+  dtype, shape and either raw little-endian numbers or JSON text
+  (:mod:`._codec`).
+
+Nothing in the file is code: no pickles; opening a file checks its
+application id, schema version and that it holds exactly the tables and
+indexes above (no triggers or views), with ``trusted_schema`` off. Every
+fit is written in its own transaction (WAL journal, ``synchronous=NORMAL``:
+a killed process loses nothing committed, a power cut at most the last
+fits, and neither leaves a damaged file); two processes may write at once
+(SQLite serialises them; ``busy_timeout`` waits for the other).
+"""
+
+import contextlib
+import errno
+import json
+import os
+import sqlite3
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+from sklearn.utils import Bunch
+
+from .._version import __version__
+from ._codec import decode_array, encode_array
+
+__all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "StudyStore", "opened_store"]
+
+#: ``PRAGMA application_id`` of a study store: b"BCVS" as a big-endian int.
+APPLICATION_ID = int.from_bytes(b"BCVS", "big")
+
+#: The schema this version writes and the newest it reads.
+SCHEMA_VERSION = 1
+
+#: Seconds a write waits for another process holding the file.
+BUSY_TIMEOUT = 60.0
+
+#: Output kinds a fit may hold.
+OUTPUT_KINDS = (
+    "predict",
+    "predict_proba",
+    "decision_function",
+    "predict_log_proba",
+    "classes",
+)
+
+_SCHEMA = {
+    "meta": """CREATE TABLE meta (
+        key TEXT PRIMARY KEY NOT NULL,
+        value TEXT NOT NULL)""",
+    "datasets": """CREATE TABLE datasets (
+        fingerprint TEXT PRIMARY KEY NOT NULL,
+        name TEXT NOT NULL,
+        n_samples INTEGER NOT NULL,
+        description TEXT NOT NULL,
+        created TEXT NOT NULL)""",
+    "estimators": """CREATE TABLE estimators (
+        fingerprint TEXT PRIMARY KEY NOT NULL,
+        name TEXT NOT NULL,
+        class TEXT NOT NULL,
+        params TEXT NOT NULL,
+        random_state_fixed INTEGER NOT NULL,
+        created TEXT NOT NULL)""",
+    "splits": """CREATE TABLE splits (
+        fingerprint TEXT PRIMARY KEY NOT NULL,
+        n_train INTEGER NOT NULL,
+        n_test INTEGER NOT NULL,
+        train BLOB NOT NULL,
+        test BLOB NOT NULL)""",
+    "fits": """CREATE TABLE fits (
+        id INTEGER PRIMARY KEY,
+        dataset TEXT NOT NULL REFERENCES datasets(fingerprint),
+        split TEXT NOT NULL REFERENCES splits(fingerprint),
+        estimator TEXT NOT NULL REFERENCES estimators(fingerprint),
+        fit_params TEXT NOT NULL,
+        split_index INTEGER NOT NULL,
+        fit_time REAL NOT NULL,
+        score_time REAL NOT NULL,
+        failed INTEGER NOT NULL,
+        error TEXT,
+        responses TEXT NOT NULL,
+        created TEXT NOT NULL,
+        versions TEXT NOT NULL,
+        UNIQUE (dataset, split, estimator, fit_params))""",
+    "outputs": """CREATE TABLE outputs (
+        fit INTEGER NOT NULL REFERENCES fits(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        dtype TEXT NOT NULL,
+        shape TEXT NOT NULL,
+        numbers BLOB,
+        text TEXT,
+        PRIMARY KEY (fit, kind),
+        CHECK ((numbers IS NULL) <> (text IS NULL)))""",
+    "fits_by_estimator": """CREATE INDEX fits_by_estimator
+        ON fits (estimator, dataset)""",
+}
+
+
+def _now():
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _versions():
+    import sklearn
+
+    return json.dumps(
+        {
+            "sklearn_bcv": __version__,
+            "scikit-learn": sklearn.__version__,
+            "numpy": np.__version__,
+            "python": sys.version.split()[0],
+        },
+        sort_keys=True,
+    )
+
+
+def _error_name(exc):
+    """SQLite's error name of ``exc`` (Python 3.11+), else one from its text."""
+    name = getattr(exc, "sqlite_errorname", None)
+    if name:
+        return name
+    text = str(exc).lower()
+    for needle, name in (
+        ("not a database", "SQLITE_NOTADB"),
+        ("malformed", "SQLITE_CORRUPT"),
+        ("readonly", "SQLITE_READONLY"),
+        ("read-only", "SQLITE_READONLY"),
+        ("disk is full", "SQLITE_FULL"),
+        ("unable to open", "SQLITE_CANTOPEN"),
+        ("locked", "SQLITE_BUSY"),
+    ):
+        if needle in text:
+            return name
+    return "SQLITE_ERROR"
+
+
+class StudyStore:
+    """A file that keeps the fits of a study: resume it, extend it, read it.
+
+    Pass it (or its path) as ``store=`` to :func:`~sklearn_bcv.benchmark`,
+    :func:`~sklearn_bcv.compare_many_estimators` or
+    :func:`~sklearn_bcv.compare_estimators`: every finished fit is written
+    to it as it arrives, and a later call fits only what the store does not
+    hold. An interrupted study loses at most the fits in flight; adding an
+    estimator or a data set fits only those.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The study file (SQLite, through the standard library's
+        :mod:`sqlite3`; no server). Created when absent in mode ``"a"``.
+    mode : {"a", "r"}, default="a"
+        ``"a"`` reads and writes (creating the file); ``"r"`` only reads:
+        an entry point given a read-only store uses the fits it holds and
+        fits the others without keeping them.
+
+    Attributes
+    ----------
+    path : pathlib.Path
+    mode : str
+    datasets : list of Bunch
+        One per data set: ``name`` (the name it was first stored under),
+        ``fingerprint``, ``n_samples``, ``n_fits``, ``description``.
+    estimators : list of Bunch
+        One per estimator (class and parameters): ``name``,
+        ``fingerprint``, ``class_name``, ``params`` (the JSON description
+        of its parameters), ``random_state_fixed``, ``n_fits``.
+
+    See Also
+    --------
+    benchmark : Fit k estimators on many data sets (``store=``).
+
+    Notes
+    -----
+    A fit is keyed by SHA-256 fingerprints of its data set (the contents of
+    X, y and groups, with dtypes and shapes), its split (train and test
+    indices), its estimator (class and parameters) and its fit parameters.
+    The file holds numbers, text and JSON only — never pickles or code — so
+    a store from someone else is safe to open; a file that is not a study
+    store, a damaged one or one of a newer schema gives a one-line error
+    naming the file. The file is written only by the process that called
+    the entry point (never by joblib's or dask's workers), one transaction
+    per fit, so ``kill -9`` at any moment leaves a consistent file. Two
+    processes may use one store at once.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.naive_bayes import GaussianNB
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> from sklearn_bcv import StudyStore, compare_estimators
+    >>> X, y = load_iris(return_X_y=True)
+    >>> path = os.path.join(tempfile.mkdtemp(), "study.db")
+    >>> with StudyStore(path) as store:
+    ...     first = compare_estimators(GaussianNB(),
+    ...         DecisionTreeClassifier(random_state=0), X, y, random_state=0,
+    ...         store=store)
+    ...     again = compare_estimators(GaussianNB(),
+    ...         DecisionTreeClassifier(random_state=0), X, y, random_state=0,
+    ...         store=store)  # nothing is fitted: every fit is in the store
+    ...     len(store.fits())
+    20
+    >>> bool((first.scores_a == again.scores_a).all())
+    True
+    """
+
+    def __init__(self, path, *, mode="a"):
+        if mode not in ("a", "r"):
+            raise ValueError(f"mode must be 'a' or 'r'; got {mode!r}.")
+        if not isinstance(path, str | os.PathLike):
+            raise TypeError(
+                f"path must be a str or os.PathLike; got {type(path).__name__}."
+            )
+        self.path = Path(os.fspath(path))
+        self.mode = mode
+        self._connection = None
+        self._known = set()  # fingerprints known to be in the file
+        self._connection = self._open()
+
+    # ------------------------------------------------------------------
+    # Opening and checking
+
+    def _fail(self, exc, doing):
+        """A one-line error naming the file for a sqlite3 error."""
+        name = _error_name(exc)
+        where = str(self.path)
+        if name == "SQLITE_NOTADB":
+            return ValueError(
+                f"{where} is not a sklearn_bcv study store (not an SQLite database)."
+            )
+        if name.startswith("SQLITE_CORRUPT"):
+            return ValueError(
+                f"study store {where} is damaged ({exc}); nothing was written to it. "
+                "Copy it aside and start a new store, or recover its fits with "
+                "sqlite3's '.recover'."
+            )
+        if name.startswith("SQLITE_READONLY"):
+            return PermissionError(
+                errno.EACCES,
+                f"cannot write to study store {where}: the file or its directory is "
+                "read-only (open it with mode='r' to read it)",
+            )
+        if name == "SQLITE_FULL":
+            return OSError(
+                errno.ENOSPC,
+                f"cannot write to study store {where}: the disk is full; the fits "
+                "stored before are kept (free space and rerun to resume)",
+            )
+        if name.startswith("SQLITE_CANTOPEN"):
+            return OSError(
+                errno.EACCES,
+                f"cannot open study store {where} while {doing} (a missing or "
+                "read-only directory, or not a file)",
+            )
+        if name.startswith("SQLITE_BUSY"):
+            return OSError(
+                errno.EBUSY,
+                f"study store {where} is locked by another process for more than "
+                f"{BUSY_TIMEOUT:.0f} s",
+            )
+        return OSError(f"study store {where}: {exc} (while {doing})")
+
+    def _open(self):
+        path = self.path
+        if path.exists() and not path.is_file():
+            raise ValueError(f"{path} is not a sklearn_bcv study store (not a file).")
+        if self.mode == "r":
+            if not path.is_file():
+                raise FileNotFoundError(
+                    errno.ENOENT, f"study store {path} does not exist"
+                )
+            uri = f"{path.absolute().as_uri()}?mode=ro"
+        else:
+            if path.is_file() and not os.access(path, os.W_OK):
+                raise PermissionError(
+                    errno.EACCES,
+                    f"cannot write to study store {path}: the file is read-only "
+                    "(open it with mode='r' to read it)",
+                )
+            if not path.parent.is_dir():
+                raise FileNotFoundError(
+                    errno.ENOENT,
+                    f"cannot create study store {path}: no directory {path.parent}",
+                )
+            if not os.access(path.parent, os.W_OK | os.X_OK):
+                raise PermissionError(
+                    errno.EACCES,
+                    f"cannot write to study store {path}: its directory is "
+                    "read-only (open it with mode='r' to read it)",
+                )
+            uri = f"{path.absolute().as_uri()}?mode=rwc"
+        try:
+            connection = sqlite3.connect(
+                uri, uri=True, timeout=BUSY_TIMEOUT, isolation_level=None
+            )
+        except sqlite3.Error as exc:
+            raise self._fail(exc, "opening it") from None
+        try:
+            connection.execute("PRAGMA trusted_schema = OFF")
+            connection.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
+            self._check_or_create(connection)
+            if self.mode == "a":
+                connection.execute("PRAGMA journal_mode = WAL")
+                connection.execute("PRAGMA synchronous = NORMAL")
+            connection.execute("PRAGMA foreign_keys = ON")
+        except BaseException as exc:
+            connection.close()
+            if isinstance(exc, sqlite3.Error):
+                raise self._fail(exc, "opening it") from None
+            raise
+        return connection
+
+    def _objects(self, connection):
+        rows = connection.execute(
+            "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
+        ).fetchall()
+        return {(kind, name) for kind, name in rows}
+
+    def _check_or_create(self, connection):
+        application_id = connection.execute("PRAGMA application_id").fetchone()[0]
+        version = connection.execute("PRAGMA user_version").fetchone()[0]
+        objects = self._objects(connection)
+        if application_id == 0 and version == 0 and not objects:
+            if self.mode == "r":
+                raise ValueError(
+                    f"{self.path} is not a sklearn_bcv study store (an empty file)."
+                )
+            self._create(connection)
+            return
+        if application_id != APPLICATION_ID:
+            raise ValueError(
+                f"{self.path} is not a sklearn_bcv study store (an SQLite database "
+                "of another application)."
+            )
+        if version > SCHEMA_VERSION:
+            raise ValueError(
+                f"study store {self.path} has schema version {version}; this "
+                f"sklearn_bcv ({__version__}) reads versions up to {SCHEMA_VERSION}: "
+                "upgrade sklearn_bcv to open it."
+            )
+        expected = {
+            ("index" if "INDEX" in sql.split("(")[0] else "table", name)
+            for name, sql in _SCHEMA.items()
+        }
+        if version < 1 or objects != expected:
+            extra = sorted(f"{kind} {name}" for kind, name in objects - expected)
+            missing = sorted(f"{kind} {name}" for kind, name in expected - objects)
+            detail = "; ".join(
+                part
+                for part in (
+                    f"unexpected {', '.join(extra)}" if extra else "",
+                    f"missing {', '.join(missing)}" if missing else "",
+                )
+                if part
+            )
+            raise ValueError(
+                f"study store {self.path} is damaged: its tables are not those of "
+                f"schema version {version} ({detail or 'bad version'})."
+            )
+        check = connection.execute("PRAGMA quick_check").fetchone()[0]
+        if check != "ok":
+            raise ValueError(
+                f"study store {self.path} is damaged ({check}); nothing was written "
+                "to it. Copy it aside and start a new store, or recover its fits "
+                "with sqlite3's '.recover'."
+            )
+
+    def _create(self, connection):
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            # Another process may have created it since we looked.
+            if self._objects(connection):
+                connection.execute("ROLLBACK")
+                self._check_or_create(connection)
+                return
+            for sql in _SCHEMA.values():
+                connection.execute(sql)
+            connection.executemany(
+                "INSERT INTO meta (key, value) VALUES (?, ?)",
+                [
+                    ("format", "sklearn_bcv study store"),
+                    ("schema_version", str(SCHEMA_VERSION)),
+                    ("created", _now()),
+                    ("created_by", f"sklearn_bcv {__version__}"),
+                ],
+            )
+            connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+            connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            connection.execute("COMMIT")
+        except BaseException:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            raise
+
+    # ------------------------------------------------------------------
+    # Context manager and closing
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.close()
+
+    def close(self):
+        """Close the file (a closed store cannot be used again)."""
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # interpreter shutdown
+            pass
+
+    @property
+    def closed(self):
+        return self._connection is None
+
+    def _db(self):
+        if self._connection is None:
+            raise ValueError(f"study store {self.path} is closed.")
+        return self._connection
+
+    def _read(self, sql, params=(), doing="reading it"):
+        try:
+            return self._db().execute(sql, params).fetchall()
+        except sqlite3.Error as exc:
+            raise self._fail(exc, doing) from None
+
+    def _write(self, statements, doing):
+        """Run ``[(sql, params or [params...]), ...]`` in one transaction."""
+        if self.mode == "r":
+            raise PermissionError(
+                errno.EACCES, f"study store {self.path} is open read-only (mode='r')"
+            )
+        db = self._db()
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            for sql, params in statements:
+                if isinstance(params, list):
+                    db.executemany(sql, params)
+                else:
+                    db.execute(sql, params)
+            db.execute("COMMIT")
+        except BaseException as exc:
+            if db.in_transaction:
+                try:
+                    db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+            if isinstance(exc, sqlite3.Error):
+                raise self._fail(exc, doing) from None
+            raise
+
+    def __repr__(self):
+        state = "closed" if self.closed else f"{self.n_fits} fits"
+        return f"StudyStore({str(self.path)!r}, mode={self.mode!r}) <{state}>"
+
+    # ------------------------------------------------------------------
+    # What the engine uses: register, look up, keep
+
+    def register(self, datasets=(), estimators=(), splits=()):
+        """Write the rows of data sets, estimators and splits not yet in the
+        file (one transaction). Each argument is a list of dicts."""
+        statements = []
+        rows = [r for r in datasets if r["fingerprint"] not in self._known]
+        if rows:
+            statements.append(
+                (
+                    "INSERT OR IGNORE INTO datasets VALUES (?, ?, ?, ?, ?)",
+                    [
+                        (r["fingerprint"], r["name"], r["n_samples"],
+                         json.dumps(r["description"], sort_keys=True), _now())
+                        for r in rows
+                    ],
+                )  # fmt: skip
+            )
+        rows = [r for r in estimators if r["fingerprint"] not in self._known]
+        if rows:
+            statements.append(
+                (
+                    "INSERT OR IGNORE INTO estimators VALUES (?, ?, ?, ?, ?, ?)",
+                    [
+                        (r["fingerprint"], r["name"], r["description"]["class"],
+                         json.dumps(r["description"]["params"], sort_keys=True),
+                         int(r["random_state_fixed"]), _now())
+                        for r in rows
+                    ],
+                )  # fmt: skip
+            )
+        rows = [r for r in splits if r["fingerprint"] not in self._known]
+        if rows:
+            statements.append(
+                (
+                    "INSERT OR IGNORE INTO splits VALUES (?, ?, ?, ?, ?)",
+                    [
+                        (r["fingerprint"], len(r["train"]), len(r["test"]),
+                         np.asarray(r["train"], dtype="<i8").tobytes(),
+                         np.asarray(r["test"], dtype="<i8").tobytes())
+                        for r in rows
+                    ],
+                )  # fmt: skip
+            )
+        if statements and self.mode == "a":
+            self._write(statements, "registering the study")
+        for group in (datasets, estimators, splits):
+            self._known.update(r["fingerprint"] for r in group)
+
+    def lookup(self, dataset, estimators):
+        """Stored fits of ``estimators`` (fingerprints) on data set ``dataset``.
+
+        Returns a dict ``(split, estimator, fit_params) -> Bunch`` with
+        ``fit_time``, ``score_time``, ``failed``, ``error``, ``responses``
+        (the response methods asked of the fit) and ``outputs`` (kind ->
+        array).
+        """
+        if not estimators:
+            return {}
+        marks = ",".join("?" * len(estimators))
+        rows = self._read(
+            "SELECT id, split, estimator, fit_params, fit_time, score_time, failed, "
+            f"error, responses FROM fits WHERE dataset = ? AND estimator IN ({marks})",
+            (dataset, *estimators),
+        )
+        found, by_id = {}, {}
+        for row in rows:
+            fit_id, split, estimator, fit_params, *rest = row
+            fit_time, score_time, failed, error, responses = rest
+            try:
+                record = Bunch(
+                    fit_time=float(fit_time),
+                    score_time=float(score_time),
+                    failed=bool(failed),
+                    error=None if error is None else str(error),
+                    responses=tuple(json.loads(responses)),
+                    outputs={},
+                )
+            except (TypeError, ValueError) as exc:
+                raise self._damaged(f"fit {fit_id}: {exc}") from None
+            found[(split, estimator, fit_params)] = record
+            by_id[fit_id] = record
+        ids = list(by_id)
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            for fit_id, kind, dtype, shape, numbers, text in self._read(
+                "SELECT fit, kind, dtype, shape, numbers, text FROM outputs "
+                f"WHERE fit IN ({marks})",
+                chunk,
+            ):
+                try:
+                    by_id[fit_id].outputs[kind] = decode_array(
+                        dtype, shape, numbers, text
+                    )
+                except (TypeError, ValueError) as exc:
+                    raise self._damaged(f"output {kind} of fit {fit_id}: {exc}") from None
+        return found
+
+    def _damaged(self, detail):
+        return ValueError(f"study store {self.path} is damaged ({detail}).")
+
+    def keep(self, key, split_index, record):
+        """Write one fit (its row and its outputs) in its own transaction.
+
+        ``key`` is ``(dataset, split, estimator, fit_params)``; ``record`` a
+        dict with ``fit_time``, ``score_time``, ``error`` (None unless the
+        fit failed), ``responses`` and ``outputs`` (kind -> array).
+        """
+        encoded = [
+            (kind, *encode_array(values, f"the {kind} outputs"))
+            for kind, values in record["outputs"].items()
+        ]
+        statements = [
+            (
+                "INSERT INTO fits (dataset, split, estimator, fit_params, "
+                "split_index, fit_time, score_time, failed, error, responses, "
+                "created, versions) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (dataset, split, estimator, fit_params) DO UPDATE SET "
+                "split_index = excluded.split_index, fit_time = excluded.fit_time, "
+                "score_time = excluded.score_time, failed = excluded.failed, "
+                "error = excluded.error, responses = excluded.responses, "
+                "created = excluded.created, versions = excluded.versions "
+                "RETURNING id",
+                (
+                    *key,
+                    int(split_index),
+                    float(record["fit_time"]),
+                    float(record["score_time"]),
+                    int(record["error"] is not None),
+                    record["error"],
+                    json.dumps(list(record["responses"])),
+                    _now(),
+                    self._version_text,
+                ),
+            ),
+        ]
+        if self.mode == "r":
+            return
+        self._write_fit(statements[0], encoded)
+
+    @property
+    def _version_text(self):
+        if not hasattr(self, "_versions_cache"):
+            self._versions_cache = _versions()
+        return self._versions_cache
+
+    def _write_fit(self, statement, encoded):
+        db = self._db()
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            ((fit_id,),) = db.execute(*statement).fetchall()
+            db.execute("DELETE FROM outputs WHERE fit = ?", (fit_id,))
+            db.executemany(
+                "INSERT INTO outputs (fit, kind, dtype, shape, numbers, text) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [(fit_id, *row) for row in encoded],
+            )
+            db.execute("COMMIT")
+        except BaseException as exc:
+            if db.in_transaction:
+                try:
+                    db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+            if isinstance(exc, sqlite3.Error):
+                raise self._fail(exc, "writing a fit") from None
+            raise
+
+    # ------------------------------------------------------------------
+    # What the user reads and removes
+
+    @property
+    def n_fits(self):
+        """Number of fits in the store."""
+        return int(self._read("SELECT COUNT(*) FROM fits")[0][0])
+
+    @property
+    def datasets(self):
+        rows = self._read(
+            "SELECT d.name, d.fingerprint, d.n_samples, d.description, "
+            "(SELECT COUNT(*) FROM fits f WHERE f.dataset = d.fingerprint) "
+            "FROM datasets d ORDER BY d.created, d.rowid"
+        )
+        return [
+            Bunch(
+                name=name,
+                fingerprint=fingerprint,
+                n_samples=n_samples,
+                description=_json_or_text(description),
+                n_fits=n_fits,
+            )
+            for name, fingerprint, n_samples, description, n_fits in rows
+        ]
+
+    @property
+    def estimators(self):
+        rows = self._read(
+            "SELECT e.name, e.fingerprint, e.class, e.params, e.random_state_fixed, "
+            "(SELECT COUNT(*) FROM fits f WHERE f.estimator = e.fingerprint) "
+            "FROM estimators e ORDER BY e.created, e.rowid"
+        )
+        return [
+            Bunch(
+                name=name,
+                fingerprint=fingerprint,
+                class_name=class_name,
+                params=_json_or_text(params),
+                random_state_fixed=bool(fixed),
+                n_fits=n_fits,
+            )
+            for name, fingerprint, class_name, params, fixed, n_fits in rows
+        ]
+
+    def fits(self):
+        """One row per stored fit, as a :class:`pandas.DataFrame`.
+
+        Columns: ``dataset``, ``estimator`` (names), ``split`` (its index in
+        the call that made the fit), ``n_train``, ``n_test``, ``fit_time``,
+        ``score_time``, ``failed``, ``error``, ``outputs`` (the arrays kept,
+        comma-separated), ``created``, and the fingerprints
+        ``dataset_fingerprint``, ``estimator_fingerprint``,
+        ``split_fingerprint``, ``fit_params_fingerprint``.
+        """
+        try:
+            import pandas as pd
+        except ImportError:
+            raise ImportError(
+                "StudyStore.fits() returns a pandas DataFrame and needs pandas: "
+                "pip install pandas (datasets and estimators need nothing)."
+            ) from None
+        rows = self._read(
+            "SELECT d.name, e.name, f.split_index, s.n_train, s.n_test, f.fit_time, "
+            "f.score_time, f.failed, f.error, "
+            "(SELECT group_concat(kind, ',') FROM (SELECT kind FROM outputs o "
+            "WHERE o.fit = f.id ORDER BY kind)), f.created, f.dataset, f.estimator, "
+            "f.split, f.fit_params FROM fits f "
+            "JOIN datasets d ON d.fingerprint = f.dataset "
+            "JOIN estimators e ON e.fingerprint = f.estimator "
+            "JOIN splits s ON s.fingerprint = f.split ORDER BY f.id"
+        )
+        columns = [
+            "dataset", "estimator", "split", "n_train", "n_test", "fit_time",
+            "score_time", "failed", "error", "outputs", "created",
+            "dataset_fingerprint", "estimator_fingerprint", "split_fingerprint",
+            "fit_params_fingerprint",
+        ]  # fmt: skip
+        frame = pd.DataFrame(rows, columns=columns)
+        frame["failed"] = frame["failed"].astype(bool)
+        return frame
+
+    def _match(self, table, value, what):
+        """Fingerprints of ``table`` rows matching a name or fingerprint prefix."""
+        rows = self._read(f"SELECT fingerprint, name FROM {table}")
+        if hasattr(value, "get_params"):
+            from ._fingerprint import describe_estimator, fingerprint_json
+
+            value = fingerprint_json(describe_estimator(value))
+        if not isinstance(value, str) or not value:
+            raise ValueError(
+                f"{what} must be a name or a fingerprint"
+                + (" or an estimator" if table == "estimators" else "")
+                + f"; got {value!r}."
+            )
+        by_name = [fp for fp, name in rows if name == value]
+        if by_name:
+            return by_name
+        by_fp = [fp for fp, _ in rows if len(value) >= 8 and fp.startswith(value)]
+        if len(by_fp) == 1:
+            return by_fp
+        names = sorted({name for _, name in rows})
+        raise ValueError(
+            f"{what}={value!r} is not in study store {self.path}; it holds {names}."
+        )
+
+    def remove(self, estimator=None, dataset=None):
+        """Remove the fits of an estimator, of a data set, or of both at once.
+
+        Parameters
+        ----------
+        estimator : str or estimator, default=None
+            A name as stored (``estimators``), a fingerprint (or a prefix of
+            8 characters or more), or an estimator object (its class and
+            parameters).
+        dataset : str, default=None
+            A name as stored (``datasets``) or a fingerprint (prefix).
+
+        Returns
+        -------
+        n_removed : int
+            The number of fits removed. Data sets, estimators and splits
+            left without fits are removed too.
+        """
+        if estimator is None and dataset is None:
+            raise ValueError("remove() needs estimator, dataset or both.")
+        where, params = [], []
+        for value, table, column in (
+            (estimator, "estimators", "estimator"),
+            (dataset, "datasets", "dataset"),
+        ):
+            if value is None:
+                continue
+            fps = self._match(table, value, column)
+            where.append(f"{column} IN ({','.join('?' * len(fps))})")
+            params.extend(fps)
+        condition = " AND ".join(where)
+        (count,) = self._read(f"SELECT COUNT(*) FROM fits WHERE {condition}", params)[0]
+        self._write(
+            [
+                (
+                    "DELETE FROM outputs WHERE fit IN (SELECT id FROM fits WHERE "
+                    f"{condition})",
+                    tuple(params),
+                ),
+                (f"DELETE FROM fits WHERE {condition}", tuple(params)),
+                (
+                    "DELETE FROM datasets WHERE fingerprint NOT IN "
+                    "(SELECT dataset FROM fits)",
+                    (),
+                ),
+                (
+                    "DELETE FROM estimators WHERE fingerprint NOT IN "
+                    "(SELECT estimator FROM fits)",
+                    (),
+                ),
+                (
+                    "DELETE FROM splits WHERE fingerprint NOT IN "
+                    "(SELECT split FROM fits)",
+                    (),
+                ),
+            ],
+            "removing fits",
+        )
+        self._known.clear()
+        return int(count)
+
+
+def _json_or_text(text):
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError):
+        return text
+
+
+@contextlib.contextmanager
+def opened_store(store):
+    """The :class:`StudyStore` of a ``store=`` argument (None stays None);
+    a store opened from a path is closed at the end."""
+    if store is None:
+        yield None
+        return
+    if isinstance(store, StudyStore):
+        if store.closed:
+            raise ValueError(f"store: study store {store.path} is closed.")
+        yield store
+        return
+    if not isinstance(store, str | os.PathLike):
+        raise ValueError(
+            "store must be None, a path (str or os.PathLike) of a study file or a "
+            f"StudyStore; got {type(store).__name__}."
+        )
+    opened = StudyStore(store)
+    try:
+        yield opened
+    finally:
+        opened.close()
+
