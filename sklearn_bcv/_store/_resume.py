@@ -141,7 +141,7 @@ class StudySession:
                 fp = fingerprint_json(description)
                 fp_estimators.append((fp, _fit_params_fingerprint(fit_params)))
                 if fp not in estimators:
-                    estimators[fp] = (label, description)
+                    estimators[fp] = (_store_name(label, estimator), description)
             self.keys.append((fp_data, fp_splits, fp_estimators))
             if data.scorer is not None:
                 needed = _responses_of(data.scorer)
@@ -167,13 +167,13 @@ class StudySession:
             rows_e.append(
                 {
                     "fingerprint": fp,
-                    "name": label.strip("'"),
+                    "name": label,
                     "description": description,
                     "random_state_fixed": not unfixed,
                     "unfixed": unfixed,
                 }
             )
-            self.names[fp] = label.strip("'")
+            self.names[fp] = label
         self._estimator_rows = rows_e
         self.store.register(rows_d, rows_e, rows_s)
 
@@ -304,6 +304,13 @@ class StudySession:
                 UserWarning,
                 stacklevel=5,
             )
+
+
+def _store_name(label, estimator):
+    """The name an estimator is stored under: its name in the call, or its
+    class for the unnamed two of compare_estimators (labelled A and B)."""
+    label = label.strip("'")
+    return type(estimator).__name__ if label in ("A", "B") else label
 
 
 def _data_description(data):
