@@ -20,13 +20,13 @@ from ._plot import (
 )
 from ._results._sequential import SequentialResult
 from ._sequential import sequential_compare
-from ._store import StudyStore
 from ._split import (
     BlockRegularized5x2CV,
     BlockRegularizedMx2CV,
     StratifiedBlockRegularized5x2CV,
     StratifiedBlockRegularizedMx2CV,
 )
+from ._store import StudyStore
 from ._version import __version__
 from .stats import (
     available_tests,

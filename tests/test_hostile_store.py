@@ -15,7 +15,7 @@ from sklearn.datasets import load_iris
 
 import sklearn_bcv
 from sklearn_bcv import StudyStore, compare_many_estimators
-from sklearn_bcv._store._study import APPLICATION_ID, SCHEMA_VERSION
+from sklearn_bcv._store._study import SCHEMA_VERSION
 
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
@@ -52,7 +52,11 @@ def _one_line(exc_info, path):
 
 @pytest.mark.parametrize(
     "content",
-    [b"dataset,score\niris,0.9\n", os.urandom(4096), b"SQLite format 3\x00" + b"\xff" * 200],
+    [
+        b"dataset,score\niris,0.9\n",
+        np.random.default_rng(0).bytes(4096),
+        b"SQLite format 3\x00" + b"\xff" * 200,
+    ],
     ids=["csv", "random bytes", "bad header"],
 )
 def test_a_file_that_is_not_a_store(tmp_path, content):
@@ -194,9 +198,7 @@ def test_a_full_disk_keeps_the_fits_before(tmp_path):
     store.close()
     with StudyStore(path) as store:
         assert store.n_fits >= kept
-        assert store._connection.execute("PRAGMA integrity_check").fetchone() == (
-            "ok",
-        )
+        assert store._connection.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     # Space again: the same call resumes.
     result = compare_many_estimators(estimators, X, Y, random_state=0, store=path)
     assert result.scores.shape == (10, 8)

@@ -26,6 +26,7 @@ RANKS = {
     "datasets": 1,
     "_engine": 2,
     "_results": 3,
+    "_store": 3,
     "_compare": 4,
     "_many": 4,
     "_benchmark": 4,

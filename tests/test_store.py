@@ -92,9 +92,7 @@ def test_fingerprint_sparse_and_frame():
     assert fingerprint_data(frame, y) != fingerprint_data(renamed, y)
     assert fingerprint_data(frame, y) == fingerprint_data(frame.copy(), y)
     text = pd.DataFrame({"a": ["x", "y", "x"], "b": [1, 2, 3]})
-    assert fingerprint_data(text, y) != fingerprint_data(
-        text.astype({"b": float}), y
-    )
+    assert fingerprint_data(text, y) != fingerprint_data(text.astype({"b": float}), y)
 
 
 def test_fingerprint_split_keeps_the_order():
@@ -134,9 +132,7 @@ def test_fingerprint_estimator_params_nested():
 
 def test_fingerprint_refuses_what_it_cannot_write_down():
     with pytest.raises(ValueError, match=r"tree\.class_weight is .*lambda"):
-        describe_estimator(
-            DecisionTreeClassifier(class_weight=lambda: None), "tree"
-        )
+        describe_estimator(DecisionTreeClassifier(class_weight=lambda: None), "tree")
     with pytest.raises(ValueError, match=r"cannot write down deterministically"):
         describe_estimator(DecisionTreeClassifier(class_weight=object()))
 
@@ -250,9 +246,8 @@ def test_benchmark_extend_by_a_dataset_and_identical_whatever_n_jobs(tmp_path):
         {f"c{s}": RecordingCentroid(s) for s in (0.0, 0.5)}, DATASETS, random_state=0
     )
     np.testing.assert_array_equal(result.split_scores, plain.split_scores)
-    np.testing.assert_array_equal(
-        result.pairwise.wilcoxon.pvalue_adjusted, plain.pairwise.wilcoxon.pvalue_adjusted
-    )
+    wilcoxon = result.pairwise.wilcoxon.pvalue_adjusted
+    np.testing.assert_array_equal(wilcoxon, plain.pairwise.wilcoxon.pvalue_adjusted)
     assert result.verdict.text == plain.verdict.text
     for name in DATASETS:
         _assert_same_many(plain.per_dataset[name], result.per_dataset[name])
@@ -339,7 +334,8 @@ def test_unfixed_random_state_is_stored_with_a_warning(tmp_path):
         "bag": BaggingClassifier(DecisionTreeClassifier(), random_state=0),
         "nb": GaussianNB(),
     }
-    with pytest.warns(UnfixedRandomStateWarning, match=r"'bag'.*estimator\.random_state"):
+    match = r"'bag'.*estimator\.random_state"
+    with pytest.warns(UnfixedRandomStateWarning, match=match):
         compare_many_estimators(estimators, X, Y, random_state=0, store=path)
     with StudyStore(path) as store:
         fixed = {e.name: e.random_state_fixed for e in store.estimators}

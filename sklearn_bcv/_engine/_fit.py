@@ -239,7 +239,9 @@ def fit_all(
         are then off).
     store : StudyStore, default=None
         Fits found in it are not fitted again; each new fit is kept in it as
-        it arrives (see :mod:`sklearn_bcv._store`).
+        it arrives: ``store.session(datasets, error_score=...)`` splits the
+        tasks into those found and those to fit, and keeps each output
+        (:mod:`sklearn_bcv._store`, a layer above the engine, implements it).
 
     Returns
     -------
@@ -249,9 +251,7 @@ def fit_all(
     tasks = _tasks(datasets)
     session, found = None, []
     if store is not None:
-        from .._store._resume import StudySession
-
-        session = StudySession(store, datasets, error_score=error_score)
+        session = store.session(datasets, error_score=error_score)
         found, tasks = session.split_tasks(tasks)
         if verbose > 0:
             session.report()

@@ -132,7 +132,7 @@ class StudySession:
     def _describe(self):
         rows_d, rows_e, rows_s = [], [], []
         estimators = {}
-        for number, data in enumerate(self.datasets):
+        for data in self.datasets:
             fp_data = fingerprint_data(data.X, data.y, getattr(data, "groups", None))
             fp_splits = [fingerprint_split(tr, te) for tr, te in data.splits]
             fp_estimators = []

@@ -42,6 +42,7 @@ from sklearn.utils import Bunch
 
 from .._version import __version__
 from ._codec import decode_array, encode_array
+from ._resume import StudySession
 
 __all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "StudyStore", "opened_store"]
 
@@ -478,7 +479,11 @@ class StudyStore:
         return f"StudyStore({str(self.path)!r}, mode={self.mode!r}) <{state}>"
 
     # ------------------------------------------------------------------
-    # What the engine uses: register, look up, keep
+    # What the engine uses: a session, which registers, looks up and keeps
+
+    def session(self, datasets, *, error_score):
+        """A :class:`~._resume.StudySession` of the engine's data sets."""
+        return StudySession(self, datasets, error_score=error_score)
 
     def register(self, datasets=(), estimators=(), splits=()):
         """Write the rows of data sets, estimators and splits not yet in the
@@ -490,8 +495,13 @@ class StudyStore:
                 (
                     "INSERT OR IGNORE INTO datasets VALUES (?, ?, ?, ?, ?)",
                     [
-                        (r["fingerprint"], r["name"], r["n_samples"],
-                         json.dumps(r["description"], sort_keys=True), _now())
+                        (
+                            r["fingerprint"],
+                            r["name"],
+                            r["n_samples"],
+                            json.dumps(r["description"], sort_keys=True),
+                            _now(),
+                        )
                         for r in rows
                     ],
                 )  # fmt: skip
@@ -502,9 +512,14 @@ class StudyStore:
                 (
                     "INSERT OR IGNORE INTO estimators VALUES (?, ?, ?, ?, ?, ?)",
                     [
-                        (r["fingerprint"], r["name"], r["description"]["class"],
-                         json.dumps(r["description"]["params"], sort_keys=True),
-                         int(r["random_state_fixed"]), _now())
+                        (
+                            r["fingerprint"],
+                            r["name"],
+                            r["description"]["class"],
+                            json.dumps(r["description"]["params"], sort_keys=True),
+                            int(r["random_state_fixed"]),
+                            _now(),
+                        )
                         for r in rows
                     ],
                 )  # fmt: skip
@@ -515,9 +530,13 @@ class StudyStore:
                 (
                     "INSERT OR IGNORE INTO splits VALUES (?, ?, ?, ?, ?)",
                     [
-                        (r["fingerprint"], len(r["train"]), len(r["test"]),
-                         np.asarray(r["train"], dtype="<i8").tobytes(),
-                         np.asarray(r["test"], dtype="<i8").tobytes())
+                        (
+                            r["fingerprint"],
+                            len(r["train"]),
+                            len(r["test"]),
+                            np.asarray(r["train"], dtype="<i8").tobytes(),
+                            np.asarray(r["test"], dtype="<i8").tobytes(),
+                        )
                         for r in rows
                     ],
                 )  # fmt: skip
@@ -574,7 +593,8 @@ class StudyStore:
                         dtype, shape, numbers, text
                     )
                 except (TypeError, ValueError) as exc:
-                    raise self._damaged(f"output {kind} of fit {fit_id}: {exc}") from None
+                    detail = f"output {kind} of fit {fit_id}: {exc}"
+                    raise self._damaged(detail) from None
         return found
 
     def _damaged(self, detail):
@@ -844,4 +864,3 @@ def opened_store(store):
         yield opened
     finally:
         opened.close()
-
