@@ -189,5 +189,5 @@ def test_sigint_stops_promptly_leaves_no_worker_and_resumes(tmp_path, uninterrup
     last = stderr.strip().splitlines()[-1]
     assert "KeyboardInterrupt: interrupted;" in last
     assert f"{committed} of the {_store_study.N_FITS} fits" in last
-    assert "run the same call again to resume" in last
+    assert "rerun the same call or command to resume" in last
     _resume_and_check(tmp_path, uninterrupted, committed)

@@ -34,7 +34,15 @@ from ._args import (
     list_tests,
     parse_tests,
 )
-from ._data import DATASETS, Data, check_target, load_bundled
+from ._data import (
+    DATASETS,
+    Data,
+    check_target,
+    features_from_columns,
+    load_bundled,
+    read_csv,
+    target_from_column,
+)
 from ._many import (
     CORRECTIONS,
     _build_estimators,
@@ -51,6 +59,7 @@ from ._output import (
     save_figure,
     write_result,
 )
+from ._store import add_store_argument, opened_store
 
 __all__ = [
     "COMMAND",
@@ -119,18 +128,68 @@ DATA_STREAM = 0xDA7A
 
 
 class DatasetSpec(NamedTuple):
-    """A data set of ``--datasets``: its name as typed, and how to make it."""
+    """A data set of ``--datasets``: its name as typed, and how to make it
+    (or, for the user's CSV file, its ``(X, y, description)``)."""
 
     name: str
     base: str
-    seed: int | None  # None for a bundled data set
+    seed: int | None  # None for a bundled data set or a CSV file
     task: str
+    data: tuple | None = None  # (X, y, description) of a CSV file
+
+
+def _as_datasets_error(exc, text):
+    """A message of the CSV reader (about --data / --target) about --datasets."""
+    message = str(exc)
+    for option in ("--data: ", "--target: ", "--data "):
+        if message.startswith(option):
+            message = message[len(option) :]
+            break
+    return CLIError(f"--datasets {text}: {message}")
+
+
+def parse_csv_dataset(text):
+    """The :class:`DatasetSpec` of ``PATH.csv:TARGET``, the file read (through
+    the command line's bounded CSV reader) and checked; None if ``text`` does
+    not name a CSV file.
+
+    A benchmark fits the same estimators on every data set, so the file must
+    hold numbers only (no empty cell); text labels in the target are fine.
+    """
+    path, sep, target = text.rpartition(":")
+    if not sep or not path.lower().endswith(".csv"):
+        if text.lower().endswith(".csv"):
+            raise UsageError(
+                f"--datasets: {text} needs the name of its target column: {text}:TARGET"
+            )
+        return None
+    if not target:
+        raise UsageError(f"--datasets: {text} needs a target column name after ':'")
+    try:
+        columns, raw_y = read_csv(path, target)
+        X, preprocessor = features_from_columns(columns)
+        y, task = target_from_column(raw_y)
+        check_target(y, task)
+    except CLIError as exc:
+        raise _as_datasets_error(exc, text) from None
+    if preprocessor is not None:
+        raise CLIError(
+            f"--datasets {text}: {path} has non-numeric features or empty cells; "
+            "benchmark fits the same estimators on every data set and takes CSV "
+            f"files of numbers only. Compare on it alone with 'sklearn-bcv many "
+            f"--data {path} --target {target}', which encodes and imputes."
+        )
+    shape = f"{X.shape[0]} records, {X.shape[1]} features"
+    if task == "classification":
+        shape += f", {len(np.unique(y))} classes"
+    description = f"{shape} ({path}, target {target!r})"
+    return DatasetSpec(text, path, None, task, (X, y, description))
 
 
 def _valid_names():
     return (
         f"bundled: {', '.join(sorted(DATASETS))}; generated (NAME or "
-        f"NAME:SEED): {', '.join(GENERATED)}"
+        f"NAME:SEED): {', '.join(GENERATED)}; your CSV files: PATH.csv:TARGET"
     )
 
 
@@ -144,6 +203,9 @@ def parse_dataset(text):
     >>> parse_dataset("friedman1").seed
     0
     """
+    from_file = parse_csv_dataset(text)
+    if from_file is not None:
+        return from_file
     base, sep, seed_text = text.partition(":")
     if base in DATASETS:
         if sep:
@@ -208,6 +270,8 @@ def load_dataset(spec):
     A generated data set is ``make_NAME(**params, random_state=
     numpy.random.RandomState([DATA_STREAM, SEED]))`` (see :data:`DATA_STREAM`).
     """
+    if spec.data is not None:  # a CSV file, read when parsed
+        return spec.data
     if spec.seed is None:
         X, y, task, _ = load_bundled(spec.base)
         source = "scikit-learn"
@@ -265,8 +329,9 @@ def add_arguments(parser):
         default=None,
         help="at least 2 data sets of one task: bundled with scikit-learn ("
         f"{', '.join(sorted(DATASETS))}) or generated ({', '.join(GENERATED)}; "
-        "NAME:SEED draws with that seed, default 0); 'list' describes them "
-        f"(default: {' '.join(DEFAULT_DATASETS)})",
+        "NAME:SEED draws with that seed, default 0) or your own CSV files "
+        "as PATH.csv:TARGET (numeric features, TARGET the target column); "
+        f"'list' describes them (default: {' '.join(DEFAULT_DATASETS)})",
     )
     models = parser.add_argument_group("estimators")
     models.add_argument(
@@ -359,6 +424,7 @@ def add_arguments(parser):
         plot_help="also save Demšar's critical-difference diagram of the mean "
         "ranks (.png, .svg, .pdf, ...); needs matplotlib",
     )
+    add_store_argument(parser)
     # The shared help speaks of fits; here -v is a progress bar first.
     parser._option_string_actions["--verbose"].help = (
         "a progress bar of the fits instead of the elapsed time (-vv: also a "
@@ -452,6 +518,7 @@ def run(args, *, stdout, stderr):
         f"fitting {len(named)} estimators on {len(specs)} data sets ({n_fits} fits)"
     )
     with (
+        opened_store(args, stderr) as store,
         fitting(message, args, stderr),
         contextlib.redirect_stderr(stderr),
         check_library_scoring(args.scoring),
@@ -471,6 +538,7 @@ def run(args, *, stdout, stderr):
             n_jobs=args.n_jobs,
             verbose=0 if args.quiet else args.verbose,
             random_state=args.random_state,
+            store=store,
         )
     descriptions = {name: description for name, (_, _, description) in loaded.items()}
     context = {
@@ -732,6 +800,7 @@ COMMAND = Subcommand(
         "sklearn-bcv benchmark --pairwise-tests bayesian_signed_rank --rope 0.01 "
         "--format json",
         "sklearn-bcv benchmark --datasets diabetes regression friedman1",
+        "sklearn-bcv benchmark --datasets iris wine mine.csv:label --store study.db",
         "sklearn-bcv benchmark --datasets list",
     ),
     add_arguments=add_arguments,

@@ -28,6 +28,7 @@ from ._output import (
     save_figure,
     write_result,
 )
+from ._store import add_store_argument, opened_store
 
 __all__ = ["COMMAND", "result_to_csv", "result_to_dict", "run"]
 
@@ -55,6 +56,7 @@ def add_arguments(parser):
         "differences, posterior, contingency tables; .png, .svg, .pdf, ...); "
         "needs matplotlib",
     )
+    add_store_argument(parser)
 
 
 def run(args, *, stdout, stderr):
@@ -74,7 +76,11 @@ def run(args, *, stdout, stderr):
     message = (
         f"fitting {names[0]} and {names[1]} on {n_splits} splits of {data.description}"
     )
-    with fitting(message, args, stderr), check_library_scoring(args.scoring):
+    with (
+        opened_store(args, stderr) as store,
+        fitting(message, args, stderr),
+        check_library_scoring(args.scoring),
+    ):
         result = compare_estimators(
             estimator_a,
             estimator_b,
@@ -88,6 +94,7 @@ def run(args, *, stdout, stderr):
             n_jobs=args.n_jobs,
             verbose=args.verbose,
             random_state=args.random_state,
+            store=store,
         )
     context = {
         "data": data.description,

@@ -216,8 +216,9 @@ def main(argv=None, *, stdout=None, stderr=None):
         except BrokenPipeError:
             _silence_broken_stdout(stdout)
             return 1
-        except KeyboardInterrupt:
-            error, status = "interrupted", 130
+        except KeyboardInterrupt as exc:
+            # A study store's message says what is kept and how to resume.
+            error, status = " ".join(str(exc).split()) or "interrupted", 130
         except UsageError as exc:
             error, status = _one_line(exc), 2
         except Exception as exc:  # every failure ends in one line, no traceback

@@ -40,6 +40,7 @@ from ._output import (
     save_figure,
     write_result,
 )
+from ._store import add_store_argument, opened_store
 
 __all__ = ["COMMAND", "estimator_names", "result_to_csv", "result_to_dict", "run"]
 
@@ -147,6 +148,7 @@ def add_arguments(parser):
         plot_help="also save the significance matrix of the adjusted pairwise "
         "p-values (.png, .svg, .pdf, ...); needs matplotlib",
     )
+    add_store_argument(parser)
 
 
 def estimator_names(specs):
@@ -277,7 +279,11 @@ def run(args, *, stdout, stderr):
     message = (
         f"fitting {len(named)} estimators on {n_splits} splits of {data.description}"
     )
-    with fitting(message, args, stderr), check_library_scoring(args.scoring):
+    with (
+        opened_store(args, stderr) as store,
+        fitting(message, args, stderr),
+        check_library_scoring(args.scoring),
+    ):
         result = compare_many_estimators(
             named,
             data.X,
@@ -294,6 +300,7 @@ def run(args, *, stdout, stderr):
             verbose=args.verbose,
             random_state=args.random_state,
             return_predictions=False,
+            store=store,
         )
     context = {
         "data": data.description,

@@ -272,7 +272,7 @@ def fit_all(
             scorer=None if session else datasets[d].scorer,
             return_estimator=return_estimator,
             task=(d, i, j),
-            responses=session.responses[d] if session else (),
+            **({"responses": session.responses[d]} if session else {}),
         )
         for d, i, j in tasks
     )

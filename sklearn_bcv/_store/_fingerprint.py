@@ -258,10 +258,10 @@ def unfixed_random_states(description, path=""):
                     found.append(where)
                 else:
                     found.extend(unfixed_random_states(value, where))
-        else:
+        else:  # {"tuple": [...]}, {"dict": [[key, value], ...]}, ...
             for value in description.values():
                 found.extend(unfixed_random_states(value, path))
     elif isinstance(description, list):
-        for value in description:
-            found.extend(unfixed_random_states(value, path))
+        for n, value in enumerate(description):
+            found.extend(unfixed_random_states(value, f"{path}[{n}]"))
     return found

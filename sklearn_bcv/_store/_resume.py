@@ -23,6 +23,7 @@ from traceback import format_exc
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils import Bunch
 
 from .._engine._scoring import _needs_of
 from ._fingerprint import (
@@ -205,6 +206,9 @@ class StudySession:
                 todo.append(task)
         self._warn_unfixed(todo)
         self.n_found, self.n_todo = len(found), len(todo)
+        self.store.last_call = Bunch(
+            n_found=self.n_found, n_to_fit=self.n_todo, n_kept=0
+        )
         return found, todo
 
     def _warn_unfixed(self, todo):
@@ -267,6 +271,7 @@ class StudySession:
         if self.store.mode == "a":
             self.store.keep((fp_data, fp_splits[i], fp, fp_params), i, record)
             self.kept += 1
+            self.store.last_call.n_kept = self.kept
         else:
             self.not_kept += 1
         self._score(out, outputs)
@@ -292,8 +297,8 @@ class StudySession:
             )
         return (
             f"interrupted; {have} of the {total} fits of this study are kept in "
-            f"{self.store.path} ({self.kept} new): run the same call again to "
-            f"resume (it fits the {total - have} others)"
+            f"{self.store.path} ({self.kept} new): rerun the same call or command "
+            f"to resume (it fits the {total - have} others)"
         )
 
     def finish(self):

@@ -185,6 +185,12 @@ class StudyStore:
         One per estimator (class and parameters): ``name``,
         ``fingerprint``, ``class_name``, ``params`` (the JSON description
         of its parameters), ``random_state_fixed``, ``n_fits``.
+    n_fits : int
+        The number of fits in the store.
+    last_call : Bunch or None
+        What the last call given this store found and did: ``n_found``
+        (fits found in the store), ``n_to_fit`` and ``n_kept`` (fits made and
+        written); None before any call.
 
     See Also
     --------
@@ -236,6 +242,7 @@ class StudyStore:
         self.mode = mode
         self._connection = None
         self._known = set()  # fingerprints known to be in the file
+        self.last_call = None
         self._connection = self._open()
 
     # ------------------------------------------------------------------
