@@ -196,10 +196,10 @@ def _valid_names():
 def parse_dataset(text):
     """The :class:`DatasetSpec` of one ``--datasets`` entry.
 
-    >>> parse_dataset("iris")
-    DatasetSpec(name='iris', base='iris', seed=None, task='classification')
-    >>> parse_dataset("moons:3")
-    DatasetSpec(name='moons:3', base='moons', seed=3, task='classification')
+    >>> parse_dataset("iris")[:4]
+    ('iris', 'iris', None, 'classification')
+    >>> parse_dataset("moons:3")[:4]
+    ('moons:3', 'moons', 3, 'classification')
     >>> parse_dataset("friedman1").seed
     0
     """

@@ -657,10 +657,11 @@ class StudyStore:
         try:
             db.execute("BEGIN IMMEDIATE")
             ((fit_id,),) = db.execute(*statement).fetchall()
-            db.execute("DELETE FROM outputs WHERE fit = ?", (fit_id,))
+            # A fit is refitted only to give more outputs (or after a
+            # failure, whose outputs are not read): replace, keep the rest.
             db.executemany(
-                "INSERT INTO outputs (fit, kind, dtype, shape, numbers, text) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT OR REPLACE INTO outputs (fit, kind, dtype, shape, numbers, "
+                "text) VALUES (?, ?, ?, ?, ?, ?)",
                 [(fit_id, *row) for row in encoded],
             )
             db.execute("COMMIT")
