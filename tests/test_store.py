@@ -458,3 +458,36 @@ def test_dask_local_cluster_with_a_store(tmp_path):
         assert result.verdict.text == local.verdict.text
     with StudyStore(path) as store:
         assert store.n_fits == 40
+
+
+@pytest.mark.parametrize(
+    "scoring", ["roc_auc", "average_precision", "neg_brier_score", "neg_log_loss"]
+)
+def test_binary_scorings_from_stored_outputs_equal_the_fitted_ones(tmp_path, scoring):
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.linear_model import LogisticRegression
+
+    X, y = load_breast_cancer(return_X_y=True)
+    X, y = X[:200], y[:200]
+    estimators = {
+        # decision_function and predict_proba: roc_auc reads the first
+        "logistic": make_pipeline(StandardScaler(), LogisticRegression(random_state=0)),
+        "bayes": GaussianNB(),  # predict_proba only
+    }
+    plain = compare_many_estimators(estimators, X, y, random_state=0, scoring=scoring)
+    with StudyStore(tmp_path / "study.db") as store:
+        first = compare_many_estimators(
+            estimators, X, y, random_state=0, scoring=scoring, store=store
+        )
+        assert store.last_call.n_kept == 20
+        again = compare_many_estimators(
+            estimators, X, y, random_state=0, scoring=scoring, store=store
+        )
+        assert store.last_call.n_kept == 0
+        # Both responses the estimator has are kept, whichever the scorer reads.
+        assert set(store.fits()["outputs"]) == {
+            "classes,decision_function,predict,predict_proba",
+            "classes,predict,predict_proba",
+        }
+    for result in (first, again):
+        np.testing.assert_array_equal(result.scores, plain.scores)
