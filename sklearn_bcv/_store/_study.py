@@ -394,6 +394,10 @@ class StudyStore:
             )
 
     def _create(self, connection):
+        # An empty file becomes a store: WAL first, so that creating the
+        # schema is one quick transaction (a foreign file is never changed).
+        connection.execute("PRAGMA journal_mode = WAL")
+        connection.execute("PRAGMA synchronous = NORMAL")
         connection.execute("BEGIN IMMEDIATE")
         try:
             # Another process may have created it since we looked.
