@@ -161,6 +161,8 @@ def test_read_only_file_and_directory(stored, tmp_path, monkeypatch):
     with pytest.raises(PermissionError) as info:
         _study(fresh)
     assert "its directory is read-only" in _one_line(info, fresh)
+    with StudyStore(stored, mode="r") as store:  # read in a read-only directory
+        assert store.n_fits == n_fits
     monkeypatch.undo()
     with StudyStore(stored, mode="r") as store:
         assert store.n_fits == n_fits

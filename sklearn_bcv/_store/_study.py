@@ -298,6 +298,11 @@ class StudyStore:
                     errno.ENOENT, f"study store {path} does not exist"
                 )
             uri = f"{path.absolute().as_uri()}?mode=ro"
+            wal = path.with_name(path.name + "-wal")
+            if not os.access(path.parent, os.W_OK) and not wal.exists():
+                # SQLite cannot make its shared-memory file in a read-only
+                # directory; with no journal left to read, the file is final.
+                uri += "&immutable=1"
         else:
             if path.is_file() and not os.access(path, os.W_OK):
                 raise PermissionError(
