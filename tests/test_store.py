@@ -491,3 +491,17 @@ def test_binary_scorings_from_stored_outputs_equal_the_fitted_ones(tmp_path, sco
         }
     for result in (first, again):
         np.testing.assert_array_equal(result.scores, plain.scores)
+
+
+def test_progress_counts_only_the_fits_left_to_do():
+    import io
+
+    from sklearn_bcv._engine._progress import FitProgress
+
+    out = io.StringIO()
+    progress = FitProgress([("iris", 10), ("wine", 10)], file=out, use_tqdm=False)
+    progress.already_done([0] * 10 + [1] * 4)  # found in a study store
+    assert progress.total == 6
+    assert progress.datasets_done == 1
+    progress.update(1)
+    assert "1/6 fits (16%), data sets done 1/2" in progress.line()
