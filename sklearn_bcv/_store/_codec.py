@@ -32,11 +32,13 @@ def encode_array(values, what):
     '["cat","dog"]'
     """
     values = np.asarray(values)
-    shape = json.dumps(list(values.shape))
-    kind = values.dtype.kind
+    shape = "[" + ", ".join(map(str, values.shape)) + "]"  # as json.dumps
+    dtype = values.dtype
+    kind = dtype.kind
     if kind in NUMERIC_KINDS:
-        little = values.astype(values.dtype.newbyteorder("<"), copy=False)
-        return little.dtype.str, shape, np.ascontiguousarray(little).tobytes(), None
+        if dtype.str[0] not in "<|":  # big-endian: swap to little first
+            values = values.astype(dtype.newbyteorder("<"))
+        return values.dtype.str, shape, values.tobytes(), None
     if kind in "UO":
         elements = []
         for value in values.ravel(order="C").tolist():

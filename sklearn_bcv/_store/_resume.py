@@ -16,6 +16,7 @@ predictions, the response methods the scoring asks for, and — with
 ``error_score="raise"`` — no failure (a failed fit is then fitted again).
 """
 
+import json
 import re
 import sys
 import warnings
@@ -26,6 +27,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import Bunch
 
 from .._engine._scoring import _needs_of
+from ._codec import encode_array
 from ._fingerprint import (
     describe_estimator,
     fingerprint_data,
@@ -125,7 +127,10 @@ class StudySession:
         self.responses = []  # per data set: the responses a fit must give
         self.needed = []  # per data set: the responses the scorer reads
         self.keys = []  # per data set: (data fp, [split fps], [(est fp, params fp)])
+        self.ids = []  # per data set: (data id, [split ids], [estimator ids])
         self.names = {}  # estimator fingerprint -> label
+        self._call = None  # id of this call's row in the store (first keep)
+        self._responses_text = []  # per data set: responses as stored (JSON)
         self.kept = 0
         self.not_kept = 0
         self._describe()
@@ -176,7 +181,17 @@ class StudySession:
             )
             self.names[fp] = label
         self._estimator_rows = rows_e
-        self.store.register(rows_d, rows_e, rows_s)
+        self._responses_text = [json.dumps(list(r)) for r in self.responses]
+        ids = self.store.register(rows_d, rows_e, rows_s)
+        # Integer ids, looked up once per call: a fit's row holds ids only.
+        for fp_data, fp_splits, fp_estimators in self.keys:
+            self.ids.append(
+                (
+                    ids["datasets"].get(fp_data),
+                    [ids["splits"].get(fp) for fp in fp_splits],
+                    [ids["estimators"].get(fp) for fp, _ in fp_estimators],
+                )
+            )
 
     # ------------------------------------------------------------------
 
@@ -190,16 +205,16 @@ class StudySession:
     def split_tasks(self, tasks):
         """``(outputs found in the store, tasks left to fit)``."""
         found_by_data = {}
-        for d, (fp_data, _, fp_estimators) in enumerate(self.keys):
+        for d, (id_data, _, id_estimators) in enumerate(self.ids):
             found_by_data[d] = self.store.lookup(
-                fp_data, sorted({fp for fp, _ in fp_estimators})
+                id_data, sorted({e for e in id_estimators if e is not None})
             )
         found, todo = [], []
         for task in tasks:
             d, i, j = task
-            _, fp_splits, fp_estimators = self.keys[d]
-            fp, fp_params = fp_estimators[j]
-            record = found_by_data[d].get((fp_splits[i], fp, fp_params))
+            _, id_splits, id_estimators = self.ids[d]
+            fp_params = self.keys[d][2][j][1]
+            record = found_by_data[d].get((id_splits[i], id_estimators[j], fp_params))
             if record is not None and self._usable(record, d):
                 found.append(self._output_of(task, record))
             else:
@@ -256,20 +271,35 @@ class StudySession:
     def keep(self, out):
         """Keep one fit that came from a worker (and score it if needed)."""
         d, i, j = out["task"]
-        fp_data, fp_splits, fp_estimators = self.keys[d]
-        fp, fp_params = fp_estimators[j]
-        outputs = dict(out.pop("responses", None) or {})
+        outputs = out.pop("responses", None) or {}
         if out["predictions"] is not None:
             outputs["predict"] = out["predictions"]
-        record = {
-            "fit_time": out["fit_time"],
-            "score_time": out["score_time"],
-            "error": out["fit_error"],
-            "responses": self.responses[d],
-            "outputs": outputs if out["fit_error"] is None else {},
-        }
         if self.store.mode == "a":
-            self.store.keep((fp_data, fp_splits[i], fp, fp_params), i, record)
+            if self._call is None:
+                self._call = self.store.new_call()
+            id_data, id_splits, id_estimators = self.ids[d]
+            error = out["fit_error"]
+            self.store.keep(
+                (
+                    id_estimators[j],
+                    id_data,
+                    id_splits[i],
+                    self.keys[d][2][j][1],
+                    i,
+                    float(out["fit_time"]),
+                    float(out["score_time"]),
+                    int(error is not None),
+                    error,
+                    self._responses_text[d],
+                    self._call,
+                ),
+                []
+                if error is not None
+                else [
+                    (kind, *encode_array(values, f"the {kind} outputs"))
+                    for kind, values in outputs.items()
+                ],
+            )
             self.kept += 1
             self.store.last_call.n_kept = self.kept
         else:

@@ -41,7 +41,7 @@ import numpy as np
 from sklearn.utils import Bunch
 
 from .._version import __version__
-from ._codec import decode_array, encode_array
+from ._codec import decode_array
 from ._resume import StudySession
 
 __all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "StudyStore", "opened_store"]
@@ -68,30 +68,37 @@ _SCHEMA = {
     "meta": """CREATE TABLE meta (
         key TEXT PRIMARY KEY NOT NULL,
         value TEXT NOT NULL)""",
+    "calls": """CREATE TABLE calls (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        created TEXT NOT NULL,
+        versions TEXT NOT NULL)""",
     "datasets": """CREATE TABLE datasets (
-        fingerprint TEXT PRIMARY KEY NOT NULL,
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        fingerprint TEXT NOT NULL UNIQUE,
         name TEXT NOT NULL,
         n_samples INTEGER NOT NULL,
         description TEXT NOT NULL,
         created TEXT NOT NULL)""",
     "estimators": """CREATE TABLE estimators (
-        fingerprint TEXT PRIMARY KEY NOT NULL,
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        fingerprint TEXT NOT NULL UNIQUE,
         name TEXT NOT NULL,
         class TEXT NOT NULL,
         params TEXT NOT NULL,
         random_state_fixed INTEGER NOT NULL,
         created TEXT NOT NULL)""",
     "splits": """CREATE TABLE splits (
-        fingerprint TEXT PRIMARY KEY NOT NULL,
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        fingerprint TEXT NOT NULL UNIQUE,
         n_train INTEGER NOT NULL,
         n_test INTEGER NOT NULL,
         train BLOB NOT NULL,
         test BLOB NOT NULL)""",
     "fits": """CREATE TABLE fits (
         id INTEGER PRIMARY KEY,
-        dataset TEXT NOT NULL REFERENCES datasets(fingerprint),
-        split TEXT NOT NULL REFERENCES splits(fingerprint),
-        estimator TEXT NOT NULL REFERENCES estimators(fingerprint),
+        estimator INTEGER NOT NULL REFERENCES estimators(id),
+        dataset INTEGER NOT NULL REFERENCES datasets(id),
+        split INTEGER NOT NULL REFERENCES splits(id),
         fit_params TEXT NOT NULL,
         split_index INTEGER NOT NULL,
         fit_time REAL NOT NULL,
@@ -99,9 +106,8 @@ _SCHEMA = {
         failed INTEGER NOT NULL,
         error TEXT,
         responses TEXT NOT NULL,
-        created TEXT NOT NULL,
-        versions TEXT NOT NULL,
-        UNIQUE (dataset, split, estimator, fit_params))""",
+        call INTEGER NOT NULL REFERENCES calls(id),
+        UNIQUE (estimator, dataset, split, fit_params))""",
     "outputs": """CREATE TABLE outputs (
         fit INTEGER NOT NULL REFERENCES fits(id) ON DELETE CASCADE,
         kind TEXT NOT NULL,
@@ -110,10 +116,24 @@ _SCHEMA = {
         numbers BLOB,
         text TEXT,
         PRIMARY KEY (fit, kind),
-        CHECK ((numbers IS NULL) <> (text IS NULL)))""",
-    "fits_by_estimator": """CREATE INDEX fits_by_estimator
-        ON fits (estimator, dataset)""",
+        CHECK ((numbers IS NULL) <> (text IS NULL))) WITHOUT ROWID""",
 }
+
+_KEEP_FIT = (
+    "INSERT INTO fits (estimator, dataset, split, fit_params, split_index, "
+    "fit_time, score_time, failed, error, responses, call) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (estimator, dataset, split, fit_params) DO UPDATE SET "
+    "split_index = excluded.split_index, fit_time = excluded.fit_time, "
+    "score_time = excluded.score_time, failed = excluded.failed, "
+    "error = excluded.error, responses = excluded.responses, "
+    "call = excluded.call RETURNING id"
+)
+
+_KEEP_OUTPUT = (
+    "INSERT OR REPLACE INTO outputs (fit, kind, dtype, shape, numbers, text) "
+    "VALUES (?, ?, ?, ?, ?, ?)"
+)
 
 
 def _now():
@@ -465,20 +485,27 @@ class StudyStore:
         except sqlite3.Error as exc:
             raise self._fail(exc, doing) from None
 
-    def _write(self, statements, doing):
-        """Run ``[(sql, params or [params...]), ...]`` in one transaction."""
+    def _write(self, statements, doing, *, read=None, lastrowid=False):
+        """Run ``[(sql, params or [params...]), ...]`` in one transaction;
+        return the ids of ``read`` (see :meth:`_ids`) read in it, or the
+        last statement's ``lastrowid``."""
         if self.mode == "r":
             raise PermissionError(
                 errno.EACCES, f"study store {self.path} is open read-only (mode='r')"
             )
         db = self._db()
+        result = None
         try:
             db.execute("BEGIN IMMEDIATE")
             for sql, params in statements:
                 if isinstance(params, list):
-                    db.executemany(sql, params)
+                    cursor = db.executemany(sql, params)
                 else:
-                    db.execute(sql, params)
+                    cursor = db.execute(sql, params)
+            if lastrowid:
+                result = cursor.lastrowid
+            if read is not None:
+                result = self._ids(read, lambda sql, p: db.execute(sql, p).fetchall())
             db.execute("COMMIT")
         except BaseException as exc:
             if db.in_transaction:
@@ -489,6 +516,7 @@ class StudyStore:
             if isinstance(exc, sqlite3.Error):
                 raise self._fail(exc, doing) from None
             raise
+        return result
 
     def __repr__(self):
         state = "closed" if self.closed else f"{self.n_fits} fits"
@@ -503,80 +531,106 @@ class StudyStore:
 
     def register(self, datasets=(), estimators=(), splits=()):
         """Write the rows of data sets, estimators and splits not yet in the
-        file (one transaction). Each argument is a list of dicts."""
-        statements = []
-        rows = [r for r in datasets if r["fingerprint"] not in self._known]
-        if rows:
-            statements.append(
-                (
-                    "INSERT OR IGNORE INTO datasets VALUES (?, ?, ?, ?, ?)",
-                    [
-                        (
-                            r["fingerprint"],
-                            r["name"],
-                            r["n_samples"],
-                            json.dumps(r["description"], sort_keys=True),
-                            _now(),
-                        )
-                        for r in rows
-                    ],
-                )  # fmt: skip
+        file (one transaction) and return their integer ids.
+
+        Each argument is a list of dicts. Returns ``{table: {fingerprint:
+        id}}`` for the three tables; in mode ``"r"`` only the rows already
+        in the file have an id.
+        """
+        now = _now()
+        new = {
+            "datasets": [
+                (r["fingerprint"], r["name"], r["n_samples"],
+                 json.dumps(r["description"], sort_keys=True), now)
+                for r in datasets if r["fingerprint"] not in self._known
+            ],
+            "estimators": [
+                (r["fingerprint"], r["name"], r["description"]["class"],
+                 json.dumps(r["description"]["params"], sort_keys=True),
+                 int(r["random_state_fixed"]), now)
+                for r in estimators if r["fingerprint"] not in self._known
+            ],
+            "splits": [
+                (r["fingerprint"], len(r["train"]), len(r["test"]),
+                 np.asarray(r["train"], dtype="<i8").tobytes(),
+                 np.asarray(r["test"], dtype="<i8").tobytes())
+                for r in splits if r["fingerprint"] not in self._known
+            ],
+        }  # fmt: skip
+        columns = {
+            "datasets": "fingerprint, name, n_samples, description, created",
+            "estimators": "fingerprint, name, class, params, random_state_fixed, "
+            "created",
+            "splits": "fingerprint, n_train, n_test, train, test",
+        }
+        wanted = {
+            "datasets": [r["fingerprint"] for r in datasets],
+            "estimators": [r["fingerprint"] for r in estimators],
+            "splits": [r["fingerprint"] for r in splits],
+        }
+        statements = [
+            (
+                f"INSERT OR IGNORE INTO {table} ({columns[table]}) VALUES "
+                f"({', '.join('?' * len(rows[0]))})",
+                rows,
             )
-        rows = [r for r in estimators if r["fingerprint"] not in self._known]
-        if rows:
-            statements.append(
-                (
-                    "INSERT OR IGNORE INTO estimators VALUES (?, ?, ?, ?, ?, ?)",
-                    [
-                        (
-                            r["fingerprint"],
-                            r["name"],
-                            r["description"]["class"],
-                            json.dumps(r["description"]["params"], sort_keys=True),
-                            int(r["random_state_fixed"]),
-                            _now(),
-                        )
-                        for r in rows
-                    ],
-                )  # fmt: skip
-            )
-        rows = [r for r in splits if r["fingerprint"] not in self._known]
-        if rows:
-            statements.append(
-                (
-                    "INSERT OR IGNORE INTO splits VALUES (?, ?, ?, ?, ?)",
-                    [
-                        (
-                            r["fingerprint"],
-                            len(r["train"]),
-                            len(r["test"]),
-                            np.asarray(r["train"], dtype="<i8").tobytes(),
-                            np.asarray(r["test"], dtype="<i8").tobytes(),
-                        )
-                        for r in rows
-                    ],
-                )  # fmt: skip
-            )
-        if statements and self.mode == "a":
-            self._write(statements, "registering the study")
+            for table, rows in new.items()
+            if rows
+        ]
+        if self.mode == "a" and statements:
+            ids = self._write(statements, "registering the study", read=wanted)
+        else:
+            ids = self._ids(wanted, self._read)
         for group in (datasets, estimators, splits):
             self._known.update(r["fingerprint"] for r in group)
+        return ids
+
+    def _ids(self, wanted, read):
+        """``{table: {fingerprint: id}}`` of the fingerprints in ``wanted``."""
+        ids = {}
+        for table, fingerprints in wanted.items():
+            unique = list(dict.fromkeys(fingerprints))
+            ids[table] = {}
+            for start in range(0, len(unique), 500):
+                chunk = unique[start : start + 500]
+                marks = ",".join("?" * len(chunk))
+                ids[table].update(
+                    (fp, fit_id)
+                    for fit_id, fp in read(
+                        f"SELECT id, fingerprint FROM {table} "
+                        f"WHERE fingerprint IN ({marks})",
+                        chunk,
+                    )
+                )
+        return ids
+
+    def new_call(self):
+        """The id of a new row of ``calls`` (when and with which library
+        versions the fits of this call are made); None in mode ``"r"``."""
+        if self.mode == "r":
+            return None
+        return self._write(
+            [("INSERT INTO calls (created, versions) VALUES (?, ?)",
+              (_now(), _versions()))],
+            "registering the call",
+            lastrowid=True,
+        )  # fmt: skip
 
     def lookup(self, dataset, estimators):
-        """Stored fits of ``estimators`` (fingerprints) on data set ``dataset``.
+        """Stored fits of ``estimators`` (ids) on data set ``dataset`` (an id).
 
-        Returns a dict ``(split, estimator, fit_params) -> Bunch`` with
-        ``fit_time``, ``score_time``, ``failed``, ``error``, ``responses``
-        (the response methods asked of the fit) and ``outputs`` (kind ->
-        array).
+        Returns a dict ``(split, estimator, fit_params) -> Bunch`` (split
+        and estimator ids) with ``fit_time``, ``score_time``, ``failed``,
+        ``error``, ``responses`` (the response methods asked of the fit) and
+        ``outputs`` (kind -> array).
         """
-        if not estimators:
+        if not estimators or dataset is None:
             return {}
         marks = ",".join("?" * len(estimators))
         rows = self._read(
             "SELECT id, split, estimator, fit_params, fit_time, score_time, failed, "
-            f"error, responses FROM fits WHERE dataset = ? AND estimator IN ({marks})",
-            (dataset, *estimators),
+            f"error, responses FROM fits WHERE estimator IN ({marks}) AND dataset = ?",
+            (*estimators, dataset),
         )
         found, by_id = {}, {}
         for row in rows:
@@ -616,63 +670,24 @@ class StudyStore:
     def _damaged(self, detail):
         return ValueError(f"study store {self.path} is damaged ({detail}).")
 
-    def keep(self, key, split_index, record):
+    def keep(self, row, outputs):
         """Write one fit (its row and its outputs) in its own transaction.
 
-        ``key`` is ``(dataset, split, estimator, fit_params)``; ``record`` a
-        dict with ``fit_time``, ``score_time``, ``error`` (None unless the
-        fit failed), ``responses`` and ``outputs`` (kind -> array).
+        ``row`` is ``(estimator, dataset, split, fit_params, split_index,
+        fit_time, score_time, failed, error, responses, call)`` — ids of
+        the estimator, data set, split and call, ``responses`` as JSON text
+        — and ``outputs`` a list of ``(kind, dtype, shape, numbers, text)``
+        (:func:`._codec.encode_array`).
         """
-        encoded = [
-            (kind, *encode_array(values, f"the {kind} outputs"))
-            for kind, values in record["outputs"].items()
-        ]
-        statements = [
-            (
-                "INSERT INTO fits (dataset, split, estimator, fit_params, "
-                "split_index, fit_time, score_time, failed, error, responses, "
-                "created, versions) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT (dataset, split, estimator, fit_params) DO UPDATE SET "
-                "split_index = excluded.split_index, fit_time = excluded.fit_time, "
-                "score_time = excluded.score_time, failed = excluded.failed, "
-                "error = excluded.error, responses = excluded.responses, "
-                "created = excluded.created, versions = excluded.versions "
-                "RETURNING id",
-                (
-                    *key,
-                    int(split_index),
-                    float(record["fit_time"]),
-                    float(record["score_time"]),
-                    int(record["error"] is not None),
-                    record["error"],
-                    json.dumps(list(record["responses"])),
-                    _now(),
-                    self._version_text,
-                ),
-            ),
-        ]
         if self.mode == "r":
             return
-        self._write_fit(statements[0], encoded)
-
-    @property
-    def _version_text(self):
-        if not hasattr(self, "_versions_cache"):
-            self._versions_cache = _versions()
-        return self._versions_cache
-
-    def _write_fit(self, statement, encoded):
         db = self._db()
         try:
             db.execute("BEGIN IMMEDIATE")
-            ((fit_id,),) = db.execute(*statement).fetchall()
+            ((fit_id,),) = db.execute(_KEEP_FIT, row).fetchall()
             # A fit is refitted only to give more outputs (or after a
             # failure, whose outputs are not read): replace, keep the rest.
-            db.executemany(
-                "INSERT OR REPLACE INTO outputs (fit, kind, dtype, shape, numbers, "
-                "text) VALUES (?, ?, ?, ?, ?, ?)",
-                [(fit_id, *row) for row in encoded],
-            )
+            db.executemany(_KEEP_OUTPUT, [(fit_id, *output) for output in outputs])
             db.execute("COMMIT")
         except BaseException as exc:
             if db.in_transaction:
@@ -696,8 +711,8 @@ class StudyStore:
     def datasets(self):
         rows = self._read(
             "SELECT d.name, d.fingerprint, d.n_samples, d.description, "
-            "(SELECT COUNT(*) FROM fits f WHERE f.dataset = d.fingerprint) "
-            "FROM datasets d ORDER BY d.created, d.rowid"
+            "(SELECT COUNT(*) FROM fits f WHERE f.dataset = d.id) "
+            "FROM datasets d ORDER BY d.id"
         )
         return [
             Bunch(
@@ -714,8 +729,8 @@ class StudyStore:
     def estimators(self):
         rows = self._read(
             "SELECT e.name, e.fingerprint, e.class, e.params, e.random_state_fixed, "
-            "(SELECT COUNT(*) FROM fits f WHERE f.estimator = e.fingerprint) "
-            "FROM estimators e ORDER BY e.created, e.rowid"
+            "(SELECT COUNT(*) FROM fits f WHERE f.estimator = e.id) "
+            "FROM estimators e ORDER BY e.id"
         )
         return [
             Bunch(
@@ -750,11 +765,12 @@ class StudyStore:
             "SELECT d.name, e.name, f.split_index, s.n_train, s.n_test, f.fit_time, "
             "f.score_time, f.failed, f.error, "
             "(SELECT group_concat(kind, ',') FROM (SELECT kind FROM outputs o "
-            "WHERE o.fit = f.id ORDER BY kind)), f.created, f.dataset, f.estimator, "
-            "f.split, f.fit_params FROM fits f "
-            "JOIN datasets d ON d.fingerprint = f.dataset "
-            "JOIN estimators e ON e.fingerprint = f.estimator "
-            "JOIN splits s ON s.fingerprint = f.split ORDER BY f.id"
+            "WHERE o.fit = f.id ORDER BY kind)), c.created, d.fingerprint, "
+            "e.fingerprint, s.fingerprint, f.fit_params FROM fits f "
+            "JOIN datasets d ON d.id = f.dataset "
+            "JOIN estimators e ON e.id = f.estimator "
+            "JOIN splits s ON s.id = f.split "
+            "JOIN calls c ON c.id = f.call ORDER BY f.id"
         )
         columns = [
             "dataset", "estimator", "split", "n_train", "n_test", "fit_time",
@@ -767,8 +783,8 @@ class StudyStore:
         return frame
 
     def _match(self, table, value, what):
-        """Fingerprints of ``table`` rows matching a name or fingerprint prefix."""
-        rows = self._read(f"SELECT fingerprint, name FROM {table}")
+        """Ids of ``table`` rows matching a name or fingerprint prefix."""
+        rows = self._read(f"SELECT id, fingerprint, name FROM {table}")
         if hasattr(value, "get_params"):
             from ._fingerprint import describe_estimator, fingerprint_json
 
@@ -779,13 +795,15 @@ class StudyStore:
                 + (" or an estimator" if table == "estimators" else "")
                 + f"; got {value!r}."
             )
-        by_name = [fp for fp, name in rows if name == value]
+        by_name = [row_id for row_id, _, name in rows if name == value]
         if by_name:
             return by_name
-        by_fp = [fp for fp, _ in rows if len(value) >= 8 and fp.startswith(value)]
+        by_fp = [
+            row_id for row_id, fp, _ in rows if len(value) >= 8 and fp.startswith(value)
+        ]
         if len(by_fp) == 1:
             return by_fp
-        names = sorted({name for _, name in rows})
+        names = sorted({name for _, _, name in rows})
         raise ValueError(
             f"{what}={value!r} is not in study store {self.path}; it holds {names}."
         )
@@ -830,20 +848,18 @@ class StudyStore:
                     tuple(params),
                 ),
                 (f"DELETE FROM fits WHERE {condition}", tuple(params)),
-                (
-                    "DELETE FROM datasets WHERE fingerprint NOT IN "
-                    "(SELECT dataset FROM fits)",
-                    (),
-                ),
-                (
-                    "DELETE FROM estimators WHERE fingerprint NOT IN "
-                    "(SELECT estimator FROM fits)",
-                    (),
-                ),
-                (
-                    "DELETE FROM splits WHERE fingerprint NOT IN "
-                    "(SELECT split FROM fits)",
-                    (),
+                *(
+                    (
+                        f"DELETE FROM {table} WHERE id NOT IN "
+                        f"(SELECT {column} FROM fits)",
+                        (),
+                    )
+                    for table, column in (
+                        ("datasets", "dataset"),
+                        ("estimators", "estimator"),
+                        ("splits", "split"),
+                        ("calls", "call"),
+                    )
                 ),
             ],
             "removing fits",
