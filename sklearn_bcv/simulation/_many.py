@@ -404,7 +404,7 @@ confidence_level, ci_method
     pairwise = Bunch()
     for name, parts in raw.items():
         pvalue = np.concatenate(parts)
-        adjusted = adjust_pvalues(pvalue, correction)
+        adjusted = adjust_pvalues(pvalue, correction, alpha=alpha)
         reject = adjusted < alpha
         label = _family_label(name, correction)
         rejections[label] = reject.any(axis=-1)
