@@ -7,7 +7,7 @@ hoc families across data sets, the pairwise tests of
 and the simulations.
 """
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations
 from math import comb
 
@@ -299,7 +299,7 @@ _SORTED = {
 # --------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@cache
 def _true_counts(k):
     """Shaffer's S(k): the numbers of pairwise hypotheses of k estimators
     that can be true together (the pairs within the blocks of a partition)."""
@@ -327,7 +327,7 @@ def shaffer_multipliers(k):
     return counts[np.searchsorted(counts, limits, side="right") - 1]
 
 
-@lru_cache(maxsize=None)
+@cache
 def exhaustive_sets(k):
     """The exhaustive sets of the k(k - 1)/2 pairs of k estimators, as a
     boolean array (n_sets, M) in ``combinations(range(k), 2)`` order: the
