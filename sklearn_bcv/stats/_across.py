@@ -52,11 +52,23 @@ from ._across_utils import (  # noqa: F401 (re-exported)
     _tie_sum,
     check_dataset_sizes,
 )
+from ._aligned_quade import (  # noqa: F401 (re-exported)
+    aligned_posthoc,
+    friedman_aligned,
+    quade,
+    quade_posthoc,
+)
 from ._bayesian import (
     _check_rope,
     posterior_decision,
 )
-from ._friedman import bonferroni_dunn, friedman, holm, nemenyi
+from ._friedman import (  # noqa: F401 (re-exported)
+    bonferroni_dunn,
+    friedman,
+    friedman_posthoc,
+    holm,
+    nemenyi,
+)
 from ._pairwise_across import (  # noqa: F401 (re-exported)
     _outcome_probabilities,
     _poisson_binomial_pmf,
@@ -375,6 +387,7 @@ def _monte_carlo_result(test, theta, d, *, alpha, alternative, rope, prior_weigh
     needs="dataset_differences",
     kind="datasets",
     param_check=_check_bayesian_params,
+    role="pairwise",
 )
 def bayesian_signed_rank(
     dataset_differences,
@@ -544,6 +557,7 @@ def bayesian_signed_rank(
     needs="dataset_differences",
     kind="datasets",
     param_check=_check_bayesian_params,
+    role="pairwise",
 )
 def bayesian_sign(
     dataset_differences,

@@ -9,6 +9,7 @@ from numbers import Integral
 import numpy as np
 from scipy import special
 
+from ._corrections import PAIRS_ONLY, adjust_pvalues, check_correction
 from ._ranks import (
     check_score_table,
     rank_scores,
@@ -20,6 +21,7 @@ from ._utils import (
     check_real,
     check_size,
     is_real_dtype,
+    make_result,
 )
 
 _TWO_SIDED = ("two-sided",)
@@ -183,3 +185,82 @@ def _pair_matrix(k, pairs, values, *, symmetric, fill):
     out[rows, cols] = values
     out[cols, rows] = values if symmetric else -values
     return out
+
+
+# --------------------------------------------------------------------------
+# Post hoc families: all pairs or against a control, one correction
+# --------------------------------------------------------------------------
+
+
+def family_pairs(k, control):
+    """``(rows, cols)`` of the family: all pairs A < B, or (j, control)."""
+    if control is None:
+        return np.triu_indices(k, 1)
+    others = np.array([j for j in range(k) if j != control], dtype=np.intp)
+    return others, np.full(others.shape, control, dtype=np.intp)
+
+
+def check_posthoc_params(control=None, correction="holm", **_):
+    """A post hoc family's own parameters, checked before any fit (the
+    control's range is checked once k is known)."""
+    check_correction(correction)
+    if control is not None and (
+        isinstance(control, bool) or not isinstance(control, Integral) or control < 0
+    ):
+        raise ValueError(
+            "control must be None or the column index of the control estimator, "
+            f"an integer >= 0; got {control!r}."
+        )
+    if correction in PAIRS_ONLY and control is not None:
+        raise ValueError(
+            f"correction={correction!r} uses the logic of all pairwise "
+            "comparisons; against a control (k - 1 comparisons) use holm, "
+            "hochberg, hommel, finner, li, holland, rom or bonferroni."
+        )
+
+
+def posthoc_family(
+    *,
+    test,
+    statistic,
+    pvalue,
+    pairs,
+    k,
+    control,
+    correction,
+    alpha,
+    alternative,
+    **extra,
+):
+    """The result of a post hoc family from the statistic and raw p-value of
+    each of its ``pairs`` (``statistic`` positive when the row is better).
+
+    Every family is adjusted by :func:`adjust_pvalues`; its (k, k) tables
+    are in ``names`` order, row = A, column = B, antisymmetric statistic,
+    symmetric p-values, and cells outside the family hold statistic 0,
+    p-values 1 and ``reject`` False.
+    """
+    check_posthoc_params(control, correction)
+    adjusted = adjust_pvalues(
+        pvalue,
+        correction,
+        alpha=alpha,
+        pairs=list(zip(*pairs)) if correction in PAIRS_ONLY else None,
+    )
+    tested = _pair_matrix(k, pairs, 1.0, symmetric=True, fill=0.0).astype(bool)
+    pvalue_adjusted = _pair_matrix(k, pairs, adjusted, symmetric=True, fill=1.0)
+    return make_result(
+        test=test,
+        statistic=_pair_matrix(k, pairs, statistic, symmetric=False, fill=0.0),
+        pvalue=_pair_matrix(k, pairs, pvalue, symmetric=True, fill=1.0),
+        df=extra.pop("df", None),
+        alpha=alpha,
+        alternative=alternative,
+        reject=(pvalue_adjusted < alpha) & tested,
+        pvalue_adjusted=pvalue_adjusted,
+        tested=tested,
+        control=control,
+        correction=correction,
+        n_comparisons=len(pvalue),
+        **extra,
+    )

@@ -14,8 +14,10 @@ from ._across_utils import (
     _friedman_terms,
     _pair_matrix,
     _rank_table,
+    check_posthoc_params,
+    family_pairs,
+    posthoc_family,
 )
-from ._corrections import adjust_pvalues
 from ._ranks import (
     critical_difference,
     rank_std_error,
@@ -36,7 +38,14 @@ from ._utils import (
 # --------------------------------------------------------------------------
 
 
-@register_test("friedman", needs="scores", kind="datasets", alternatives=_TWO_SIDED)
+@register_test(
+    "friedman",
+    needs="scores",
+    kind="datasets",
+    alternatives=_TWO_SIDED,
+    role="omnibus",
+    defaults={"all_pairs": 0, "control": 0},
+)
 def friedman(scores, *, alpha=0.05, alternative="two-sided"):
     """Friedman test of k estimators across data sets, with Iman–Davenport's F.
 
@@ -200,6 +209,10 @@ def _check_continuity(continuity):
     kind="datasets",
     alternatives=_TWO_SIDED,
     param_check=_check_continuity,
+    role="posthoc",
+    omnibus="friedman",
+    diagram="bar",
+    defaults={"all_pairs": 1},
 )
 def nemenyi(scores, *, alpha=0.05, alternative="two-sided", continuity=True):
     """Nemenyi post hoc test of all pairs of k estimators across data sets.
@@ -354,48 +367,152 @@ def nemenyi(scores, *, alpha=0.05, alternative="two-sided", continuity=True):
 
 
 def _rank_z_test(scores, control, alpha, alternative, *, test, correction):
-    """Bonferroni–Dunn / Holm on the rank z statistics (shared body)."""
+    """The z statistics of Friedman's mean ranks as a post hoc family."""
     alpha = check_alpha(alpha)
     alternative = check_alternative(alternative, test=test, allowed=_TWO_SIDED)
     scores, _, mean_ranks = _rank_table(scores)
     n_datasets, k = scores.shape
     control = _check_control(control, k)
+    check_posthoc_params(control, correction)
     se = rank_std_error(k, n_datasets)
-    if control is None:
-        pairs = np.triu_indices(k, 1)
-    else:
-        others = np.array([j for j in range(k) if j != control], dtype=np.intp)
-        pairs = (others, np.full(others.shape, control, dtype=np.intp))
+    pairs = family_pairs(k, control)
     # z[a, b] = (R_b − R_a) / se: positive when A has the better (lower) rank.
     z = (mean_ranks[pairs[1]] - mean_ranks[pairs[0]]) / se
     p = np.minimum(1.0, 2.0 * special.ndtr(-np.abs(z)))
-    p_adjusted = adjust_pvalues(p, correction)
-    tested = _pair_matrix(k, pairs, 1.0, symmetric=True, fill=0.0).astype(bool)
-    pvalue_adjusted = _pair_matrix(k, pairs, p_adjusted, symmetric=True, fill=1.0)
     extra = {}
-    if correction == "bonferroni":
+    if test == "bonferroni_dunn":
         extra["critical_difference"] = critical_difference(
             k, n_datasets, alpha, "bonferroni_dunn", n_comparisons=len(z)
         )
-    return make_result(
+    result = posthoc_family(
         test=test,
-        statistic=_pair_matrix(k, pairs, z, symmetric=False, fill=0.0),
-        pvalue=_pair_matrix(k, pairs, p, symmetric=True, fill=1.0),
-        df=None,
+        statistic=z,
+        pvalue=p,
+        pairs=pairs,
+        k=k,
+        control=control,
+        correction=correction,
         alpha=alpha,
         alternative=alternative,
-        reject=(pvalue_adjusted < alpha) & tested,
-        pvalue_adjusted=pvalue_adjusted,
-        tested=tested,
-        control=control,
-        n_comparisons=len(z),
         **extra,
         mean_ranks=mean_ranks,
+    )
+    return result
+
+
+@register_test(
+    "friedman_posthoc",
+    needs="scores",
+    kind="datasets",
+    alternatives=_TWO_SIDED,
+    param_check=check_posthoc_params,
+    role="posthoc",
+    omnibus="friedman",
+    diagram="groups",
+)
+def friedman_posthoc(
+    scores, *, alpha=0.05, alternative="two-sided", control=None, correction="holm"
+):
+    """Post hoc family of z tests on Friedman's mean ranks, any correction.
+
+    Parameters
+    ----------
+    scores : array-like of shape (n_datasets, k)
+        One score per data set (row) and estimator (column), higher is
+        better; at least 2 data sets and 2 estimators, finite.
+    alpha : float, default=0.05
+        Family-wise significance level of ``reject``.
+    alternative : {"two-sided"}, default="two-sided"
+        One-sided alternatives raise a ``ValueError``.
+    control : int, default=None
+        Column of the control estimator: the family is the k - 1
+        comparisons of the others with it. None compares all k(k - 1)/2
+        pairs.
+    correction : str, default="holm"
+        The multiplicity correction of the family (see
+        :func:`~sklearn_bcv.stats.adjust_pvalues`): ``"bonferroni"``,
+        ``"holm"``, ``"hochberg"``, ``"hommel"``, ``"finner"``, ``"li"``,
+        ``"holland"``, ``"rom"``, ``"fdr_bh"`` and, for all pairs only,
+        ``"shaffer"`` and ``"bergmann"`` (k <= 9).
+
+    Returns
+    -------
+    result : :class:`~sklearn.utils.Bunch`
+        The test's result, with (k, k) arrays indexed [row A, column B];
+        cells outside the family (``tested`` False, the diagonal included)
+        hold statistic 0, p-values 1 and ``reject`` False:
+
+        statistic : ndarray of shape (k, k)
+            ``z[a, b] = (R_b - R_a) / se``, ``se = sqrt(k(k + 1)/(6N))``,
+            positive when A has the better (lower) mean rank.
+        pvalue, pvalue_adjusted : ndarray of shape (k, k)
+            Raw two-sided normal p-values, and adjusted over the family.
+        reject, tested : ndarray of shape (k, k) of bool
+            ``pvalue_adjusted < alpha`` within the family; the family.
+        control, correction, n_comparisons, mean_ranks : as named.
+        df : None
+        alternative, alpha, test : the inputs and ``"friedman_posthoc"``.
+
+    See Also
+    --------
+    holm, bonferroni_dunn : This family with that correction.
+    aligned_posthoc, quade_posthoc : The families of the other omnibus
+        tests.
+
+    Notes
+    -----
+    Demšar (2006) and García and Herrera (2008): the statistic of pair
+    (a, b) is ``z = (R_b - R_a) / sqrt(k(k + 1)/(6N))``, two-sided normal
+    p-values. García and Herrera's comparison of all pairs ranks the
+    procedures Bergmann–Hommel >= Shaffer >= Holm >= Nemenyi in power, at
+    the same family-wise error.
+
+    Examples
+    --------
+    Demšar's Table 6 (see :func:`friedman`): against C4.5 (column 0) Holm
+    rejects two of the three comparisons (:func:`holm`); among all six
+    pairs even Shaffer's and Bergmann–Hommel's procedures, which use the
+    logic of pairwise comparisons, reject none at 0.05.
+
+    >>> import numpy as np
+    >>> from sklearn_bcv.stats import friedman_posthoc
+    >>> auc = np.array([
+    ...     [0.763, 0.768, 0.771, 0.798], [0.599, 0.591, 0.590, 0.569],
+    ...     [0.954, 0.971, 0.968, 0.967], [0.628, 0.661, 0.654, 0.657],
+    ...     [0.882, 0.888, 0.886, 0.898], [0.936, 0.931, 0.916, 0.931],
+    ...     [0.661, 0.668, 0.609, 0.685], [0.583, 0.583, 0.563, 0.625],
+    ...     [0.775, 0.838, 0.866, 0.875], [1.000, 1.000, 1.000, 1.000],
+    ...     [0.940, 0.962, 0.965, 0.962], [0.619, 0.666, 0.614, 0.669],
+    ...     [0.972, 0.981, 0.9751, 0.975], [0.957, 0.978, 0.946, 0.970]])
+    >>> shaffer = friedman_posthoc(auc, correction="shaffer")
+    >>> shaffer.pvalue[0].round(3).tolist()  # C4.5 against each, raw
+    [1.0, 0.019, 0.608, 0.016]
+    >>> shaffer.pvalue_adjusted[0].round(3).tolist()
+    [1.0, 0.094, 1.0, 0.094]
+    >>> bool(friedman_posthoc(auc, correction="bergmann").reject.any())
+    False
+    >>> friedman_posthoc(auc, control=0).reject[:, 0].tolist()
+    [False, True, False, True]
+    """
+    return _rank_z_test(
+        scores,
+        control,
+        alpha,
+        alternative,
+        test="friedman_posthoc",
+        correction=correction,
     )
 
 
 @register_test(
-    "bonferroni_dunn", needs="scores", kind="datasets", alternatives=_TWO_SIDED
+    "bonferroni_dunn",
+    needs="scores",
+    kind="datasets",
+    alternatives=_TWO_SIDED,
+    role="posthoc",
+    omnibus="friedman",
+    diagram="bar",
+    defaults={"control": 1},
 )
 def bonferroni_dunn(scores, *, alpha=0.05, alternative="two-sided", control=None):
     """Bonferroni–Dunn post hoc test of the mean ranks against a control.
@@ -507,7 +624,15 @@ def bonferroni_dunn(scores, *, alpha=0.05, alternative="two-sided", control=None
     )
 
 
-@register_test("holm", needs="scores", kind="datasets", alternatives=_TWO_SIDED)
+@register_test(
+    "holm",
+    needs="scores",
+    kind="datasets",
+    alternatives=_TWO_SIDED,
+    role="posthoc",
+    omnibus="friedman",
+    diagram="groups",
+)
 def holm(scores, *, alpha=0.05, alternative="two-sided", control=None):
     """Holm's step-down post hoc test of the mean ranks against a control.
 

@@ -40,6 +40,8 @@ def _check_zero_method(zero_method):
     needs="dataset_differences",
     kind="datasets",
     param_check=_check_zero_method,
+    role="pairwise",
+    defaults={"all_pairs": 0, "control": 0},
 )
 def wilcoxon(
     dataset_differences, *, alpha=0.05, alternative="two-sided", zero_method="wilcox"
@@ -166,7 +168,7 @@ def _smallest_pvalue(n, alternative):
     return float(min(1.0, factor * 0.5**n))
 
 
-@register_test("sign", needs="dataset_differences", kind="datasets")
+@register_test("sign", needs="dataset_differences", kind="datasets", role="pairwise")
 def sign(dataset_differences, *, alpha=0.05, alternative="two-sided"):
     """Sign test of two estimators across data sets (wins and losses).
 
@@ -310,6 +312,8 @@ def _outcome_probabilities(pmf):
     "poisson_binomial",
     needs=("split_differences", "n_train", "n_test"),
     kind="datasets",
+    role="pairwise",
+    defaults={"all_pairs": 1, "control": 1},
 )
 def poisson_binomial(
     split_differences, n_train, n_test, *, alpha=0.05, alternative="two-sided"
