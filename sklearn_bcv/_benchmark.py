@@ -28,8 +28,8 @@ from ._engine._validation import (
     named_items,
 )
 from ._results import BenchmarkResult, build_datasets_result, build_many_result
-from .stats._corrections import CORRECTIONS
-from .stats._registry import available_tests
+from .stats._corrections import CORRECTIONS, check_family
+from .stats._registry import default_tests
 
 __all__ = ["BenchmarkResult", "benchmark", "compare_scores"]
 
@@ -46,16 +46,18 @@ _STATISTICS_PARAMETERS = {
 
 
 def _default_tests(tests, pairwise_tests, control, available):
-    """The tests run when ``tests`` / ``pairwise_tests`` are None."""
-    registered = set(available_tests(kind="datasets"))
+    """The tests run when ``tests`` / ``pairwise_tests`` are None: those the
+    registry declares defaults for the context (all pairs, or against a
+    control), omnibus tests before post hoc families, pairwise tests whose
+    needs the table has."""
+    context = "all_pairs" if control is None else "control"
     if tests is None:
-        posthoc = "nemenyi" if control is None else "bonferroni_dunn"
-        tests = [name for name in ("friedman", posthoc) if name in registered]
+        tests = [
+            *default_tests(context, role="omnibus", available=available),
+            *default_tests(context, role="posthoc", available=available),
+        ]
     if pairwise_tests is None:
-        pairwise_tests = ["wilcoxon"]
-        if {"split_differences", "n_train", "n_test"} <= available:
-            pairwise_tests.append("poisson_binomial")
-        pairwise_tests = [name for name in pairwise_tests if name in registered]
+        pairwise_tests = default_tests(context, role="pairwise", available=available)
     return tests, pairwise_tests
 
 
@@ -63,6 +65,7 @@ def _plan(
     table_needs,
     names,
     *,
+    correction=None,
     tests,
     pairwise_tests,
     control,
@@ -72,6 +75,7 @@ def _plan(
 ):
     """``(rank plan, pairwise plan, control index)``, checked before any fit."""
     control = check_names_subset(control, names, name="control")
+    check_family(correction, control)
     control = None if control is None else names.index(control)
     tests, pairwise_tests = _default_tests(tests, pairwise_tests, control, table_needs)
     context = {
@@ -304,6 +308,7 @@ def compare_scores(
         tests=tests,
         pairwise_tests=pairwise_tests,
         control=control,
+        correction=correction,
         rope=rope,
         alternative=alternative,
         random_state=random_state,
@@ -520,6 +525,7 @@ def benchmark(
         tests=tests,
         pairwise_tests=pairwise_tests,
         control=control,
+        correction=correction,
         rope=rope,
         alternative=alternative,
         random_state=random_state,

@@ -23,7 +23,7 @@ from ._engine._validation import (
     named_items,
 )
 from ._results import ManyComparisonResult, build_many_result
-from .stats._corrections import CORRECTIONS
+from .stats._corrections import CORRECTIONS, check_family
 
 __all__ = [
     "ManyComparisonResult",
@@ -213,6 +213,7 @@ def compare_many_estimators(
     named = check_estimator_list(estimators)
     names = [name for name, _ in named]
     control = check_names_subset(control, names, name="control")
+    check_family(correction, control)
     check_tests_argument(tests)
     check_tests_argument(pairwise_tests, argument="pairwise_tests")
     prepared = prepare_fits(
@@ -391,6 +392,7 @@ def compare_many_predictions(
     )
     names = [name for name, _ in pairs]
     control = check_names_subset(control, names, name="control")
+    check_family(correction, control)
     store, design = store_predictions(
         y,
         [(f"predictions[{name!r}]", per_split) for name, per_split in pairs],

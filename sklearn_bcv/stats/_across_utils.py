@@ -9,7 +9,7 @@ from numbers import Integral
 import numpy as np
 from scipy import special
 
-from ._corrections import PAIRS_ONLY, adjust_pvalues, check_correction
+from ._corrections import PAIRS_ONLY, adjust_pvalues, check_family
 from ._ranks import (
     check_score_table,
     rank_scores,
@@ -203,19 +203,13 @@ def family_pairs(k, control):
 def check_posthoc_params(control=None, correction="holm", **_):
     """A post hoc family's own parameters, checked before any fit (the
     control's range is checked once k is known)."""
-    check_correction(correction)
+    check_family(correction, control)
     if control is not None and (
         isinstance(control, bool) or not isinstance(control, Integral) or control < 0
     ):
         raise ValueError(
             "control must be None or the column index of the control estimator, "
             f"an integer >= 0; got {control!r}."
-        )
-    if correction in PAIRS_ONLY and control is not None:
-        raise ValueError(
-            f"correction={correction!r} uses the logic of all pairwise "
-            "comparisons; against a control (k - 1 comparisons) use holm, "
-            "hochberg, hommel, finner, li, holland, rom or bonferroni."
         )
 
 

@@ -342,9 +342,9 @@ def quade(scores, *, alpha=0.05, alternative="two-sided"):
     .. math:: F = \\frac{(N - 1) B}{A - B},
 
     referred to F(k − 1, (N − 1)(k − 1)) (Quade 1979; Conover 1999, §5.8).
-    A = B happens when every data set ranks the estimators alike: F is
-    infinite and the p-value 0 (or, when every data set ties them all,
-    0/0: F = 0 and p-value 1).
+    A = B happens when every data set ranks the estimators alike and all
+    the ranges tie: F is then infinite and the p-value 0 (or, when every
+    data set ties them all, 0/0: F = 0 and p-value 1).
 
     References
     ----------
@@ -446,8 +446,8 @@ def quade_posthoc(
     Two normal approximations have been published on Quade's weighted
     ranks (García et al. 2010; scmamp and scikit-posthocs'
     ``dist="normal"``): they are wrong in opposite directions and are not
-    offered. With A = B (every data set ranks the estimators alike) the
-    statistics are ±inf with p-value 0 for the pairs whose S differ, and
+    offered. With A = B (every data set ranks the estimators alike, the
+    ranges tie) the statistics are ±inf with p-value 0 for the pairs whose S differ, and
     0 with p-value 1 for those that tie.
 
     Examples

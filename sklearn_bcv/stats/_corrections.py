@@ -52,6 +52,18 @@ def check_correction(correction):
     return correction
 
 
+def check_family(correction, control):
+    """Refuse, before any fit, a correction for all pairs with a control."""
+    correction = check_correction(correction)
+    if correction in PAIRS_ONLY and control is not None:
+        raise ValueError(
+            f"correction={correction!r} uses the logic of all pairwise "
+            "comparisons; against a control (k - 1 comparisons) use holm, "
+            "hochberg, hommel, finner, li, holland, rom or bonferroni."
+        )
+    return correction
+
+
 def adjust_pvalues(pvalues, correction="holm", *, alpha=0.05, pairs=None):
     """Adjust a family of p-values for multiplicity.
 

@@ -286,7 +286,7 @@ def _check_declarations(role, omnibus, diagram, defaults):
     return role, omnibus, diagram, dict(defaults)
 
 
-def tests_declared(*, role=None, diagram=None, kind="datasets"):
+def declared_tests(*, role=None, diagram=None, kind="datasets"):
     """Names of the registered tests of ``kind`` with that ``role`` and
     ``diagram`` (None: any), sorted."""
     return sorted(
