@@ -32,6 +32,7 @@ import numpy as np
 from _timing import best_of
 
 from sklearn_bcv.stats import (
+    _corrections,
     adjust_pvalues,
     aligned_posthoc,
     friedman,
@@ -41,7 +42,6 @@ from sklearn_bcv.stats import (
     quade,
     quade_posthoc,
 )
-from sklearn_bcv.stats import _corrections
 
 CORRECTIONS_K10 = (
     "bonferroni",
@@ -73,7 +73,9 @@ def bergmann_by_loop(p, k):
     index = {pair: i for i, pair in enumerate(combinations(range(k), 2))}
     adjusted = np.zeros(len(index))
     for partition in _partitions(list(range(k))):
-        members = [index[pair] for block in partition for pair in combinations(block, 2)]
+        members = [
+            index[pair] for block in partition for pair in combinations(block, 2)
+        ]
         if members:
             value = len(members) * min(p[i] for i in members)
             for i in members:
