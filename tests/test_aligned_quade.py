@@ -401,3 +401,37 @@ def test_control_reaches_the_families_and_shaffer_is_refused_with_it():
             control="a",
             tests={"aligned_posthoc": {"correction": "bergmann"}},
         )
+
+
+# --------------------------------------------------------------------------
+# Family-wise error on null tables (benchmarks/reproduce_posthoc.py has the
+# full grid)
+# --------------------------------------------------------------------------
+
+
+def _null_fwer(n_tables, k, n_datasets, seed):
+    rng = np.random.default_rng(seed)
+    mean = rng.uniform(0.6, 0.95, size=(n_tables, n_datasets, 1))
+    sd = rng.uniform(0.01, 0.05, size=(n_tables, n_datasets, 1))
+    tables = mean + sd * rng.normal(size=(n_tables, n_datasets, k))
+    pairs = np.triu_indices(k, 1)
+    rates = {}
+    for func in POSTHOC:
+        raw = np.array([func(t, correction=None).pvalue[pairs] for t in tables])
+        for correction in ("holm", "hommel", "finner", "shaffer", "bergmann"):
+            adjusted = adjust_pvalues(raw, correction)
+            rates[func.__name__, correction] = np.mean((adjusted < 0.05).any(axis=1))
+    return rates
+
+
+@pytest.mark.parametrize(
+    "n_tables",
+    [300, pytest.param(4000, marks=pytest.mark.slow)],
+)
+def test_family_wise_error_at_most_alpha(n_tables):
+    rates = _null_fwer(n_tables, k=5, n_datasets=20, seed=11)
+    bound = 0.05 + 3 * np.sqrt(0.05 * 0.95 / n_tables)
+    assert all(rate <= bound for rate in rates.values()), rates
+    # and the procedures are not vacuous: the least conservative rejects
+    # sometimes.
+    assert max(rates.values()) > 0.01
