@@ -173,12 +173,20 @@ def test_friedman_aligned_is_the_permutation_statistic(scores):
     assert 0 <= result.pvalue <= 1
 
 
-def test_aligned_posthoc_by_hand():
+@pytest.mark.parametrize("standard_error", ["permutation", "published"])
+def test_aligned_posthoc_by_hand(standard_error):
     scores = DEMSAR_AUC
     n, k = scores.shape
-    mean = _aligned_by_hand(scores).mean(axis=0)
-    z = (mean[None, :] - mean[:, None]) / np.sqrt(k * (n * k + 1) / 6)
-    result = aligned_posthoc(scores)
+    ranks = _aligned_by_hand(scores)
+    mean = ranks.mean(axis=0)
+    if standard_error == "published":  # scmamp's friedmanAlignedRanksPost
+        se = np.sqrt(k * (n * k + 1) / 6)
+    else:  # the permutation variance: within-data-set sum of squares
+        within = np.sum((ranks - ranks.mean(axis=1, keepdims=True)) ** 2)
+        se = np.sqrt(2 * within / (n**2 * (k - 1)))
+    z = (mean[None, :] - mean[:, None]) / se
+    result = aligned_posthoc(scores, standard_error=standard_error)
+    assert result.std_error == pytest.approx(se, rel=1e-12)
     assert_allclose(result.statistic, z, atol=1e-12)
     p = 2 * stats.norm.sf(np.abs(z))
     assert_allclose(result.pvalue, p, rtol=1e-12)
@@ -265,6 +273,22 @@ def test_more_powerful_corrections_reject_more(func):
     )
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_aligned_permutation_variance_is_exact(seed):
+    # Enumerate every within-data-set permutation of a small table's aligned
+    # ranks (3 data sets, 3 estimators: 6^3 = 216 equally likely tables) and
+    # compare the variance of R_0 - R_1 with the standard error.
+    scores = np.random.default_rng(seed).normal(size=(3, 3))
+    ranks = _aligned_by_hand(scores)
+    perms = list(itertools.permutations(range(3)))
+    differences = [
+        np.mean([ranks[i, p[i][0]] - ranks[i, p[i][1]] for i in range(3)])
+        for p in itertools.product(perms, repeat=3)
+    ]
+    se = aligned_posthoc(scores).std_error
+    assert np.var(differences) == pytest.approx(se**2, rel=1e-12)
+
+
 def test_degenerate_tables():
     tied = np.full((5, 3), 0.7)
     for test in OMNIBUS:
@@ -307,6 +331,11 @@ def test_bad_parameters(func):
         func(DEMSAR_AUC, alternative="greater")
     with pytest.raises(ValueError, match="k <= 9; got k = 10.*shaffer"):
         func(np.random.default_rng(0).normal(size=(12, 10)), correction="bergmann")
+
+
+def test_aligned_standard_error_is_checked():
+    with pytest.raises(ValueError, match="standard_error must be one of"):
+        aligned_posthoc(DEMSAR_AUC, standard_error="garcia")
 
 
 @pytest.mark.parametrize("test", OMNIBUS)

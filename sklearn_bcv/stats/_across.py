@@ -84,13 +84,18 @@ from ._utils import (
 )
 
 __all__ = [
+    "aligned_posthoc",
     "bayesian_sign",
     "bayesian_signed_rank",
     "bonferroni_dunn",
     "friedman",
+    "friedman_aligned",
+    "friedman_posthoc",
     "holm",
     "nemenyi",
     "poisson_binomial",
+    "quade",
+    "quade_posthoc",
     "sign",
     "wilcoxon",
 ]
