@@ -464,3 +464,18 @@ def test_family_wise_error_at_most_alpha(n_tables):
     # and the procedures are not vacuous: the least conservative rejects
     # sometimes.
     assert max(rates.values()) > 0.01
+
+
+@pytest.mark.parametrize("correction", ["shaffer", "bergmann", "rom"])
+def test_pairwise_tests_take_the_new_corrections(correction):
+    names = ["a", "b", "c", "d"]
+    result = compare_scores(
+        DEMSAR_AUC, names=names, tests=[], pairwise_tests=["wilcoxon"],
+        correction=correction, alpha=0.1,
+    )  # fmt: skip
+    table = result.pairwise.wilcoxon
+    pairs = list(itertools.combinations(range(4), 2))
+    raw = np.array([table.pvalue[a, b] for a, b in pairs])
+    expected = adjust_pvalues(raw, correction, alpha=0.1)
+    assert_allclose([table.pvalue_adjusted[a, b] for a, b in pairs], expected)
+    assert table.correction == correction
