@@ -479,3 +479,59 @@ def test_pairwise_tests_take_the_new_corrections(correction):
     expected = adjust_pvalues(raw, correction, alpha=0.1)
     assert_allclose([table.pvalue_adjusted[a, b] for a, b in pairs], expected)
     assert table.correction == correction
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"role": "family"}, "role must be None or one of"),
+        ({"diagram": "tree"}, "diagram must be None or one of"),
+        ({"defaults": {"always": 0}}, "defaults must be a dict"),
+        ({"defaults": {"all_pairs": True}}, "defaults must be a dict"),
+        ({"omnibus": 3}, "omnibus must be None or a test name"),
+    ],
+)
+def test_register_test_checks_the_declarations(kwargs, match):
+    from sklearn_bcv import register_test
+
+    with pytest.raises(ValueError, match=match):
+        register_test("bad_declaration", needs="scores", kind="datasets", **kwargs)
+
+
+def test_a_registered_family_is_read_everywhere():
+    from sklearn_bcv import register_test, unregister_test
+    from sklearn_bcv._results._letters import family_decisions
+
+    @register_test(
+        "friedman_bonferroni_family",
+        needs="scores",
+        kind="datasets",
+        alternatives="two-sided",
+        role="posthoc",
+        omnibus="friedman",
+        diagram="groups",
+        defaults={"all_pairs": 2},
+    )
+    def family(*, scores, alpha=0.05, alternative="two-sided", control=None):
+        return friedman_posthoc(
+            scores, alpha=alpha, control=control, correction="bonferroni"
+        )
+
+    try:
+        assert "friedman_bonferroni_family" in declared_tests(
+            role="posthoc", diagram="groups"
+        )
+        assert default_tests("all_pairs", role="posthoc") == [
+            "nemenyi",
+            "friedman_bonferroni_family",
+        ]
+        result = compare_scores(DEMSAR_AUC, pairwise_tests=[])
+        assert list(result.tests) == [
+            "friedman",
+            "nemenyi",
+            "friedman_bonferroni_family",
+        ]
+        reject, control, _ = family_decisions(result, "friedman_bonferroni_family")
+        assert control is None and reject.shape == (4, 4)
+    finally:
+        unregister_test("friedman_bonferroni_family")
