@@ -112,7 +112,7 @@ def adjust_pvalues(pvalues, correction="holm", *, alpha=0.05, pairs=None):
       ``max_{j <= i} 1 - (1 - p_(j))^(M - j + 1)``.
     * ``"li"`` (Li 2008, two steps): ``p_(i) / (p_(i) + 1 - p_(M))``, and
       ``p_(M)`` itself. On the correlated statistics of all pairs across
-      data sets its family-wise error exceeds alpha (0.06 at 0.05,
+      data sets its family-wise error exceeds alpha (up to 0.061 at 0.05,
       ``doc/reproduction.rst``).
     * ``"rom"`` (Rom 1990, step-up): ``min_{j >= i} (alpha / c_j)·p_(j)``,
       where ``c_j`` is Rom's critical value for ``p_(j)`` at level
