@@ -168,22 +168,28 @@ def compare_scores(
         ``dataset_0``, ...).
     tests : str, list of str or dict, default=None
         Tests of all k estimators at once (``available_tests(kind=
-        "datasets")`` that need ``scores``): ``friedman`` (with
-        Iman–Davenport inside it) and the post hoc rank tests ``nemenyi``
-        (all pairs), ``bonferroni_dunn`` and ``holm`` (against ``control``,
-        or all pairs without one). None is ``friedman`` and ``nemenyi`` (or
-        ``bonferroni_dunn`` with a control); ``[]`` runs none;
-        ``{name: {param: value}}`` sets parameters.
+        "datasets")`` that need ``scores``): the omnibus tests
+        ``friedman`` (with Iman–Davenport inside it), ``friedman_aligned``
+        and ``quade``, and the post hoc families ``nemenyi`` (all pairs),
+        ``bonferroni_dunn``, ``holm``, ``friedman_posthoc``,
+        ``aligned_posthoc`` and ``quade_posthoc`` (against ``control``, or
+        all pairs without one; the last three with any ``correction``).
+        None runs the tests the registry declares as defaults: ``friedman``
+        and ``nemenyi`` (or ``bonferroni_dunn`` with a control); ``[]``
+        runs none; ``{name: {param: value}}`` sets parameters.
     pairwise_tests : str, list of str or dict, default=None
         Tests of one pair at a time, run on every pair or every estimator
         against ``control``: ``wilcoxon``, ``sign``, ``poisson_binomial``,
         ``bayesian_signed_rank``, ``bayesian_sign``. None is ``wilcoxon``,
         plus ``poisson_binomial`` when per-split scores, ``n_train`` and
         ``n_test`` are known; ``[]`` runs none.
-    correction : {"holm", "bonferroni", "hochberg", "fdr_bh"} or None, \
-            default="holm"
+    correction : str or None, default="holm"
         Multiplicity correction of each frequentist pairwise test's
-        p-values over the pairs it is run on.
+        p-values over the pairs it is run on: any of
+        :func:`~sklearn_bcv.stats.adjust_pvalues` (``"shaffer"`` and
+        ``"bergmann"`` for all pairs only, not with ``control``). The post
+        hoc families in ``tests`` take their own ``correction`` parameter
+        (e.g. ``tests={"aligned_posthoc": {"correction": "bergmann"}}``).
     control : str, default=None
         Name of the estimator the others are compared with (k − 1 pairs).
     rope : float, default=0.0

@@ -117,10 +117,12 @@ def compare_many_estimators(
         every estimator against ``control``. ``None`` is the test
         :func:`compare_estimators` recommends for the design (its verdict
         test); ``[]`` runs none.
-    correction : {"holm", "bonferroni", "hochberg", "fdr_bh"} or None, \
-            default="holm"
+    correction : str or None, default="holm"
         Multiplicity correction of each pairwise test's p-values, over the
-        pairs it is run on (see :func:`~sklearn_bcv.stats.adjust_pvalues`).
+        pairs it is run on: ``"holm"``, ``"bonferroni"``, ``"hochberg"``,
+        ``"hommel"``, ``"finner"``, ``"li"``, ``"holland"``, ``"rom"``,
+        ``"fdr_bh"``, and for all pairs (no ``control``) ``"shaffer"`` and
+        ``"bergmann"`` (see :func:`~sklearn_bcv.stats.adjust_pvalues`).
         Bayesian tests give posterior probabilities and are not corrected.
     control : str, default=None
         Name of the estimator every other one is compared with
