@@ -566,6 +566,8 @@ def bonferroni_dunn(scores, *, alpha=0.05, alternative="two-sided", control=None
 
     See Also
     --------
+    friedman_posthoc : The same family with any correction
+        (``correction="bonferroni"`` is this test).
     holm : The step-down procedure on the same z statistics (more powerful).
     nemenyi : All pairs with the studentized range.
 
@@ -681,6 +683,9 @@ def holm(scores, *, alpha=0.05, alternative="two-sided", control=None):
 
     See Also
     --------
+    friedman_posthoc : The same family with any correction
+        (``correction="holm"`` is this test); ``"shaffer"`` and
+        ``"bergmann"`` reject more on all pairs.
     bonferroni_dunn : The single-step procedure on the same z statistics.
     nemenyi : All pairs with the studentized range.
 
