@@ -106,6 +106,12 @@ class CriticalDifferenceDisplay:
     control : str, default=None
         Name of the control estimator, required by ``"bonferroni_dunn"``;
         with ``"nemenyi"`` its name is only written in bold.
+    groups : list of tuple of str, default=None
+        For a post hoc family drawn from its groups (every registered
+        family but ``"nemenyi"`` and ``"bonferroni_dunn"``; see
+        :meth:`from_result`): the maximal sets of estimators no two of which
+        it finds different, each of at least two names. Then
+        ``critical_difference`` is None and no bar is drawn.
 
     Attributes
     ----------
@@ -132,10 +138,12 @@ class CriticalDifferenceDisplay:
         The line from each estimator's mean rank to its label.
     axis_line_ : matplotlib Line2D
         The rank axis.
-    cd_line_ : matplotlib Line2D
-        The bar of length CD above the axis.
+    cd_line_ : matplotlib Line2D or None
+        The bar of length CD above the axis (None for a family drawn from
+        its groups).
     cd_text_ : matplotlib Text
-        The value of the CD, above its bar.
+        The value of the CD, above its bar (for a family drawn from its
+        groups: its name and alpha).
     order_ : ndarray of shape (k,)
         Indices into ``names`` by increasing mean rank (best first).
 
