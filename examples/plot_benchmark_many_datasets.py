@@ -124,6 +124,28 @@ print(f"critical difference: {result.tests.nemenyi.critical_difference:.3f}")
 print("groups joined by a line:", cd_display.groups_)
 
 # %%
+# A stronger post hoc family, and letters
+# ---------------------------------------
+# Nemenyi's test is the weakest way to ask which pairs differ. The z tests
+# on the same mean ranks with Bergmann and Hommel's correction, which uses
+# the logic of pairwise comparisons (if A = B and B = C then A = C), find
+# more at the same family-wise error. The diagram of any post hoc family
+# draws its groups, the maximal sets of classifiers no two of which it finds
+# different; ``compact_letters`` writes the same groups as letters.
+from sklearn_bcv import compact_letters, compare_scores
+
+posthoc = compare_scores(
+    result.scores,
+    names=result.names,
+    datasets=result.datasets,
+    tests={"friedman_posthoc": {"correction": "bergmann"}},
+    pairwise_tests=[],
+)
+CriticalDifferenceDisplay.from_result(posthoc, test="friedman_posthoc")
+plt.show()
+print(compact_letters(posthoc, "friedman_posthoc"))
+
+# %%
 # One pair, three tests
 # ---------------------
 # A random forest is bagged trees: does it beat a single tree? The pairwise

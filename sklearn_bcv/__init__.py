@@ -18,6 +18,7 @@ from ._plot import (
     SequentialDisplay,
     SignificanceMatrixDisplay,
 )
+from ._results._letters import compact_letters
 from ._results._sequential import SequentialResult
 from ._sequential import sequential_compare
 from ._split import (
@@ -46,6 +47,7 @@ __all__ = [
     "compare_many_predictions",
     "benchmark",
     "compare_scores",
+    "compact_letters",
     "SequentialResult",
     "sequential_compare",
     "StudyStore",

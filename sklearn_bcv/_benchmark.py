@@ -30,8 +30,8 @@ from ._engine._validation import (
 )
 from ._results import BenchmarkResult, build_datasets_result, build_many_result
 from ._store import StudyStore, opened_store
-from .stats._corrections import CORRECTIONS
-from .stats._registry import available_tests
+from .stats._corrections import CORRECTIONS, check_family
+from .stats._registry import default_tests
 
 __all__ = ["BenchmarkResult", "benchmark", "compare_scores"]
 
@@ -48,16 +48,18 @@ _STATISTICS_PARAMETERS = {
 
 
 def _default_tests(tests, pairwise_tests, control, available):
-    """The tests run when ``tests`` / ``pairwise_tests`` are None."""
-    registered = set(available_tests(kind="datasets"))
+    """The tests run when ``tests`` / ``pairwise_tests`` are None: those the
+    registry declares defaults for the context (all pairs, or against a
+    control), omnibus tests before post hoc families, pairwise tests whose
+    needs the table has."""
+    context = "all_pairs" if control is None else "control"
     if tests is None:
-        posthoc = "nemenyi" if control is None else "bonferroni_dunn"
-        tests = [name for name in ("friedman", posthoc) if name in registered]
+        tests = [
+            *default_tests(context, role="omnibus", available=available),
+            *default_tests(context, role="posthoc", available=available),
+        ]
     if pairwise_tests is None:
-        pairwise_tests = ["wilcoxon"]
-        if {"split_differences", "n_train", "n_test"} <= available:
-            pairwise_tests.append("poisson_binomial")
-        pairwise_tests = [name for name in pairwise_tests if name in registered]
+        pairwise_tests = default_tests(context, role="pairwise", available=available)
     return tests, pairwise_tests
 
 
@@ -65,6 +67,7 @@ def _plan(
     table_needs,
     names,
     *,
+    correction=None,
     tests,
     pairwise_tests,
     control,
@@ -74,6 +77,7 @@ def _plan(
 ):
     """``(rank plan, pairwise plan, control index)``, checked before any fit."""
     control = check_names_subset(control, names, name="control")
+    check_family(correction, control)
     control = None if control is None else names.index(control)
     tests, pairwise_tests = _default_tests(tests, pairwise_tests, control, table_needs)
     context = {
@@ -166,22 +170,28 @@ def compare_scores(
         ``dataset_0``, ...).
     tests : str, list of str or dict, default=None
         Tests of all k estimators at once (``available_tests(kind=
-        "datasets")`` that need ``scores``): ``friedman`` (with
-        Iman–Davenport inside it) and the post hoc rank tests ``nemenyi``
-        (all pairs), ``bonferroni_dunn`` and ``holm`` (against ``control``,
-        or all pairs without one). None is ``friedman`` and ``nemenyi`` (or
-        ``bonferroni_dunn`` with a control); ``[]`` runs none;
-        ``{name: {param: value}}`` sets parameters.
+        "datasets")`` that need ``scores``): the omnibus tests
+        ``friedman`` (with Iman–Davenport inside it), ``friedman_aligned``
+        and ``quade``, and the post hoc families ``nemenyi`` (all pairs),
+        ``bonferroni_dunn``, ``holm``, ``friedman_posthoc``,
+        ``aligned_posthoc`` and ``quade_posthoc`` (against ``control``, or
+        all pairs without one; the last three with any ``correction``).
+        None runs the tests the registry declares as defaults: ``friedman``
+        and ``nemenyi`` (or ``bonferroni_dunn`` with a control); ``[]``
+        runs none; ``{name: {param: value}}`` sets parameters.
     pairwise_tests : str, list of str or dict, default=None
         Tests of one pair at a time, run on every pair or every estimator
         against ``control``: ``wilcoxon``, ``sign``, ``poisson_binomial``,
         ``bayesian_signed_rank``, ``bayesian_sign``. None is ``wilcoxon``,
         plus ``poisson_binomial`` when per-split scores, ``n_train`` and
         ``n_test`` are known; ``[]`` runs none.
-    correction : {"holm", "bonferroni", "hochberg", "fdr_bh"} or None, \
-            default="holm"
+    correction : str or None, default="holm"
         Multiplicity correction of each frequentist pairwise test's
-        p-values over the pairs it is run on.
+        p-values over the pairs it is run on: any of
+        :func:`~sklearn_bcv.stats.adjust_pvalues` (``"shaffer"`` and
+        ``"bergmann"`` for all pairs only, not with ``control``). The post
+        hoc families in ``tests`` take their own ``correction`` parameter
+        (e.g. ``tests={"aligned_posthoc": {"correction": "bergmann"}}``).
     control : str, default=None
         Name of the estimator the others are compared with (k − 1 pairs).
     rope : float, default=0.0
@@ -306,6 +316,7 @@ def compare_scores(
         tests=tests,
         pairwise_tests=pairwise_tests,
         control=control,
+        correction=correction,
         rope=rope,
         alternative=alternative,
         random_state=random_state,
@@ -532,6 +543,7 @@ def benchmark(
         tests=tests,
         pairwise_tests=pairwise_tests,
         control=control,
+        correction=correction,
         rope=rope,
         alternative=alternative,
         random_state=random_state,

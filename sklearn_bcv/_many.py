@@ -25,7 +25,7 @@ from ._engine._validation import (
 )
 from ._results import ManyComparisonResult, build_many_result
 from ._store import StudyStore, opened_store
-from .stats._corrections import CORRECTIONS
+from .stats._corrections import CORRECTIONS, check_family
 
 __all__ = [
     "ManyComparisonResult",
@@ -121,10 +121,12 @@ def compare_many_estimators(
         every estimator against ``control``. ``None`` is the test
         :func:`compare_estimators` recommends for the design (its verdict
         test); ``[]`` runs none.
-    correction : {"holm", "bonferroni", "hochberg", "fdr_bh"} or None, \
-            default="holm"
+    correction : str or None, default="holm"
         Multiplicity correction of each pairwise test's p-values, over the
-        pairs it is run on (see :func:`~sklearn_bcv.stats.adjust_pvalues`).
+        pairs it is run on: ``"holm"``, ``"bonferroni"``, ``"hochberg"``,
+        ``"hommel"``, ``"finner"``, ``"li"``, ``"holland"``, ``"rom"``,
+        ``"fdr_bh"``, and for all pairs (no ``control``) ``"shaffer"`` and
+        ``"bergmann"`` (see :func:`~sklearn_bcv.stats.adjust_pvalues`).
         Bayesian tests give posterior probabilities and are not corrected.
     control : str, default=None
         Name of the estimator every other one is compared with
@@ -223,6 +225,7 @@ def compare_many_estimators(
     named = check_estimator_list(estimators)
     names = [name for name, _ in named]
     control = check_names_subset(control, names, name="control")
+    check_family(correction, control)
     check_tests_argument(tests)
     check_tests_argument(pairwise_tests, argument="pairwise_tests")
     prepared = prepare_fits(
@@ -403,6 +406,7 @@ def compare_many_predictions(
     )
     names = [name for name, _ in pairs]
     control = check_names_subset(control, names, name="control")
+    check_family(correction, control)
     store, design = store_predictions(
         y,
         [(f"predictions[{name!r}]", per_split) for name, per_split in pairs],

@@ -453,7 +453,17 @@ def test_tests_list_prints_the_tests_each_option_takes():
     status, out, _ = run_cli("--tests", "list")
     assert status == 0
     names = [line.split()[0] for line in out.splitlines()]
-    assert names == ["bonferroni_dunn", "friedman", "holm", "nemenyi"]
+    assert names == [
+        "aligned_posthoc",
+        "bonferroni_dunn",
+        "friedman",
+        "friedman_aligned",
+        "friedman_posthoc",
+        "holm",
+        "nemenyi",
+        "quade",
+        "quade_posthoc",
+    ]
     assert all(" needs=scores" in line for line in out.splitlines())
     status, out, _ = run_cli("--pairwise-tests", "list")
     assert status == 0

@@ -212,7 +212,9 @@ def test_cd_display_from_result_reads_or_computes_the_cd():
 
 
 def test_cd_display_from_result_errors():
-    with pytest.raises(ValueError, match=r"test must be one of \['nemenyi', "):
+    # Any post hoc family the registry declares is drawable; a pairwise
+    # test is not.
+    with pytest.raises(ValueError, match=r"test must be one of \[.*'nemenyi'"):
         CriticalDifferenceDisplay.from_result(_result(), test="wilcoxon")
     with pytest.raises(ValueError, match="but result.control is None"):
         CriticalDifferenceDisplay.from_result(_result(), test="bonferroni_dunn")
@@ -221,7 +223,8 @@ def test_cd_display_from_result_errors():
 @pytest.mark.parametrize(
     "kwargs, match",
     [
-        ({"test": "holm"}, r"test must be one of \['nemenyi', 'bonferroni_dunn'\]"),
+        ({"test": "wilcoxon"}, r"test must be one of \[.*'nemenyi'"),
+        ({"test": "holm"}, "is drawn from its groups: pass groups"),
         ({"alpha": 1.5}, r"alpha must be a number in \(0, 1\); got 1.5"),
         ({"n_datasets": 1}, "n_datasets must be an integer >= 2; got 1"),
         ({"mean_ranks": [1.0]}, "mean_ranks must be a 1-D array of at least 2"),
@@ -314,3 +317,96 @@ def test_cd_display_continuity_correction_at_alpha_010():
         ("C4.5+m+cf", "C4.5+m", "C4.5+cf"),
         ("C4.5+m", "C4.5+cf", "C4.5"),
     ]
+
+
+# --------------------------------------------------------------------------
+# Any post hoc family, drawn from its groups (API.md Part 3)
+# --------------------------------------------------------------------------
+
+
+def _demsar_scores_result(**kwargs):
+    from _demsar import DEMSAR_AUC
+
+    from sklearn_bcv import compare_scores
+
+    return compare_scores(
+        DEMSAR_AUC, names=list(DEMSAR_NAMES), pairwise_tests=[], **kwargs
+    )
+
+
+def test_cd_display_any_family_draws_its_groups():
+    from _demsar import DEMSAR_AUC
+
+    from sklearn_bcv.stats import friedman_posthoc
+
+    result = _demsar_scores_result(
+        alpha=0.10, tests={"friedman_posthoc": {"correction": "shaffer"}}
+    )
+    display = CriticalDifferenceDisplay.from_result(result, test="friedman_posthoc")
+    direct = friedman_posthoc(DEMSAR_AUC, alpha=0.10, correction="shaffer")
+    # Every drawn group is a set no two of which are rejected, and every
+    # pair not rejected shares a group.
+    index = {name: i for i, name in enumerate(DEMSAR_NAMES)}
+    for group in display.groups_:
+        for a, b in combinations(group, 2):
+            assert not direct.reject[index[a], index[b]]
+    for a, b in combinations(range(4), 2):
+        if not direct.reject[a, b]:
+            assert any(
+                DEMSAR_NAMES[a] in g and DEMSAR_NAMES[b] in g for g in display.groups_
+            )
+    assert display.cd_line_ is None
+    assert display.cd_text_.get_text() == "friedman_posthoc, alpha = 0.1"
+    assert len(display.group_lines_) == len(display.groups_)
+    plt.close("all")
+
+
+def test_cd_display_alpha_is_a_display_parameter():
+    from _demsar import DEMSAR_AUC
+
+    from sklearn_bcv.stats import aligned_posthoc
+
+    result = _demsar_scores_result(tests=["aligned_posthoc"])
+    for alpha in (0.01, 0.05, 0.2):
+        display = CriticalDifferenceDisplay.from_result(
+            result, test="aligned_posthoc", alpha=alpha
+        )
+        reject = aligned_posthoc(DEMSAR_AUC, alpha=alpha).reject
+        n_pairs_joined = {
+            frozenset(p) for g in display.groups_ for p in combinations(g, 2)
+        }
+        expected = {
+            frozenset((DEMSAR_NAMES[a], DEMSAR_NAMES[b]))
+            for a, b in combinations(range(4), 2)
+            if not reject[a, b]
+        }
+        assert n_pairs_joined == expected
+        assert display.alpha == alpha
+    # Nemenyi's bar follows alpha too.
+    wide = CriticalDifferenceDisplay.from_result(result, test="nemenyi", alpha=0.2)
+    narrow = CriticalDifferenceDisplay.from_result(result, test="nemenyi")
+    assert wide.critical_difference < narrow.critical_difference
+    plt.close("all")
+
+
+def test_cd_display_family_against_a_control():
+    result = _demsar_scores_result(control="C4.5", tests=["friedman", "holm"])
+    display = CriticalDifferenceDisplay.from_result(result, test="holm")
+    # Holm against C4.5 rejects C4.5+m and C4.5+m+cf (Demšar's example).
+    assert display.groups_ == [("C4.5+cf", "C4.5")]
+    assert display.control == "C4.5"
+    plt.close("all")
+
+
+def test_cd_display_runs_a_family_that_did_not_run():
+    result = _demsar_scores_result(tests=["friedman"])
+    display = CriticalDifferenceDisplay.from_result(result, test="quade_posthoc")
+    assert display.test == "quade_posthoc"
+    assert all(len(g) >= 2 for g in display.groups_)
+    plt.close("all")
+
+
+def test_cd_display_from_result_bad_alpha():
+    result = _demsar_scores_result(tests=["friedman"])
+    with pytest.raises(ValueError, match="alpha must be None or a number"):
+        CriticalDifferenceDisplay.from_result(result, test="holm", alpha=1.5)

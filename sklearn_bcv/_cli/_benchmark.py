@@ -375,9 +375,11 @@ def add_arguments(parser):
     comparison = parser.add_argument_group("comparison")
     add_tests_argument(
         comparison,
-        help="comma-separated tests of all the estimators at once: friedman "
-        "and a post hoc rank test (nemenyi, bonferroni_dunn, holm) (default: "
-        "friedman,nemenyi, or friedman,bonferroni_dunn with --control); "
+        help="comma-separated tests of all the estimators at once: an omnibus "
+        "test (friedman, friedman_aligned, quade) and post hoc families "
+        "(nemenyi, bonferroni_dunn, holm, friedman_posthoc, aligned_posthoc, "
+        "quade_posthoc) (default: friedman,nemenyi, or "
+        "friedman,bonferroni_dunn with --control); "
         "'list' prints the tests across data sets",
     )
     add_tests_argument(
@@ -712,13 +714,19 @@ def result_to_csv(result):
 
 
 def plot_test(result):
-    """The post hoc test whose critical difference the diagram draws: the
-    one that ran, else Bonferroni–Dunn with a control, else Nemenyi."""
-    from ..stats._ranks import RANK_TESTS
+    """The post hoc family the diagram draws: the first that ran and that
+    the registry declares drawable (a critical-difference bar of a family
+    against a control needs one), else Bonferroni–Dunn with a control, else
+    Nemenyi."""
+    from ..stats._registry import declared_tests
 
     control = result.get("control")
+    bar = declared_tests(role="posthoc", diagram="bar")
+    groups = declared_tests(role="posthoc", diagram="groups")
     for name in result.tests:
-        if name in RANK_TESTS and (name == "nemenyi" or control is not None):
+        if name in groups or (
+            name in bar and (name == "nemenyi" or control is not None)
+        ):
             return name
     return "bonferroni_dunn" if control is not None else "nemenyi"
 

@@ -10,6 +10,7 @@ is checked before the first fit.
 import argparse
 from collections import Counter
 
+from ..stats._corrections import CORRECTIONS as _CORRECTIONS
 from ._args import (
     Subcommand,
     UsageError,
@@ -44,7 +45,7 @@ from ._store import add_store_argument, opened_store
 
 __all__ = ["COMMAND", "estimator_names", "result_to_csv", "result_to_dict", "run"]
 
-CORRECTIONS = ("holm", "bonferroni", "hochberg", "fdr_bh", "none")
+CORRECTIONS = (*_CORRECTIONS, "none")
 
 #: Options of ``compare`` that have no meaning here (one of each pair).
 TWO_ESTIMATOR_OPTIONS = ("--estimator-a", "--estimator-b", "--params-a", "--params-b")

@@ -5,7 +5,9 @@ from numbers import Integral, Real
 import numpy as np
 
 from .._compat import check_matplotlib_support
-from ..stats._ranks import RANK_TESTS, critical_difference
+from .._results._letters import check_posthoc_test, family_decisions, maximal_groups
+from ..stats._ranks import critical_difference
+from ..stats._registry import declared_tests, get_entry
 from ._common import check_result
 
 __all__ = ["CriticalDifferenceDisplay"]
@@ -104,6 +106,12 @@ class CriticalDifferenceDisplay:
     control : str, default=None
         Name of the control estimator, required by ``"bonferroni_dunn"``;
         with ``"nemenyi"`` its name is only written in bold.
+    groups : list of tuple of str, default=None
+        For a post hoc family drawn from its groups (every registered
+        family but ``"nemenyi"`` and ``"bonferroni_dunn"``; see
+        :meth:`from_result`): the maximal sets of estimators no two of which
+        it finds different, each of at least two names. Then
+        ``critical_difference`` is None and no bar is drawn.
 
     Attributes
     ----------
@@ -130,10 +138,12 @@ class CriticalDifferenceDisplay:
         The line from each estimator's mean rank to its label.
     axis_line_ : matplotlib Line2D
         The rank axis.
-    cd_line_ : matplotlib Line2D
-        The bar of length CD above the axis.
+    cd_line_ : matplotlib Line2D or None
+        The bar of length CD above the axis (None for a family drawn from
+        its groups).
     cd_text_ : matplotlib Text
-        The value of the CD, above its bar.
+        The value of the CD, above its bar (for a family drawn from its
+        groups: its name and alpha).
     order_ : ndarray of shape (k,)
         Indices into ``names`` by increasing mean rank (best first).
 
@@ -190,6 +200,7 @@ class CriticalDifferenceDisplay:
         test="nemenyi",
         alpha=0.05,
         control=None,
+        groups=None,
     ):
         self.mean_ranks = mean_ranks
         self.names = names
@@ -198,12 +209,20 @@ class CriticalDifferenceDisplay:
         self.test = test
         self.alpha = alpha
         self.control = control
+        self.groups = groups
+
+    def _bar(self):
+        """Whether the test is drawn with a critical-difference bar."""
+        return get_entry(self.test).diagram == "bar"
 
     def _check(self):
         """``(mean_ranks, names, cd)``, validated."""
-        if self.test not in RANK_TESTS:
+        drawable = declared_tests(role="posthoc", diagram="bar") + declared_tests(
+            role="posthoc", diagram="groups"
+        )
+        if self.test not in drawable:
             raise ValueError(
-                f"test must be one of {list(RANK_TESTS)}; got {self.test!r}."
+                f"test must be one of {sorted(drawable)}; got {self.test!r}."
             )
         alpha = self.alpha
         if not (isinstance(alpha, Real) and 0 < alpha < 1):
@@ -235,7 +254,15 @@ class CriticalDifferenceDisplay:
         if len(set(names)) != k:
             raise ValueError(f"names must be unique; got {names}.")
         cd = self.critical_difference
-        if not (isinstance(cd, Real) and np.isfinite(cd) and cd > 0):
+        if not self._bar():
+            self._check_groups(names)
+            if cd is not None:
+                raise ValueError(
+                    f"test={self.test!r} is drawn from its groups, without a "
+                    f"critical difference; pass critical_difference=None, got {cd!r}."
+                )
+            cd = np.nan
+        elif not (isinstance(cd, Real) and np.isfinite(cd) and cd > 0):
             raise ValueError(
                 f"critical_difference must be a finite number > 0; got {cd!r}."
             )
@@ -251,8 +278,32 @@ class CriticalDifferenceDisplay:
             )
         return mean_ranks, names, float(cd)
 
+    def _check_groups(self, names):
+        groups = self.groups
+        ok = isinstance(groups, list | tuple) and all(
+            isinstance(group, list | tuple)
+            and len(group) >= 2
+            and all(str(member) in names for member in group)
+            for group in groups
+        )
+        if not ok:
+            raise ValueError(
+                f"test={self.test!r} is drawn from its groups: pass groups, a "
+                "list of tuples of at least two of the names (the maximal sets "
+                f"no two of which differ); got {groups!r}."
+            )
+
     def _groups(self, mean_ranks, names, cd):
         """The groups as tuples of indices, best mean rank first."""
+        if not self._bar():
+            position = np.argsort(np.argsort(mean_ranks, kind="stable"), kind="stable")
+            groups = [
+                tuple(
+                    sorted((names.index(str(m)) for m in g), key=position.__getitem__)
+                )
+                for g in self.groups
+            ]
+            return sorted(groups, key=lambda g: [position[i] for i in g])
         if self.test == "nemenyi":
             return nonsignificant_groups(mean_ranks, cd)
         c = names.index(str(self.control))
@@ -344,7 +395,7 @@ class CriticalDifferenceDisplay:
         char = small / 72
         cd_y = _TICK + 0.05 + char * 1.2 + 0.12
         top = cd_y + 0.06 + char * 1.3 + _MARGIN
-        if self.test == "nemenyi":
+        if self.test != "bonferroni_dunn":
             spans = [
                 (xpos(mean_ranks[list(g)]).min(), xpos(mean_ranks[list(g)]).max())
                 for g in groups
@@ -401,18 +452,19 @@ class CriticalDifferenceDisplay:
                 fontsize=small,
             )
 
-        # The CD bar at the left end of the axis, its value above it.
-        bar = [1, 1 + cd]
-        (self.cd_line_,) = ax.plot(bar, [cd_y, cd_y], **line)
-        for x in bar:
-            ax.plot([x, x], [cd_y - 0.04, cd_y + 0.04], **line)
+        # The CD bar at the left end of the axis, its value above it; a
+        # family drawn from its groups names itself and its level instead.
+        if self._bar():
+            bar = [1, 1 + cd]
+            (self.cd_line_,) = ax.plot(bar, [cd_y, cd_y], **line)
+            for x in bar:
+                ax.plot([x, x], [cd_y - 0.04, cd_y + 0.04], **line)
+            label, where, align = f"CD = {cd:.3f}", 1 + cd / 2, "center"
+        else:
+            self.cd_line_ = None
+            label, where, align = f"{self.test}, alpha = {self.alpha:g}", 1, "left"
         self.cd_text_ = ax.text(
-            1 + cd / 2,
-            cd_y + 0.06,
-            f"CD = {cd:.3f}",
-            ha="center",
-            va="bottom",
-            fontsize=small,
+            where, cd_y + 0.06, label, ha=align, va="bottom", fontsize=small
         )
 
         # Elbows and names.
@@ -441,6 +493,10 @@ class CriticalDifferenceDisplay:
             (self.group_lines_[i],) = ax.plot(
                 [low - extend, high + extend], [y, y], **thick
             )
+            if not self._bar():  # a group need not be a run of ranks: mark it
+                members = xpos(mean_ranks[list(groups[i])])
+                ax.plot(members, [y] * len(members), "o", color="black",
+                        markersize=4, zorder=4)  # fmt: skip
         self.interval_line_ = None
         if self.test == "bonferroni_dunn":
             x = xpos(mean_ranks[names.index(control)])
@@ -514,21 +570,32 @@ class CriticalDifferenceDisplay:
         return display.plot(ax=ax, **plot_kwargs)
 
     @classmethod
-    def from_result(cls, result, *, test="nemenyi", ax=None, **plot_kwargs):
-        """Plot the diagram of a comparison across data sets.
+    def from_result(cls, result, *, test="nemenyi", alpha=None, ax=None, **plot_kwargs):
+        """Plot the diagram of a post hoc family across data sets.
 
         Parameters
         ----------
         result : Bunch
             Returned by :func:`~sklearn_bcv.benchmark` or
             :func:`~sklearn_bcv.compare_scores`: its ``names``,
-            ``datasets``, ``mean_ranks``, ``alpha`` and ``control`` are
-            read, and the critical difference of ``result.tests[test]``
-            when the comparison ran that test (else it is computed from the
-            ranks).
-        test : {"nemenyi", "bonferroni_dunn"}, default="nemenyi"
-            The post hoc test whose critical difference is drawn;
-            ``"bonferroni_dunn"`` needs ``result.control``.
+            ``datasets``, ``mean_ranks``, ``alpha``, ``control`` and
+            ``scores`` are read, and ``result.tests[test]`` when the
+            comparison ran that test (else the test is run on
+            ``result.scores``).
+        test : str, default="nemenyi"
+            The post hoc family drawn. ``"nemenyi"`` and
+            ``"bonferroni_dunn"`` (which needs ``result.control``) are
+            drawn with their critical-difference bar; every other family
+            the registry declares (``"holm"``, ``"friedman_posthoc"``,
+            ``"aligned_posthoc"``, ``"quade_posthoc"``, with the
+            correction they ran with) by its groups: the maximal sets of
+            estimators no two of which it finds different (with a control,
+            the control and the estimators not different from it), each a
+            thick line with a dot on each member. The estimators sit at
+            their Friedman mean ranks whatever the family.
+        alpha : float, default=None
+            The family-wise significance level drawn; None is the level the
+            comparison ran at.
         ax : matplotlib Axes, default=None
             Axes to draw on; None makes a new figure.
         **plot_kwargs : dict
@@ -546,8 +613,18 @@ class CriticalDifferenceDisplay:
             owner="CriticalDifferenceDisplay",
             source="datasets",
         )
-        if test not in RANK_TESTS:
-            raise ValueError(f"test must be one of {list(RANK_TESTS)}; got {test!r}.")
+        test = check_posthoc_test(test, owner="CriticalDifferenceDisplay")
+        if get_entry(test).diagram is None:
+            raise ValueError(
+                f"CriticalDifferenceDisplay: {test} cannot be drawn; choose one of "
+                f"{declared_tests(role='posthoc', diagram='groups')}."
+            )
+        if alpha is not None and not (
+            isinstance(alpha, Real) and not isinstance(alpha, bool) and 0 < alpha < 1
+        ):
+            raise ValueError(
+                f"alpha must be None or a number in (0, 1); got {alpha!r}."
+            )
         control = result.get("control", None)
         if test == "bonferroni_dunn" and control is None:
             raise ValueError(
@@ -557,18 +634,33 @@ class CriticalDifferenceDisplay:
             )
         names = list(result["names"])
         n_datasets = len(result["datasets"])
-        alpha = result.get("alpha", 0.05)
+        level = result.get("alpha", 0.05) if alpha is None else float(alpha)
         ran = (result.get("tests", None) or {}).get(test, None) or {}
-        cd = ran.get("critical_difference", None)
-        if cd is None:
-            cd = critical_difference(len(names), n_datasets, alpha, test)
+        if get_entry(test).diagram == "bar":
+            cd = ran.get("critical_difference", None)
+            if cd is None or level != ran.get("alpha", level):
+                cd = critical_difference(len(names), n_datasets, level, test)
+            groups = None
+        else:
+            reject, family_control, _ = family_decisions(result, test, alpha)
+            cd = None
+            order = np.argsort(result["mean_ranks"], kind="stable")
+            if family_control is None:
+                found = maximal_groups(reject, order, min_size=2)
+            else:
+                c = int(family_control)
+                group = [j for j in order if j == c or not reject[j, c]]
+                found = [tuple(group)] if len(group) > 1 else []
+                control = names[c]
+            groups = [tuple(names[j] for j in group) for group in found]
         display = cls(
             result["mean_ranks"],
             names,
-            float(cd),
+            None if cd is None else float(cd),
             n_datasets=n_datasets,
             test=test,
-            alpha=alpha,
+            alpha=level,
             control=control,
+            groups=groups,
         )
         return display.plot(ax=ax, **plot_kwargs)

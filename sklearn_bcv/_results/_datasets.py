@@ -259,8 +259,14 @@ def _omnibus_line(result, name, test):
 def _rank_lines(result, name, test, differ):
     cd = test.get("critical_difference")
     cd_text = "" if cd is None else f", critical difference {format_number(cd, 3)}"
+    correction = test.get("correction")
+    label = name
+    if correction is not None and not name.startswith(
+        ("holm", "bonferroni")  # the test's name says it already
+    ):
+        label = f"{name} ({correction})"
     lines = [
-        f"Post hoc {name} on mean ranks{cd_text}: {len(differ)} "
+        f"Post hoc {label} on mean ranks{cd_text}: {len(differ)} "
         f"{'pair differs' if len(differ) == 1 else 'pairs differ'} at "
         f"alpha={result.alpha}."
     ]

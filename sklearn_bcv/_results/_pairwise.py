@@ -77,7 +77,7 @@ def pairwise_table(results, pairs, k, names, *, correction, alpha, alternative):
         table.correction = None
     else:
         raw = np.array([float(results[pair][0].pvalue) for pair in pairs])
-        adjusted = adjust_pvalues(raw, correction)
+        adjusted = adjust_pvalues(raw, correction, alpha=alpha, pairs=pairs)
         table = Bunch(
             statistic=np.zeros((k, k)),
             pvalue=np.ones((k, k)),

@@ -22,6 +22,7 @@ from sklearn.utils.parallel import Parallel, delayed
 from .._benchmark import compare_scores
 from .._compat import Interval, StrOptions, validate_params
 from .._engine._fit import worker_count
+from ..stats._registry import declared_tests, get_entry, keyword_names
 from ._result import CI_METHODS, build_result
 
 __all__ = ["simulate_null_across"]
@@ -55,10 +56,27 @@ SETUPS = {
 }
 _SPEC_KEYS = {"df", "per_split", "test_fraction", "rho"}
 
-#: The tests across data sets, in the order of the table.
-RANK_TESTS = ("friedman", "nemenyi", "bonferroni_dunn", "holm")
-FREQUENTIST_PAIRWISE = ("wilcoxon", "sign")
+
+def _declared(role):
+    """The tests of ``role`` the registry declares, those run by default
+    first (by their rank), then the others by name."""
+    entries = {name: get_entry(name) for name in declared_tests(role=role)}
+    return tuple(
+        sorted(
+            entries,
+            key=lambda name: (min(entries[name].defaults.values(), default=99), name),
+        )
+    )
+
+
+#: The tests across data sets, in the order of the table, as the registry
+#: declares them: omnibus tests, post hoc families (of all k estimators at
+#: once), and pairwise tests -- frequentist or Bayesian.
+RANK_TESTS = _declared("omnibus") + _declared("posthoc")
 BAYESIAN_PAIRWISE = ("poisson_binomial", "bayesian_signed_rank", "bayesian_sign")
+FREQUENTIST_PAIRWISE = tuple(
+    name for name in _declared("pairwise") if name not in BAYESIAN_PAIRWISE
+)
 TESTS = RANK_TESTS + FREQUENTIST_PAIRWISE + BAYESIAN_PAIRWISE
 #: Experiments per block: one draw of score tables, one joblib task.
 BLOCK = 250
@@ -204,6 +222,11 @@ def null_scores(spec, n_experiments, n_datasets, n_estimators, n_splits, rng):
 # --------------------------------------------------------------------------
 
 
+def _takes_control(name):
+    """Whether a post hoc family can be run against a control."""
+    return "control" in (keyword_names(get_entry(name).func) or ())
+
+
 def entries_of(tests, per_split):
     """``[(label, test, kind, level_factor), ...]`` of the counted decisions.
 
@@ -214,14 +237,17 @@ def entries_of(tests, per_split):
     """
     out = []
     for name in tests:
+        role = get_entry(name).role if name in RANK_TESTS else None
         if name == "friedman":
             out += [
                 ("friedman", name, "rejection (chi-squared)", 1),
                 ("iman_davenport", name, "rejection (F)", 1),
             ]
-        elif name == "nemenyi":
+        elif role == "omnibus":
+            out.append((name, name, "rejection", 1))
+        elif role == "posthoc" and not _takes_control(name):
             out.append((name, name, "FWER, all pairs", 1))
-        elif name in ("bonferroni_dunn", "holm"):
+        elif role == "posthoc":
             out.append((name, name, "FWER, against estimator 0", 1))
         elif name in FREQUENTIST_PAIRWISE:
             out += [
@@ -238,8 +264,8 @@ def entries_of(tests, per_split):
 
 def _plans(tests, n_samples):
     rank = {name: {} for name in tests if name in RANK_TESTS}
-    for name in ("bonferroni_dunn", "holm"):
-        if name in rank:
+    for name in rank:
+        if get_entry(name).role == "posthoc" and _takes_control(name):
             rank[name] = {"control": 0}
     pairwise = {name: {} for name in tests if name not in RANK_TESTS}
     for name in ("bayesian_signed_rank", "bayesian_sign"):
@@ -272,7 +298,9 @@ def experiment_decisions(
     )
     out = {}
     for label, name, _, factor in entries_of(tests, per_split):
-        if label == "friedman":
+        if label == "friedman" or (
+            name in RANK_TESTS and get_entry(name).role == "omnibus" and label == name
+        ):
             test = result.tests[name]
             out[label] = (bool(test.reject), float(test.pvalue))
         elif label == "iman_davenport":
@@ -451,9 +479,13 @@ def simulate_null_across(
 
     Counted decisions (``tests`` selects the tests they come from):
 
-    * ``friedman`` and ``iman_davenport``: the omnibus rejection;
-    * ``nemenyi`` (all pairs), ``bonferroni_dunn`` and ``holm`` (against
-      estimator 0): the family-wise error, some pair rejected;
+    * ``friedman`` and ``iman_davenport``, ``friedman_aligned``, ``quade``
+      (the registry's omnibus tests): the omnibus rejection;
+    * the post hoc families: ``nemenyi`` on all pairs, the others
+      (``bonferroni_dunn``, ``holm``, ``friedman_posthoc``,
+      ``aligned_posthoc``, ``quade_posthoc``, with their default Holm
+      correction) against estimator 0: the family-wise error, some pair
+      rejected;
     * ``wilcoxon+holm``, ``sign+holm``: the test on every pair with Holm's
       correction, family-wise error; ``wilcoxon (1 pair)``, ``sign (1
       pair)``: pair (0, 1) unadjusted, the per-comparison rate;
@@ -481,9 +513,9 @@ def simulate_null_across(
         n_splits) and ``rho`` (the true correlation of the splits, in
         [0, 1); None: n_test / n, matched).
     tests : str or list of str, default=None
-        Tests across data sets to run: ``friedman``, ``nemenyi``,
-        ``bonferroni_dunn``, ``holm``, ``wilcoxon``, ``sign``,
-        ``poisson_binomial``, ``bayesian_signed_rank``, ``bayesian_sign``
+        Tests across data sets to run, among those the registry declares
+        (``RANK_TESTS``: omnibus and post hoc; ``wilcoxon``, ``sign``;
+        ``poisson_binomial``, ``bayesian_signed_rank``, ``bayesian_sign``)
         (None: all).
     alpha : float, default=0.05
         Significance level, and ``1 - alpha`` the posterior probability of a

@@ -262,10 +262,9 @@ def simulate_many_loss_vectors(
         :func:`~sklearn_bcv.compare_estimators` recommends for the design
         (``mcnemar`` on one hold-out split, ``bcv_mcnemar`` on a
         block-regularized m×2 CV).
-    correction : {"holm", "bonferroni", "hochberg", "fdr_bh"} or None, \
-            default="holm"
-        Multiplicity correction of each pairwise test's family of p-values
-        (see :func:`~sklearn_bcv.stats.adjust_pvalues`).
+    correction : str or None, default="holm"
+        Multiplicity correction of each pairwise test's family of p-values,
+        any of :func:`~sklearn_bcv.stats.adjust_pvalues`.
     alpha : float, default=0.05
         Significance level of every test and of the adjusted p-values.
     confidence_level : float, default=0.95
@@ -404,7 +403,7 @@ confidence_level, ci_method
     pairwise = Bunch()
     for name, parts in raw.items():
         pvalue = np.concatenate(parts)
-        adjusted = adjust_pvalues(pvalue, correction)
+        adjusted = adjust_pvalues(pvalue, correction, alpha=alpha)
         reject = adjusted < alpha
         label = _family_label(name, correction)
         rejections[label] = reject.any(axis=-1)

@@ -31,13 +31,18 @@ Conventions shared by every test:
 """
 
 from ._across import (
+    aligned_posthoc,
     bayesian_sign,
     bayesian_signed_rank,
     bonferroni_dunn,
     friedman,
+    friedman_aligned,
+    friedman_posthoc,
     holm,
     nemenyi,
     poisson_binomial,
+    quade,
+    quade_posthoc,
     sign,
     wilcoxon,
 )
@@ -96,9 +101,14 @@ __all__ = [
     "bcv_cochran_q",
     # k estimators across data sets (score tables)
     "friedman",
+    "friedman_aligned",
+    "quade",
     "nemenyi",
     "bonferroni_dunn",
     "holm",
+    "friedman_posthoc",
+    "aligned_posthoc",
+    "quade_posthoc",
     # two estimators across data sets (one pair at a time)
     "wilcoxon",
     "sign",

@@ -9,10 +9,12 @@ from scipy.stats import norm, rankdata, studentized_range
 
 from ._utils import check_alpha, check_finite
 
-__all__ = ["RANK_TESTS", "critical_difference", "rank_scores", "rank_std_error"]
+__all__ = ["critical_difference", "rank_scores", "rank_std_error"]
 
-#: The post hoc rank tests that have a critical difference.
-RANK_TESTS = ("nemenyi", "bonferroni_dunn")
+#: The critical differences this module has a formula for. Which tests a
+#: critical-difference diagram can draw, and how, is the registry's
+#: declaration (``diagram=`` of :func:`~sklearn_bcv.register_test`).
+_CD_FORMULAS = ("nemenyi", "bonferroni_dunn")
 
 
 def check_score_table(scores, *, name="scores", min_datasets=2, min_estimators=2):
@@ -128,8 +130,8 @@ def critical_difference(
         ):
             raise ValueError(f"{name} must be an integer >= {low}; got {value!r}.")
     alpha = check_alpha(alpha)
-    if test not in RANK_TESTS:
-        raise ValueError(f"test must be one of {list(RANK_TESTS)}; got {test!r}.")
+    if test not in _CD_FORMULAS:
+        raise ValueError(f"test must be one of {list(_CD_FORMULAS)}; got {test!r}.")
     if n_comparisons is None:
         n_comparisons = int(k) - 1
     elif (

@@ -41,6 +41,10 @@ class RegisteredTest:
     recommended_for: dict = field(default_factory=dict)
     rationale: str | None = None
     param_check: object = None
+    role: str | None = None
+    omnibus: str | None = None
+    diagram: str | None = None
+    defaults: dict = field(default_factory=dict)
 
     def check_params(self, params):
         """Run the test's own checks of ``params`` (a ValueError naming the
@@ -78,6 +82,10 @@ def register_test(
     recommended_for=None,
     rationale=None,
     param_check=None,
+    role=None,
+    omnibus=None,
+    diagram=None,
+    defaults=None,
     overwrite=False,
 ):
     """Register a statistical test under ``name`` (decorator).
@@ -121,6 +129,25 @@ def register_test(
         values from ``tests={name: {...}}`` over the function's defaults),
         before any fit, so a bad value fails at once rather than after every
         fit. ``alpha`` and ``alternative`` are always checked.
+    role : {"omnibus", "posthoc", "pairwise"}, default=None
+        What a test across data sets (``kind="datasets"``) is: an omnibus
+        test of all k estimators, a post hoc family (every pair, or every
+        estimator against ``control``, as (k, k) tables with ``reject``), or
+        a test of one pair at a time (``pairwise_tests=``). None: not
+        declared (every test of another kind).
+    omnibus : str, default=None
+        For a post hoc family, the omnibus test whose statistic it follows
+        up (e.g. ``"friedman"``).
+    diagram : {"bar", "groups"}, default=None
+        How :class:`~sklearn_bcv.CriticalDifferenceDisplay` draws a post hoc
+        family: ``"bar"``, a critical difference of mean ranks (Nemenyi,
+        Bonferroni–Dunn); ``"groups"``, the maximal sets of estimators no
+        two of which it finds different; None, not drawn.
+    defaults : dict of str to int, default=None
+        The contexts in which the test runs when the user names none, each
+        with a rank (lower runs first): ``"all_pairs"`` (no control),
+        ``"control"`` (with one); a pairwise test runs there only when its
+        needs are available.
     overwrite : bool, default=False
         Whether to replace a test already registered under ``name``.
 
@@ -194,6 +221,9 @@ def register_test(
     recommended_for = _check_recommended_for(recommended_for)
     if rationale is not None and not isinstance(rationale, str):
         raise ValueError(f"rationale must be a string or None; got {rationale!r}.")
+    role, omnibus, diagram, defaults = _check_declarations(
+        role, omnibus, diagram, defaults
+    )
     if name in _REGISTRY and not overwrite:
         raise ValueError(
             f"A test named {name!r} is already registered; pass overwrite=True "
@@ -216,10 +246,71 @@ def register_test(
             recommended_for,
             rationale,
             param_check,
+            role,
+            omnibus,
+            diagram,
+            defaults,
         )
         return func
 
     return decorator
+
+
+ROLES = ("omnibus", "posthoc", "pairwise")
+DIAGRAMS = ("bar", "groups")
+DEFAULT_CONTEXTS = ("all_pairs", "control")
+
+
+def _check_declarations(role, omnibus, diagram, defaults):
+    """The declarations of a test across data sets, checked."""
+    if role is not None and role not in ROLES:
+        raise ValueError(f"role must be None or one of {list(ROLES)}; got {role!r}.")
+    if omnibus is not None and not isinstance(omnibus, str):
+        raise ValueError(f"omnibus must be None or a test name; got {omnibus!r}.")
+    if diagram is not None and diagram not in DIAGRAMS:
+        raise ValueError(
+            f"diagram must be None or one of {list(DIAGRAMS)}; got {diagram!r}."
+        )
+    if defaults is None:
+        defaults = {}
+    if not isinstance(defaults, dict) or not all(
+        context in DEFAULT_CONTEXTS
+        and isinstance(rank, int)
+        and not isinstance(rank, bool)
+        for context, rank in defaults.items()
+    ):
+        raise ValueError(
+            "defaults must be a dict {context: rank} with contexts among "
+            f"{list(DEFAULT_CONTEXTS)} and integer ranks; got {defaults!r}."
+        )
+    return role, omnibus, diagram, dict(defaults)
+
+
+def declared_tests(*, role=None, diagram=None, kind="datasets"):
+    """Names of the registered tests of ``kind`` with that ``role`` and
+    ``diagram`` (None: any), sorted."""
+    return sorted(
+        name
+        for name, entry in _REGISTRY.items()
+        if entry.kind == kind
+        and (role is None or entry.role == role)
+        and (diagram is None or entry.diagram == diagram)
+    )
+
+
+def default_tests(context, *, role, available=None, kind="datasets"):
+    """The tests of ``role`` that run by default in ``context`` (see
+    ``defaults`` of :func:`register_test`), by rank then name; with
+    ``available`` (a set of needs), only those whose needs it holds."""
+    chosen = [
+        (entry.defaults[context], name)
+        for name, entry in _REGISTRY.items()
+        if entry.kind == kind
+        and entry.role == role
+        and context in entry.defaults
+        and (available is None or set(entry.needs) <= set(available))
+    ]
+    return [name for _, name in sorted(chosen)]
 
 
 def _check_kind(kind):
