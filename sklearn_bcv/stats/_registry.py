@@ -41,6 +41,7 @@ class RegisteredTest:
     recommended_for: dict = field(default_factory=dict)
     rationale: str | None = None
     param_check: object = None
+    by_default: bool = True
 
     def check_params(self, params):
         """Run the test's own checks of ``params`` (a ValueError naming the
@@ -78,6 +79,7 @@ def register_test(
     recommended_for=None,
     rationale=None,
     param_check=None,
+    by_default=True,
     overwrite=False,
 ):
     """Register a statistical test under ``name`` (decorator).
@@ -121,6 +123,11 @@ def register_test(
         values from ``tests={name: {...}}`` over the function's defaults),
         before any fit, so a bad value fails at once rather than after every
         fit. ``alpha`` and ``alternative`` are always checked.
+    by_default : bool, default=True
+        Whether ``tests=None`` runs the test wherever its design fits; a test
+        registered with False runs only when asked for by name (e.g.
+        ``aso``, meant for score samples of random seeds rather than
+        cross-validation splits).
     overwrite : bool, default=False
         Whether to replace a test already registered under ``name``.
 
@@ -216,6 +223,7 @@ def register_test(
             recommended_for,
             rationale,
             param_check,
+            bool(by_default),
         )
         return func
 
