@@ -47,8 +47,8 @@ from ._aso import (
 )
 from ._bayesian import bayesian_correlated_t
 from ._bayesian_bcv import bayesian_bcv_mcnemar
-from ._hierarchical import bayesian_hierarchical
 from ._corrections import adjust_pvalues  # noqa: F401 (not a registered test)
+from ._hierarchical import bayesian_hierarchical
 from ._mcnemar import (
     bcv_mcnemar,
     kfold_mcnemar,
