@@ -175,7 +175,12 @@ def _t_loglik_nu(nu, r2, n_datasets):
 
 
 class _Model:
-    """The data as the sampler sees them: sufficient statistics and bounds."""
+    """The data as the sampler sees them: sufficient statistics and bounds.
+
+    ``xbar``, ``ss`` (and ``rho``) of shape (q,) are shared by every chain;
+    of shape (n_chains, q), each chain has its own data (simulation-based
+    calibration runs one replication per chain).
+    """
 
     def __init__(self, xbar, ss, n_splits, rho, delta_bound, sigma0_bound, sigma_bound):
         self.xbar = np.asarray(xbar, dtype=float)
@@ -184,7 +189,7 @@ class _Model:
         self.rho = np.broadcast_to(np.asarray(rho, dtype=float), self.xbar.shape)
         self.c = (1.0 + (self.n - 1) * self.rho) / self.n
         self.e = 1.0 - self.rho
-        self.q = self.xbar.size
+        self.q = self.xbar.shape[-1]
         self.delta_bound = float(delta_bound)
         self.sigma0_bound = float(sigma0_bound)
         self.sigma_bound = float(sigma_bound)
@@ -192,23 +197,25 @@ class _Model:
 
 def _initial_state(model, n_chains, rng):
     """Dispersed starting points (so R-hat can see chains that disagree)."""
-    q = model.q
-    spread = np.std(model.xbar) + np.sqrt(np.mean(model.ss) / model.n)
+    m, q = model, model.q
+    spread = np.std(m.xbar, axis=-1) + np.sqrt(np.mean(m.ss, axis=-1) / m.n)
     d0 = np.clip(
-        np.mean(model.xbar) + spread * rng.standard_normal(n_chains),
-        -0.99 * model.delta_bound,
-        0.99 * model.delta_bound,
+        np.mean(m.xbar, axis=-1) + spread * rng.standard_normal(n_chains),
+        -0.99 * m.delta_bound,
+        0.99 * m.delta_bound,
     )
-    s0 = np.minimum(
-        spread * np.exp(rng.uniform(-1.5, 1.5, n_chains)), 0.99 * model.sigma0_bound
+    s0 = np.clip(
+        spread * np.exp(rng.uniform(-1.5, 1.5, n_chains)),
+        SIGMA_FLOOR,
+        0.99 * m.sigma0_bound,
     )
-    sd = np.sqrt(model.ss / ((model.n - 1) * model.e))
+    sd = np.sqrt(m.ss / ((m.n - 1) * m.e))
     sigma = np.clip(
         sd * np.exp(rng.uniform(-0.5, 0.5, (n_chains, q))),
-        1e-3 * model.sigma_bound / UPPER_SIGMA,
-        0.99 * model.sigma_bound,
+        SIGMA_FLOOR,
+        0.99 * m.sigma_bound,
     )
-    delta = model.xbar + sigma * np.sqrt(model.c) * rng.standard_normal((n_chains, q))
+    delta = m.xbar + sigma * np.sqrt(m.c) * rng.standard_normal((n_chains, q))
     nu = 1.0 + np.exp(rng.uniform(np.log(0.5), np.log(50.0), n_chains))
     lam = np.ones((n_chains, q))
     return Bunch(d0=d0, s0=s0, sigma=sigma, delta=delta, nu=nu, lam=lam)
@@ -499,15 +506,16 @@ def _point_mass_result(test, q, n_samples, alpha, alternative, rope):
     )
 
 
-def _diagnostics(draws, theta):
-    """Split-R̂ and ESS of δ₀, σ₀, ν and the three masses."""
+def _diagnostics(draws, theta, rope):
+    """Split-R̂ and ESS of δ₀, σ₀, ν and the masses (θ_rope only with a
+    rope: without one it is 0)."""
     n_chains, n_draws = draws.delta0.shape
     quantities = {
         "delta0": draws.delta0,
         "sigma0": np.log(draws.sigma0),
         "nu": np.log(draws.nu - 1.0),
         "theta_a": theta[..., 0],
-        "theta_rope": theta[..., 1],
+        **({"theta_rope": theta[..., 1]} if rope > 0 else {}),
         "theta_b": theta[..., 2],
     }
     out = Bunch()
@@ -753,7 +761,7 @@ def bayesian_hierarchical(
         rng=rng,
     )
     theta = region_masses(draws.delta0, draws.sigma0, draws.nu, rope_scaled)
-    diagnostics = _diagnostics(draws, theta)
+    diagnostics = _diagnostics(draws, theta, rope_scaled)
     rhat = max(v.rhat for v in diagnostics.values())
     ess = min(v.ess for v in diagnostics.values())
     if rhat > RHAT_MAX or ess < ESS_MIN:
