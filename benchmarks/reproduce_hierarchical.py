@@ -37,6 +37,9 @@ def _rate(count, n):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument(
+        "--only", nargs="+", type=int, help="indices of the settings to run"
+    )
     args = parser.parse_args()
     scale = 0.1 if args.quick else 1.0
     settings = [
@@ -45,6 +48,8 @@ def main():
         ("delta = 0.02 (fixed)", dict(delta=0.02), 60),
         ("delta = 0.03 (fixed)", dict(delta=0.03), 60),
         ("delta-bar = 0.02 (Cauchy)", dict(delta=0.02, cauchy=True), 60),
+        ("delta = 0.05 (fixed)", dict(delta=0.05), 40),
+        ("delta = 0.07 (fixed)", dict(delta=0.07), 40),
     ]
     header = (
         f"{'setting':28s} {'R':>4s}  {'hierarchical':22s} {'Poisson-binomial':22s} "
@@ -53,6 +58,8 @@ def main():
     print(header)
     shrinkage = []
     for seed, (label, kwargs, n) in enumerate(settings):
+        if args.only is not None and seed not in args.only:
+            continue
         n = max(10, int(n * scale))
         start = time.perf_counter()
         with warnings.catch_warnings(record=True) as caught:
