@@ -43,11 +43,11 @@ def main():
     args = parser.parse_args()
     scale = 0.1 if args.quick else 1.0
     settings = [
-        ("delta = 0 (fixed)", dict(delta=0.0), 200),
-        ("delta = 0.01 (fixed)", dict(delta=0.01), 60),
-        ("delta = 0.02 (fixed)", dict(delta=0.02), 60),
-        ("delta = 0.03 (fixed)", dict(delta=0.03), 60),
-        ("delta-bar = 0.02 (Cauchy)", dict(delta=0.02, cauchy=True), 60),
+        ("delta = 0 (fixed)", dict(delta=0.0), 150),
+        ("delta = 0.01 (fixed)", dict(delta=0.01), 40),
+        ("delta = 0.02 (fixed)", dict(delta=0.02), 40),
+        ("delta = 0.03 (fixed)", dict(delta=0.03), 40),
+        ("delta-bar = 0.02 (Cauchy)", dict(delta=0.02, cauchy=True), 40),
         ("delta = 0.05 (fixed)", dict(delta=0.05), 40),
         ("delta = 0.07 (fixed)", dict(delta=0.07), 40),
     ]
