@@ -678,8 +678,9 @@ def bayesian_hierarchical(
     predictions); with ``rope = 0`` baycomp's jitter is nothing and Stan's
     posterior improper, and here ``u ~ U(-1, 1)`` in units of the mean
     standard deviation (a data set of identical predictions is then read
-    as a typical data set with that mean, not as a certain one). ``jittered`` lists these data sets. When every
-    difference is 0 the posterior is a point mass at 0: ``p_rope = 1``.
+    as a typical data set with that mean, not as a certain one).
+    ``jittered`` lists these data sets. When every difference is 0 the
+    posterior is a point mass at 0: ``p_rope = 1``.
 
     The sampler mixes well when the data sets' differences are roughly
     bell-shaped (effective sample sizes of 20 to 75% of the draws); on very
