@@ -40,7 +40,15 @@ KINDS = ("pair", "many", "datasets")
 
 #: What a test of each kind may ask for; the engine computes each once.
 NEEDS = {
-    "pair": ("tables", "differences", "n_train", "n_test", "loss_differences"),
+    "pair": (
+        "tables",
+        "differences",
+        "n_train",
+        "n_test",
+        "loss_differences",
+        "scores_a",
+        "scores_b",
+    ),
     "many": ("correct", "scores", "n_train", "n_test"),
     "datasets": (
         "scores",

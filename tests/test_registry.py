@@ -394,6 +394,8 @@ ALL_INPUTS = {
     "n_train": 50,
     "n_test": 50,
     "loss_differences": LOSS_FOLDS,
+    "scores_a": np.array([83, 81, 82, 84, 82, 80, 85, 81, 82, 83]) / 100,
+    "scores_b": np.array([80, 80, 80, 80, 80, 80, 80, 80, 80, 80]) / 100,
 }
 
 

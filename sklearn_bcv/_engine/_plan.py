@@ -142,7 +142,7 @@ def plan_tests(
     plan, skipped = [], {}
     for name in design.applicable_tests(include_warned=False, kind=kind):
         entry = get_entry(name)
-        if _missing_need(entry, task) is not None:
+        if not entry.by_default or _missing_need(entry, task) is not None:
             continue
         if not entry.honours(alternative):
             skipped[name] = (

@@ -297,8 +297,11 @@ class PosteriorSimplexDisplay:
         Parameters
         ----------
         test_result : Bunch
-            Returned by :func:`~sklearn_bcv.stats.bayesian_signed_rank` or
-            :func:`~sklearn_bcv.stats.bayesian_sign`: its ``samples`` (of
+            Returned by :func:`~sklearn_bcv.stats.bayesian_signed_rank`,
+            :func:`~sklearn_bcv.stats.bayesian_sign` or
+            :func:`~sklearn_bcv.stats.bayesian_hierarchical` (the masses of
+            its Student t of data-set differences, one point per posterior
+            draw): its ``samples`` (of
             shape (n_samples, 3)), ``p_a_better``, ``p_rope``,
             ``p_b_better`` and ``rope`` are read.
         names : tuple of str, default=("A", "B")
@@ -345,8 +348,8 @@ class PosteriorSimplexDisplay:
         name_a, name_b : str
             The two estimators, A and B, among ``result.names``.
         test : str, default="bayesian_signed_rank"
-            A Bayesian pairwise test of the result (``"bayesian_signed_rank"``
-            or ``"bayesian_sign"``).
+            A Bayesian pairwise test of the result (``"bayesian_signed_rank"``,
+            ``"bayesian_sign"`` or ``"bayesian_hierarchical"``).
         ax : matplotlib Axes, default=None
             Axes to draw on; None makes a new figure.
         **plot_kwargs : dict
@@ -422,7 +425,8 @@ def _samples_of(test_result, what):
     if samples is None:
         raise ValueError(
             f"{what} has no posterior samples ('samples'); it must come from a "
-            "Bayesian test across data sets (bayesian_signed_rank, bayesian_sign)."
+            "Bayesian test across data sets (bayesian_signed_rank, bayesian_sign, "
+            "bayesian_hierarchical)."
         )
     return samples
 

@@ -46,9 +46,14 @@ from ._across import (
     sign,
     wilcoxon,
 )
+from ._aso import (
+    almost_stochastic_order,  # noqa: F401 (registered as "aso")
+    aso,
+)
 from ._bayesian import bayesian_correlated_t
 from ._bayesian_bcv import bayesian_bcv_mcnemar
 from ._corrections import adjust_pvalues  # noqa: F401 (not a registered test)
+from ._hierarchical import bayesian_hierarchical
 from ._mcnemar import (
     bcv_mcnemar,
     kfold_mcnemar,
@@ -115,4 +120,7 @@ __all__ = [
     "poisson_binomial",
     "bayesian_signed_rank",
     "bayesian_sign",
+    "bayesian_hierarchical",
+    # score samples of two algorithms (e.g. one score per random seed)
+    "aso",
 ]

@@ -45,6 +45,7 @@ class RegisteredTest:
     omnibus: str | None = None
     diagram: str | None = None
     defaults: dict = field(default_factory=dict)
+    by_default: bool = True
 
     def check_params(self, params):
         """Run the test's own checks of ``params`` (a ValueError naming the
@@ -86,6 +87,7 @@ def register_test(
     omnibus=None,
     diagram=None,
     defaults=None,
+    by_default=True,
     overwrite=False,
 ):
     """Register a statistical test under ``name`` (decorator).
@@ -148,6 +150,11 @@ def register_test(
         with a rank (lower runs first): ``"all_pairs"`` (no control),
         ``"control"`` (with one); a pairwise test runs there only when its
         needs are available.
+    by_default : bool, default=True
+        Whether ``tests=None`` runs the test wherever its design fits; a test
+        registered with False runs only when asked for by name (e.g.
+        ``aso``, meant for score samples of random seeds rather than
+        cross-validation splits).
     overwrite : bool, default=False
         Whether to replace a test already registered under ``name``.
 
@@ -250,6 +257,7 @@ def register_test(
             omnibus,
             diagram,
             defaults,
+            bool(by_default),
         )
         return func
 
