@@ -1,5 +1,7 @@
 """simulate_sequential: the sequential m×2 BCV tests' simulation runner."""
 
+import itertools
+
 import numpy as np
 import pytest
 from sklearn.dummy import DummyClassifier
@@ -14,7 +16,13 @@ from sklearn_bcv.simulation._sequential import (
     sequential_decisions,
 )
 
-CODES = {"A better": 1, "B better": -1, "undecided": 0, "no difference": 2}
+CODES = {
+    "A better": 1,
+    "B better": -1,
+    "undecided": 0,
+    "no difference": 2,
+    "no difference found (futility)": 3,
+}
 SEQUENTIAL = [
     (test, boundary)
     for test in ("bcv_mcnemar", "bcv_t")
@@ -38,22 +46,30 @@ def test_same_result_whatever_n_jobs():
 @pytest.mark.parametrize("n_samples, delta", [(200, 0.35), (203, 0.0)])
 def test_agrees_with_sequential_compare(n_samples, delta):
     result = simulate_sequential(
-        "simple", n_samples=n_samples, delta=delta, n_repetitions=2, random_state=3
+        "simple",
+        n_samples=n_samples,
+        delta=delta,
+        n_repetitions=2,
+        futility="conditional_power",
+        random_state=3,
     )
     key = (n_samples, delta)
     for r, (data_seed, cv_seed) in enumerate(result.seeds):
         X, y = make_simple(n_samples, delta=delta, random_state=int(data_seed))
-        for test, boundary in SEQUENTIAL:
+        for (test, boundary), futility in itertools.product(
+            SEQUENTIAL, (None, "conditional_power")
+        ):
             one = sequential_compare(
                 *simple_learners(),
                 X,
                 y,
                 test=test,
                 boundary=boundary,
+                futility=futility,
                 stratify=False,
                 random_state=int(cv_seed),
             )
-            name = f"sequential {test} ({boundary})"
+            name = f"sequential {test} ({boundary}{', futility' if futility else ''})"
             assert result.decisions[key][name][r] == CODES[one.decision]
             assert result.repeats[key][name][r] == one.n_repeats
         # The fixed 5×2 BCV McNemar test is the first ten splits of the
