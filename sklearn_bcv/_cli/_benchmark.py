@@ -35,6 +35,7 @@ from ._args import (
     parse_tests,
 )
 from ._data import DATASETS, Data, check_target, load_bundled
+from ._estimators import add_preprocessing_arguments
 from ._many import (
     CORRECTIONS,
     _build_estimators,
@@ -307,6 +308,7 @@ def add_arguments(parser):
         "e.g. 'SVC={\"C\": 10}' (for a default pipeline: of its final "
         "estimator); repeatable",
     )
+    add_preprocessing_arguments(models)
     comparison = parser.add_argument_group("comparison")
     add_tests_argument(
         comparison,
