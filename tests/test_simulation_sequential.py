@@ -215,3 +215,64 @@ def test_type_one_error_on_the_simple_null():
         if row["procedure"].startswith("sequential"):
             # at or below alpha within Monte Carlo error
             assert row["ci_low"] <= 0.05, row
+
+
+def _futility_rows(result):
+    """(row without futility, row with it) per delta and sequential test,
+    the null first."""
+    rows = {(row["delta"], row["procedure"]): row for row in result.rows}
+    pairs = []
+    for delta in sorted(result.deltas):
+        for test, boundary in SEQUENTIAL:
+            plain = rows[(delta, f"sequential {test} ({boundary})")]
+            futile = rows[(delta, f"sequential {test} ({boundary}, futility)")]
+            pairs.append((plain, futile))
+    return pairs
+
+
+def test_futility_saves_fits_under_the_null_and_never_adds_a_rejection():
+    result = simulate_sequential(
+        "simple",
+        n_samples=200,
+        delta=[0.0, 0.6],
+        n_repetitions=40,
+        futility="conditional_power",
+        random_state=2,
+    )
+    for codes in result.decisions.values():
+        for test, boundary in SEQUENTIAL:
+            plain = codes[f"sequential {test} ({boundary})"]
+            futile = codes[f"sequential {test} ({boundary}, futility)"]
+            rejected = np.abs(futile) == 1
+            # non-binding: a rejection with futility is one without it
+            assert np.all(plain[rejected] == futile[rejected])
+            assert not np.any(plain == 3)
+    null_futility = {}
+    for plain, futile in _futility_rows(result):
+        assert futile["rate"] <= plain["rate"]
+        assert futile["mean_fits"] <= plain["mean_fits"]
+        if plain["delta"] == 0.0:
+            assert futile["mean_fits"] <= 16 and futile["futility"] > 0.8
+            null_futility[futile["procedure"]] = futile["futility"]
+        else:  # a real difference stops for futility less often
+            assert futile["futility"] < null_futility[futile["procedure"]]
+
+
+@pytest.mark.slow
+def test_futility_on_the_simple_null_and_under_an_alternative():
+    result = simulate_sequential(
+        "simple",
+        n_samples=1000,
+        delta=[0.0, 0.3],
+        n_repetitions=1000,
+        futility="conditional_power",
+        n_jobs=2,
+        random_state=1,
+    )
+    for plain, futile in _futility_rows(result):
+        if plain["delta"] == 0.0:
+            assert futile["ci_low"] <= 0.05, futile  # type I at most alpha
+            assert futile["mean_fits"] <= 16, futile  # below the fixed 5×2's 20
+        else:
+            # power within 0.02 (+ Monte Carlo error) of the design without
+            assert plain["rate"] - futile["rate"] <= 0.03, (plain, futile)
