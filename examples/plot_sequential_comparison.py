@@ -70,6 +70,27 @@ print(close)
 SequentialDisplay.from_result(close, estimator_names=("logistic", "forest"))
 
 # %%
+# The column "cond. power" is the conditional power under the current
+# trend: the chance that the last look crosses its boundary if the
+# difference stays the one seen so far. It stayed above 0.1 here, so the
+# futility stop (on by default) let the comparison go on.
+#
+# No difference: the futility stop
+# --------------------------------
+# Two random forests that differ only in their seed. At the first look the
+# statistic is 0 and the conditional power is about 1e-13: the comparison
+# stops with "no difference found (futility)" after 12 fits, where the
+# design without the futility stop (``futility=None``) would fit all 28.
+futile = sequential_compare(
+    RandomForestClassifier(n_estimators=50, random_state=0),
+    RandomForestClassifier(n_estimators=50, random_state=1),
+    X,
+    y,
+    random_state=0,
+)
+print(futile.decision, futile.n_fits, futile.trace.conditional_power)
+
+# %%
 # ``result.comparison`` holds the fixed-design tests of the 7×2 BCV, from the
 # same fits (``print(close.comparison)`` shows them all). Their p-values are
 # those of a design fixed in advance and are *not* sequentially adjusted:

@@ -84,7 +84,7 @@ def score_tables(max_datasets=12, max_k=6):
 def test_registered_as_documented(name, func, needs, alternatives):
     entry = get_entry(name)
     assert get_test(name) is func
-    assert (entry.kind, entry.needs, entry.design) == ("datasets", needs, "any")
+    assert (entry.kind, entry.needs, entry.design) == ("datasets", needs, None)
     assert entry.alternatives == alternatives
     assert name in available_tests(kind="datasets")
     assert name not in available_tests()  # not a two-estimator test

@@ -644,7 +644,7 @@ def test_params_of_the_default_pipeline_go_to_its_final_estimator():
         "bcv_mcnemar",
     )
     assert status == 0, err
-    assert "LogisticRegression(C=0.01, max_iter=1000)" in out
+    assert "LogisticRegression(C=0.01, max_iter=1000, random_state=0)" in out
     assert "StandardScaler()" in out
 
 

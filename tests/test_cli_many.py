@@ -301,7 +301,8 @@ def test_default_estimators_for_each_task():
         "KNeighborsRegressor",
     ]
     assert document["task"] == "regression"
-    assert "Ridge(alpha=2)" in document["estimators"]["Ridge"]
+    # --random-state seeds every random_state parameter, the defaults' too
+    assert "Ridge(alpha=2, random_state=0)" in document["estimators"]["Ridge"]
 
 
 def test_tests_list_prints_the_omnibus_tests():

@@ -65,7 +65,59 @@ def test_csv_one_row_per_look_and_one_sided_boundaries_are_empty():
     rows = list(csv.DictReader(io.StringIO(out)))
     assert rows[0]["repeats"] == "2"
     assert all(row["lower"] == "" for row in rows)  # -inf: no lower boundary
-    assert rows[-1]["decision"] in {"A better", "B better", "undecided"}
+    assert rows[-1]["decision"] in {
+        "A better",
+        "B better",
+        "undecided",
+        "no difference found (futility)",
+    }
+    assert all(0 <= float(row["conditional_power"]) <= 1 for row in rows)
+
+
+# Two identical trees: a statistic of 0 at every look.
+SAME = (
+    "sequential",
+    "--dataset",
+    "wine",
+    "--quiet",
+    "--estimator-a",
+    "sklearn.tree.DecisionTreeClassifier",
+    "--estimator-b",
+    "sklearn.tree.DecisionTreeClassifier",
+    "--params-a",
+    '{"random_state": 0}',
+    "--params-b",
+    '{"random_state": 0}',
+)
+
+
+def test_futility_stops_identical_estimators_at_the_first_look():
+    from sklearn.datasets import load_wine
+    from sklearn.tree import DecisionTreeClassifier
+
+    from sklearn_bcv import sequential_compare
+
+    status, out, err = run_cli(*SAME, "--format", "json")
+    assert status == 0, err
+    document = json.loads(out)
+    assert document["decision"] == "no difference found (futility)"
+    assert (document["n_repeats"], document["n_fits"]) == (3, 12)
+    assert document["futility"] == "conditional_power"
+    assert document["futility_threshold"] == 0.1
+    tree = DecisionTreeClassifier(random_state=0)
+    X, y = load_wine(return_X_y=True)
+    expected = sequential_compare(tree, tree, X, y, random_state=0)
+    assert_allclose(
+        document["looks"][0]["conditional_power"], expected.trace.conditional_power[0]
+    )
+    status, out, err = run_cli(*SAME, "--futility", "none")
+    assert status == 0, err
+    assert "Decision: undecided after 7 of at most 7" in out
+    assert "futility" not in out
+    status, out, err = run_cli(*SAME, "--futility-threshold", "0.01")
+    assert "futility: conditional power < 0.01" in out
+    assert "Decision: no difference found (futility) after 3" in out
+    assert "cond. power" in out
 
 
 def test_regression_defaults_to_bcv_t_and_a_rope():
@@ -93,6 +145,9 @@ def test_plot(tmp_path):
         (("--max-repeats", "0"), "expected an integer in [1, 50]"),
         (("--rope", "-1"), "expected a finite number >= 0"),
         (("--rope", "nan"), "expected a finite number >= 0"),
+        (("--futility", "bayes"), "invalid choice"),
+        (("--futility-threshold", "1"), "expected a number in [0, 1)"),
+        (("--futility-threshold", "x"), "expected a number in [0, 1)"),
         (("--boundary", "haybittle"), "invalid choice"),
         (("--test", "calibrated_f_5x2bcv"), "invalid choice"),
         (("--dataset", "diabetes", "--test", "bcv_mcnemar"), "use --test bcv_t"),

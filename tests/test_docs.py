@@ -84,3 +84,50 @@ def test_rst_examples_run(path):
         verbose=False,
     )
     assert failures == 0
+
+
+# --------------------------------------------------------------------------
+# The extras the documentation names exist and hold what it says
+
+DOCS = sorted((ROOT / "doc").glob("*.rst")) + [ROOT / "README.rst"]
+
+
+def _extras():
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+; nothing installed
+    with open(ROOT / "pyproject.toml", "rb") as file:
+        project = tomllib.load(file)["project"]
+    return {
+        name: {re.split(r"[<>=!~\[; ]", req, maxsplit=1)[0].lower() for req in reqs}
+        for name, reqs in project["optional-dependencies"].items()
+    }
+
+
+def _named_extras(text):
+    """Extras named as ``.[a,b]`` or ``sklearn_bcv[a]`` (pip install targets)."""
+    names = set()
+    for group in re.findall(r"(?:\.|sklearn_bcv|sklearn-bcv)\[([\w,\- ]+)\]", text):
+        names.update(name.strip() for name in group.split(","))
+    return names
+
+
+@pytest.mark.parametrize("path", DOCS, ids=lambda path: path.name)
+def test_every_extra_the_docs_name_exists(path):
+    named = _named_extras(path.read_text(encoding="utf-8"))
+    assert named <= set(_extras()), f"{path.name} names {sorted(named)}"
+
+
+def test_install_page_lists_what_each_extra_installs():
+    # Each ``.[name]`` entry of install.rst names packages; every package it
+    # names that some extra installs must be in that extra (the page once
+    # promised pandas with [plot]).
+    extras = _extras()
+    known = set().union(*extras.values())
+    text = (ROOT / "doc" / "install.rst").read_text(encoding="utf-8")
+    entries = re.findall(r"^``\.\[(\w+)\]``\n((?:    .*\n)+)", text, flags=re.MULTILINE)
+    assert {name for name, _ in entries} == set(extras) - {"bench"}
+    for name, description in entries:
+        words = {w.lower() for w in re.findall(r"[\w.\-]+", description)}
+        words |= {w.rpartition(".")[2] for w in words}  # dask.distributed
+        promised = (words & known) - {"test"}
+        assert promised <= extras[name], (name, sorted(promised - extras[name]))
+    assert "pandas" in extras["pandas"] and "pandas" not in extras["plot"]

@@ -108,9 +108,10 @@ def test_register_then_use(restore_registry):
     decorated = register_test("dummy", needs="differences")(dummy_test)
     assert decorated is dummy_test  # the decorator returns the function unchanged
     assert get_test("dummy") is dummy_test
-    # needs given as a string is stored as a tuple; design None means "any"
-    assert get_test_info("dummy") == (("differences",), "any")
-    assert "dummy" in available_tests(design="any")
+    # needs given as a string is stored as a tuple; design None: any design
+    assert get_test_info("dummy") == (("differences",), None)
+    assert "dummy" in available_tests()
+    assert all("dummy" not in available_tests(design=d) for d in DESIGNS)
     assert get_test("dummy")(differences=[0.1, 0.2]).statistic == 0.0
 
 
@@ -473,3 +474,95 @@ def test_param_check_gets_the_users_values_over_the_defaults(restore_registry):
     with pytest.raises(ValueError, match="alternative"):
         entry.check_params({"alternative": "sideways"})
     assert len(seen) == 3  # alpha and alternative are checked before it
+
+
+# --------------------------------------------------------------------------
+# design=None: any design, one hold-out split included
+
+
+def test_builtin_tests_of_splits_declare_their_design():
+    # design=None means "every design": a built-in two- or k-estimator test
+    # that needs a particular design (or two splits, "any") declares it.
+    for kind in ("pair", "many"):
+        for name in available_tests(kind=kind):
+            assert get_entry(name).design in DESIGNS, name
+
+
+def _user_q(correct, *, alpha=0.05, alternative="two-sided"):
+    """Cochran's Q of the pooled records of every split (a k-estimator test
+    a user might register)."""
+    from sklearn_bcv.stats import cochran_q
+
+    pooled = np.concatenate([np.asarray(c) for c in correct])
+    result = cochran_q([pooled], alpha=alpha, alternative=alternative)
+    result["test"] = "user_q"
+    return result
+
+
+def test_user_many_test_without_design_runs_on_a_hold_out_split(restore_registry):
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.dummy import DummyClassifier
+    from sklearn.model_selection import ShuffleSplit
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.tree import DecisionTreeClassifier
+
+    from sklearn_bcv import BlockRegularized5x2CV, compare_many_estimators
+
+    register_test("user_q", needs="correct", kind="many")(_user_q)
+    X, y = load_breast_cancer(return_X_y=True)
+    estimators = [
+        ("bayes", GaussianNB()),
+        ("tree", DecisionTreeClassifier(max_depth=2, random_state=0)),
+        ("majority", DummyClassifier()),
+    ]
+    # the canonical Cochran's Q design: one hold-out split
+    holdout = compare_many_estimators(
+        estimators,
+        X,
+        y,
+        cv=ShuffleSplit(n_splits=1, test_size=0.3, random_state=0),
+        tests=["user_q", "cochran_q"],
+        pairwise_tests=["mcnemar"],
+    )
+    assert holdout.tests.user_q.statistic == holdout.tests.cochran_q.statistic
+    assert holdout.tests.user_q.df == 2 and holdout.tests.user_q.reject
+    # and on any other design
+    bcv = compare_many_estimators(
+        estimators,
+        X,
+        y,
+        cv=BlockRegularized5x2CV(random_state=0),
+        tests=["user_q"],
+        pairwise_tests=["bcv_mcnemar"],
+    )
+    assert bcv.tests.user_q.n_records == 10 * len(y) // 2
+
+
+def test_user_pair_test_without_design_runs_on_a_hold_out_split(restore_registry):
+    from sklearn.model_selection import ShuffleSplit
+
+    from sklearn_bcv import compare_predictions
+
+    def mean_difference(*, differences, alpha=0.05, alternative="two-sided"):
+        value = float(np.mean(differences))
+        return Bunch(
+            statistic=value,
+            pvalue=1.0,
+            df=None,
+            reject=False,
+            alternative=alternative,
+            test="mean_difference",
+        )
+
+    register_test("mean_difference", needs="differences")(mean_difference)
+    register_test("two_split_mean", needs="differences", design="any")(mean_difference)
+    y = np.tile([0, 1], 50)
+    splits = list(ShuffleSplit(n_splits=1, test_size=0.2, random_state=0).split(y))
+    test = splits[0][1]
+    pred_a, pred_b = [y[test]], [np.zeros_like(y[test])]
+    result = compare_predictions(y, pred_a, pred_b, splits, tests=["mean_difference"])
+    expected = 1.0 - np.mean(y[test] == 0)
+    assert result.tests.mean_difference.statistic == pytest.approx(expected)
+    # a test that declares it needs two splits is refused, naming why
+    with pytest.raises(ValueError, match="two_split_mean needs at least two splits"):
+        compare_predictions(y, pred_a, pred_b, splits, tests=["two_split_mean"])

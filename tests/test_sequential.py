@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
+from scipy import stats
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.datasets import load_breast_cancer, load_diabetes
 from sklearn.dummy import DummyClassifier, DummyRegressor
@@ -105,6 +106,7 @@ def test_looks_follow_the_boundaries(cancer):
         min_repeats=1,
         max_repeats=5,
         boundary="pocock",
+        futility=None,
         random_state=0,
     )
     bounds = group_sequential_boundaries(1, 5, boundary="pocock")
@@ -142,16 +144,30 @@ def test_one_look_is_the_fixed_bcv_mcnemar(cancer):
 def test_identical_estimators_are_never_declared_different(cancer):
     X, y = cancer
     tree = DecisionTreeClassifier(random_state=0)
-    result = sequential_compare(tree, tree, X, y, random_state=0, boundary="pocock")
+    result = sequential_compare(
+        tree, tree, X, y, random_state=0, boundary="pocock", futility=None
+    )
     assert result.decision == "undecided"
     assert result.n_repeats == 7 and result.n_fits_saved == 0
     assert_array_equal(result.trace.statistic, 0)
+    # a statistic of 0 has no chance of crossing: the futility stop
+    futile = sequential_compare(tree, tree, X, y, random_state=0, boundary="pocock")
+    assert futile.decision == "no difference found (futility)"
+    assert (futile.n_repeats, futile.n_fits, futile.n_fits_saved) == (3, 12, 16)
+    assert futile.trace.conditional_power[0] < 1e-6
     with_rope = sequential_compare(tree, tree, X, y, rope=0.01, random_state=0)
-    assert with_rope.decision == "no difference"
+    assert with_rope.decision == "no difference"  # the rope wins over futility
     assert with_rope.n_repeats == 3
     for alternative in ("greater", "less"):
         one_sided = sequential_compare(
-            tree, tree, X, y, test="bcv_t", alternative=alternative, random_state=0
+            tree,
+            tree,
+            X,
+            y,
+            test="bcv_t",
+            alternative=alternative,
+            futility=None,
+            random_state=0,
         )
         assert one_sided.decision == "undecided"
 
@@ -159,10 +175,22 @@ def test_identical_estimators_are_never_declared_different(cancer):
 def test_one_sided_alternative_only_stops_on_its_side(cancer):
     X, y = cancer
     result = sequential_compare(
-        _logistic(), DummyClassifier(), X, y, alternative="less", random_state=0
+        _logistic(),
+        DummyClassifier(),
+        X,
+        y,
+        alternative="less",
+        futility=None,
+        random_state=0,
     )
     assert result.decision == "undecided" and result.n_repeats == 7
     assert np.all(np.isposinf(result.trace.upper))
+    # A far better than B: no chance that the last look finds B better
+    futile = sequential_compare(
+        _logistic(), DummyClassifier(), X, y, alternative="less", random_state=0
+    )
+    assert futile.decision == "no difference found (futility)"
+    assert futile.n_repeats == 3 and futile.trace.conditional_power[0] < 1e-6
     greater = sequential_compare(
         _logistic(), DummyClassifier(), X, y, alternative="greater", random_state=0
     )
@@ -231,6 +259,38 @@ def test_summary_frame_and_verbose(cancer, capsys):
     assert isinstance(frame, pd.DataFrame)
     assert frame.columns.tolist()[:4] == ["repeats", "statistic", "lower", "upper"]
     assert frame.decision.tolist() == ["A better"]
+    assert "conditional_power" in frame.columns
+    assert "Look 3: statistic" in out and "conditional power 1.000" in out
+
+
+def test_futility_trace_summary_and_frame(cancer):
+    # Naive Bayes against a stump on three features: a modest difference.
+    X, y = cancer
+    kwargs = dict(min_repeats=2, max_repeats=6, random_state=0)
+    a, b = GaussianNB(), DecisionTreeClassifier(max_depth=1, random_state=0)
+    plain = sequential_compare(a, b, X[:, :3], y, futility=None, **kwargs)
+    bounds = plain.boundaries
+    # the trace's conditional power is the formula at every look taken
+    information = 1 / bounds.variance_factor
+    for i, z in enumerate(plain.trace.statistic[:-1]):
+        ratio = information[-1] / information[i]
+        mean, sd = z * np.sqrt(ratio), np.sqrt(1 - 1 / ratio)
+        c = bounds.upper[-1]
+        expected = stats.norm.sf((c - mean) / sd) + stats.norm.cdf((-c - mean) / sd)
+        assert_allclose(plain.trace.conditional_power[i], expected)
+    assert plain.futility is None and plain.futility_threshold is None
+    # a threshold above every conditional power seen stops at the first look
+    # (unless it crosses); one of 0 never stops for futility
+    high = sequential_compare(a, b, X[:, :3], y, futility_threshold=0.999999, **kwargs)
+    never = sequential_compare(a, b, X[:, :3], y, futility_threshold=0.0, **kwargs)
+    assert never.decision == plain.decision and never.n_repeats == plain.n_repeats
+    assert plain.decision == "undecided" and plain.n_repeats == 6
+    assert high.decision == "no difference found (futility)"
+    assert (high.n_repeats, high.n_fits, high.n_fits_saved) == (2, 8, 16)
+    assert "no difference found (futility)" in str(high)
+    assert "futility: conditional power < 0.999999" in str(high)
+    pytest.importorskip("pandas")
+    assert high.to_frame().decision.tolist() == ["no difference found (futility)"]
 
 
 @pytest.mark.parametrize(
@@ -240,6 +300,9 @@ def test_summary_frame_and_verbose(cancer, capsys):
         (dict(max_repeats=70), "max_repeats=70 is too large for 100 records"),
         (dict(boundary="haybittle"), "boundary"),
         (dict(rope=-0.1), "rope"),
+        (dict(futility="bayes"), "futility"),
+        (dict(futility_threshold=1.0), "futility_threshold"),
+        (dict(futility_threshold=-0.1), "futility_threshold"),
         (dict(test="calibrated_f_5x2bcv"), "has no sequential form"),
         (dict(test="no_such_test"), "not a registered test"),
         (dict(test={"bcv_mcnemar": {"rho2": 0.9}}), "rho2 must be"),

@@ -1,5 +1,7 @@
 """simulate_sequential: the sequential m×2 BCV tests' simulation runner."""
 
+import itertools
+
 import numpy as np
 import pytest
 from sklearn.dummy import DummyClassifier
@@ -14,7 +16,13 @@ from sklearn_bcv.simulation._sequential import (
     sequential_decisions,
 )
 
-CODES = {"A better": 1, "B better": -1, "undecided": 0, "no difference": 2}
+CODES = {
+    "A better": 1,
+    "B better": -1,
+    "undecided": 0,
+    "no difference": 2,
+    "no difference found (futility)": 3,
+}
 SEQUENTIAL = [
     (test, boundary)
     for test in ("bcv_mcnemar", "bcv_t")
@@ -38,22 +46,30 @@ def test_same_result_whatever_n_jobs():
 @pytest.mark.parametrize("n_samples, delta", [(200, 0.35), (203, 0.0)])
 def test_agrees_with_sequential_compare(n_samples, delta):
     result = simulate_sequential(
-        "simple", n_samples=n_samples, delta=delta, n_repetitions=2, random_state=3
+        "simple",
+        n_samples=n_samples,
+        delta=delta,
+        n_repetitions=2,
+        futility="conditional_power",
+        random_state=3,
     )
     key = (n_samples, delta)
     for r, (data_seed, cv_seed) in enumerate(result.seeds):
         X, y = make_simple(n_samples, delta=delta, random_state=int(data_seed))
-        for test, boundary in SEQUENTIAL:
+        for (test, boundary), futility in itertools.product(
+            SEQUENTIAL, (None, "conditional_power")
+        ):
             one = sequential_compare(
                 *simple_learners(),
                 X,
                 y,
                 test=test,
                 boundary=boundary,
+                futility=futility,
                 stratify=False,
                 random_state=int(cv_seed),
             )
-            name = f"sequential {test} ({boundary})"
+            name = f"sequential {test} ({boundary}{', futility' if futility else ''})"
             assert result.decisions[key][name][r] == CODES[one.decision]
             assert result.repeats[key][name][r] == one.n_repeats
         # The fixed 5×2 BCV McNemar test is the first ten splits of the
@@ -199,3 +215,68 @@ def test_type_one_error_on_the_simple_null():
         if row["procedure"].startswith("sequential"):
             # at or below alpha within Monte Carlo error
             assert row["ci_low"] <= 0.05, row
+
+
+def _futility_rows(result):
+    """(row without futility, row with it) per delta and sequential test,
+    the null first."""
+    rows = {(row["delta"], row["procedure"]): row for row in result.rows}
+    pairs = []
+    for delta in sorted(result.deltas):
+        for test, boundary in SEQUENTIAL:
+            plain = rows[(delta, f"sequential {test} ({boundary})")]
+            futile = rows[(delta, f"sequential {test} ({boundary}, futility)")]
+            pairs.append((plain, futile))
+    return pairs
+
+
+def test_futility_saves_fits_under_the_null_and_never_adds_a_rejection():
+    result = simulate_sequential(
+        "simple",
+        n_samples=200,
+        delta=[0.0, 0.6],
+        n_repetitions=40,
+        futility="conditional_power",
+        random_state=2,
+    )
+    for codes in result.decisions.values():
+        for test, boundary in SEQUENTIAL:
+            plain = codes[f"sequential {test} ({boundary})"]
+            futile = codes[f"sequential {test} ({boundary}, futility)"]
+            rejected = np.abs(futile) == 1
+            # non-binding: a rejection with futility is one without it
+            assert np.all(plain[rejected] == futile[rejected])
+            assert not np.any(plain == 3)
+    null_futility = {}
+    for plain, futile in _futility_rows(result):
+        assert futile["rate"] <= plain["rate"]
+        assert futile["mean_fits"] <= plain["mean_fits"]
+        if plain["delta"] == 0.0:
+            assert futile["mean_fits"] <= 16 and futile["futility"] > 0.8
+            null_futility[futile["procedure"]] = futile["futility"]
+        else:  # a real difference stops for futility less often
+            assert futile["futility"] < null_futility[futile["procedure"]]
+
+
+@pytest.mark.slow
+def test_futility_on_the_simple_null_and_under_an_alternative():
+    result = simulate_sequential(
+        "simple",
+        n_samples=1000,
+        delta=[0.0, 0.3],
+        n_repetitions=1000,
+        futility="conditional_power",
+        n_jobs=2,
+        random_state=1,
+    )
+    for plain, futile in _futility_rows(result):
+        if plain["delta"] == 0.0:
+            assert futile["ci_low"] <= 0.05, futile  # type I at most alpha
+            assert futile["mean_fits"] <= 16, futile  # below the fixed 5×2's 20
+        else:
+            # power within 0.02 of the design without for bcv_mcnemar, 0.03
+            # for bcv_t (doc/reproduction.rst), plus 3 Monte Carlo sds of the
+            # paired difference (no rejection is gained: lost / R)
+            lost = plain["rate"] - futile["rate"]
+            target = 0.02 if "bcv_mcnemar" in plain["procedure"] else 0.03
+            assert lost <= target + 3 * np.sqrt(lost / 1000), (plain, futile)

@@ -11,11 +11,15 @@ from sklearn_bcv.stats import bcv_mcnemar, bcv_t, group_sequential_boundaries
 from sklearn_bcv.stats._sequential import (
     SEQUENTIAL_TESTS,
     _non_crossing_probability,
+    _t_last_look_correlation,
+    check_futility,
     check_sequential_test,
+    conditional_power,
     first_stop,
     look_decisions,
     look_statistics,
     sequential_boundaries,
+    sequential_codes,
     statistic_boundaries,
     variance_factor,
 )
@@ -279,3 +283,139 @@ def test_t_boundaries_with_other_correlations():
     assert abs(np.mean(decision != 0) - 0.1) < 4 * np.sqrt(0.1 * 0.9 / 100_000)
     with pytest.raises(ValueError, match="statistic must be"):
         group_sequential_boundaries(2, 5, statistic="z")
+
+
+# --------------------------------------------------------------------------
+# Futility: conditional power under the current trend
+
+
+def test_conditional_power_by_hand():
+    # rho1 = rho2 = 0.5: V_3 = 3.5/6, V_7 = 7.5/14, so I_7/I_3 = 49/45.
+    # Given z_3 under the trend theta = z_3/sqrt(I_3), z_7 is normal with
+    # mean z_3·7/sqrt(45) and variance 1 - 45/49 = (2/7)**2.
+    form = SEQUENTIAL_TESTS["bcv_mcnemar"]
+    bounds = group_sequential_boundaries(3, 7)
+    c = bounds.upper[-1]
+    z3 = np.array([0.0, 1.5, -1.8, 2.0])
+    mean, sd = z3 * 7 / np.sqrt(45), 2 / 7
+    expected = stats.norm.sf((c - mean) / sd) + stats.norm.cdf((-c - mean) / sd)
+    power = conditional_power(form, z3[:, None], bounds)[:, 0]
+    assert_allclose(power, expected, rtol=1e-12)
+    assert_allclose(power[1], 0.0393, atol=5e-4)
+    # at the last look: whether it crossed
+    statistic = np.array([[0.5, 1.0, 1.2, 1.9, 2.5], [0.5, 1.0, 1.2, 1.9, 1.0]])
+    power = conditional_power(form, statistic, bounds)
+    assert_array_equal(power[:, -1], [1.0, 0.0])
+    # at look 5 only: I_7/I_5 = (10/5.5)/(14/7.5) ... from V_m directly
+    ratio = bounds.variance_factor[2] / bounds.variance_factor[-1]
+    mean5, sd5 = 1.2 * np.sqrt(ratio), np.sqrt(1 - 1 / ratio)
+    assert_allclose(
+        power[0, 2],
+        stats.norm.sf((c - mean5) / sd5) + stats.norm.cdf((-c - mean5) / sd5),
+    )
+    # the same look given by its m
+    assert_allclose(conditional_power(form, [1.2], bounds, [5]), power[0, 2])
+
+
+def test_conditional_power_one_sided_reads_one_tail():
+    form = SEQUENTIAL_TESTS["bcv_mcnemar"]
+    greater = group_sequential_boundaries(3, 7, alternative="greater")
+    less = group_sequential_boundaries(3, 7, alternative="less")
+    z = np.array([[-1.9], [-1.0], [1.0], [1.9]])
+    up, down = conditional_power(form, z, greater), conditional_power(form, z, less)
+    mean, sd = z[:, 0] * 7 / np.sqrt(45), 2 / 7
+    assert_allclose(up[:, 0], stats.norm.sf((greater.upper[-1] - mean) / sd))
+    assert_allclose(down[:, 0], stats.norm.cdf((less.lower[-1] - mean) / sd))
+    assert_allclose(up[::-1, 0], down[:, 0])  # mirror images
+
+
+def test_t_form_reads_the_correlation_of_its_normal_scores():
+    form = SEQUENTIAL_TESTS["bcv_t"]
+    correlation = np.array(_t_last_look_correlation(3, 7, 0.5, 0.5))
+    normal = np.sqrt(
+        variance_factor(7, 0.5, 0.5) / variance_factor(range(3, 8), 0.5, 0.5)
+    )
+    assert correlation[-1] == 1.0
+    assert np.all(correlation[:-1] < normal[:-1])
+    assert correlation[0] < normal[0] - 0.02  # 0.93 against 0.96
+    # fresh draws of the model, another generator and seed
+    draws = _model_draws(7, 0.5, 0.5, 40_000, seed=11)
+    looks = look_statistics(form, draws, range(3, 8))
+    scores = stats.norm.isf(stats.t.sf(looks.statistic, 2 * np.arange(3, 8) - 1))
+    fresh = np.corrcoef(scores, rowvar=False)[:, -1]
+    assert_allclose(correlation, fresh, atol=0.005)
+    # t = 2.2 at look 3 read on the normal scale, I_7/I_3 = 1/corr**2
+    bounds = group_sequential_boundaries(3, 7, statistic="t")
+    z = stats.norm.isf(stats.t.sf(2.2, 5))
+    mean, sd = z / correlation[0], np.sqrt(1 - correlation[0] ** 2)
+    c = bounds.upper[-1]
+    expected = stats.norm.sf((c - mean) / sd) + stats.norm.cdf((-c - mean) / sd)
+    assert_allclose(conditional_power(form, [2.2], bounds, [3]), expected)
+
+
+def test_look_decisions_with_futility():
+    power = np.array([0.05, 0.05, 0.5, 0.05, np.nan])
+    statistic = np.array([0.1, 2.5, 0.1, 0.1, 0.1])
+    codes = look_decisions(
+        statistic,
+        -2.0,
+        2.0,
+        low=[-1, -1, -1, -0.01, -1],
+        high=[1, 1, 1, 0.01, 1],
+        rope=0.02,
+        power=power,
+        futility_threshold=0.1,
+    )
+    # futility, the crossing wins, go on, the rope wins, no futility at NaN
+    assert_array_equal(codes, [3, 1, 0, 2, 0])
+    assert_array_equal(
+        look_decisions(statistic, -2.0, 2.0, power=power), [0, 1, 0, 0, 0]
+    )
+
+
+@pytest.mark.parametrize("test", ["bcv_mcnemar", "bcv_t"])
+@pytest.mark.parametrize("shift", [0.0, 0.25])
+def test_futility_is_non_binding(test, shift):
+    # On the same paths, a futility stop only turns a rejection into a stop
+    # for futility, never the other way: the efficacy decisions with
+    # futility are a subset of those without, at the same looks.
+    form, bounds, lower, upper = sequential_boundaries(
+        test, 3, 7, boundary="pocock", alpha=0.05, alternative="two-sided"
+    )
+    draws = _model_draws(7, 0.5, 0.5, 4000, seed=3) + shift
+    if test == "bcv_mcnemar":  # tables of 100 records: A right on a share
+        rng = np.random.default_rng(4)
+        n10 = rng.binomial(100, np.clip(0.10 + 0.04 * draws, 0, 1))
+        n01 = rng.binomial(100, 0.10, size=n10.shape)
+        draws = np.zeros(n10.shape + (2, 2), dtype=np.int64)
+        draws[..., 1, 0], draws[..., 0, 1] = n10, n01
+        draws[..., 1, 1] = 400 - n10 - n01
+    looks = look_statistics(form, draws, bounds.repeats)
+    _, plain = sequential_codes(form, looks, bounds, lower, upper)
+    power, futile = sequential_codes(
+        form, looks, bounds, lower, upper, futility_threshold=0.1
+    )
+    assert not np.any(plain == 3)
+    assert np.all(futile[:, -1] != 3)  # never at the last look
+    assert np.all(
+        (futile == 3)
+        == ((power < 0.1) & (np.abs(plain) != 1))[:, :] * (bounds.repeats < 7)
+    )
+    i_plain, d_plain = first_stop(plain)
+    i_futile, d_futile = first_stop(futile)
+    rejected = np.abs(d_futile) == 1
+    assert np.all(d_plain[rejected] == d_futile[rejected])
+    assert np.all(i_plain[rejected] == i_futile[rejected])
+    assert np.all(i_futile <= i_plain)
+    assert np.mean(np.abs(d_futile) == 1) <= np.mean(np.abs(d_plain) == 1)
+
+
+def test_check_futility():
+    assert check_futility(None, 0.5) is None
+    assert check_futility("conditional_power", 0.2) == 0.2
+    with pytest.raises(ValueError, match="futility must be one of"):
+        check_futility("predictive", 0.1)
+    with pytest.raises(ValueError, match="futility_threshold must be"):
+        check_futility("conditional_power", 1.0)
+    with pytest.raises(ValueError, match="futility_threshold must be"):
+        check_futility("conditional_power", float("nan"))

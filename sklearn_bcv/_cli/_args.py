@@ -303,6 +303,7 @@ def list_tests(stdout, kind="pair"):
 
     for name in available_tests(kind=kind):
         needs, design = get_test_info(name)
+        design = "None" if design is None else design  # None: every design
         stdout.write(f"{name:24s} design={design:8s} needs={','.join(needs)}\n")
 
 

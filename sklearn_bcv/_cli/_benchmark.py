@@ -43,6 +43,7 @@ from ._data import (
     read_csv,
     target_from_column,
 )
+from ._estimators import add_preprocessing_arguments
 from ._many import (
     CORRECTIONS,
     _build_estimators,
@@ -372,6 +373,7 @@ def add_arguments(parser):
         "e.g. 'SVC={\"C\": 10}' (for a default pipeline: of its final "
         "estimator); repeatable",
     )
+    add_preprocessing_arguments(models)
     comparison = parser.add_argument_group("comparison")
     add_tests_argument(
         comparison,

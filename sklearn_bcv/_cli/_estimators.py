@@ -21,6 +21,7 @@ from sklearn.base import BaseEstimator, clone, is_classifier, is_regressor
 from ._args import CLIError
 
 __all__ = [
+    "add_preprocessing_arguments",
     "build_estimator",
     "check_estimator_task",
     "default_estimators",
@@ -29,7 +30,10 @@ __all__ = [
     "installed_environment_only",
     "no_current_directory_imports",
     "parse_params",
+    "preprocessing_steps",
+    "seed_estimator",
     "with_preprocessor",
+    "with_steps",
 ]
 
 
@@ -210,14 +214,26 @@ def default_estimators(task, random_state):
     return [(estimator_name(estimator), estimator) for estimator in estimators]
 
 
-def build_estimator(path, params, *, default=None, option, params_option, stdout=None):
+def build_estimator(
+    path,
+    params,
+    *,
+    default=None,
+    option,
+    params_option,
+    stdout=None,
+    random_state=None,
+):
     """Instantiate the class at ``path`` with ``params``, or use ``default``.
 
     ``params`` (a dict, from :func:`parse_params`) sets parameters of the
     named class; for a default that is a pipeline (a scaled linear model)
     they go to its final estimator, so ``{"C": 10}`` works on the default
-    logistic regression as on any classifier. ``option`` and
-    ``params_option`` name the options in error messages.
+    logistic regression as on any classifier. ``random_state`` (None: left
+    alone) seeds every ``random_state`` parameter of the estimator, nested
+    ones included (:func:`seed_estimator`), before ``params``, so a seed the
+    user gives in ``params`` wins. ``option`` and ``params_option`` name
+    the options in error messages.
     """
     if path is None:
         estimator = default
@@ -236,12 +252,102 @@ def build_estimator(path, params, *, default=None, option, params_option, stdout
             f"{option}: {type(estimator).__name__} has no predict method; "
             "give a classifier or a regressor"
         )
+    if random_state is not None:
+        seed_estimator(estimator, random_state)
     if params:
         try:
             target.set_params(**params)
         except ValueError as exc:
             raise CLIError(f"{params_option}: {exc}") from None
     return estimator
+
+
+def seed_estimator(estimator, random_state):
+    """Set every ``random_state`` parameter of ``estimator`` to
+    ``random_state``: its own and those of the estimators it holds
+    (pipeline steps, a meta-estimator's estimator, ...), every key of
+    ``get_params(deep=True)`` that is ``random_state`` or ends with
+    ``__random_state``. Returns the estimator (changed in place)."""
+    keys = [
+        key
+        for key in estimator.get_params(deep=True)
+        if key == "random_state" or key.endswith("__random_state")
+    ]
+    # outer keys first: setting an inner key after its estimator is final
+    for key in sorted(keys, key=lambda key: key.count("__")):
+        estimator.set_params(**{key: random_state})
+    return estimator
+
+
+#: What ``--scale`` puts in front of each estimator.
+SCALER = "sklearn.preprocessing.StandardScaler"
+
+
+def add_preprocessing_arguments(group):
+    """``--scale`` and ``--preprocess``: steps in front of every estimator."""
+    group.add_argument(
+        "--scale",
+        action="store_true",
+        help="put a StandardScaler in front of every estimator "
+        "(make_pipeline(StandardScaler(), estimator), fitted on each training "
+        "set; the default estimators that need it are scaled already)",
+    )
+    group.add_argument(
+        "--preprocess",
+        metavar="IMPORT.PATH",
+        action="append",
+        default=None,
+        help="a transformer class put, with its default parameters and "
+        "seeded by --random-state, in front of every estimator, e.g. "
+        "sklearn.preprocessing.MinMaxScaler; repeat it for a chain (after "
+        "--scale's StandardScaler, in the order given)",
+    )
+
+
+def preprocessing_steps(args, stdout=None):
+    """The transformers of ``--scale`` and ``--preprocess`` (a list, empty
+    without them), each checked to be a transformer and seeded with
+    ``--random-state``."""
+    paths = [SCALER] if getattr(args, "scale", False) else []
+    paths += getattr(args, "preprocess", None) or []
+    steps = []
+    for path in paths:
+        cls = import_estimator_class(path, "--preprocess", stdout=stdout)
+        try:
+            step = cls()
+        except Exception as exc:  # required arguments
+            raise CLIError(
+                f"--preprocess: cannot create {path}() without arguments "
+                f"({type(exc).__name__}: {exc})"
+            ) from None
+        if not (hasattr(step, "fit") and hasattr(step, "transform")):
+            raise CLIError(
+                f"--preprocess: {path} is not a transformer (it has no transform "
+                "method); give a class such as sklearn.preprocessing.MinMaxScaler"
+            )
+        steps.append(seed_estimator(step, args.random_state))
+    return steps
+
+
+def _leading_classes(estimator, n):
+    from sklearn.pipeline import Pipeline
+
+    if not isinstance(estimator, Pipeline):
+        return []
+    return [type(step) for _, step in estimator.steps[:n]]
+
+
+def with_steps(estimator, steps):
+    """``estimator`` behind clones of ``steps`` (a pipeline), unless it is a
+    pipeline that starts with those steps' classes already (the default
+    scaled models under ``--scale``)."""
+    if not steps:
+        return estimator
+    if _leading_classes(estimator, len(steps)) == [type(step) for step in steps]:
+        return estimator
+    from sklearn.pipeline import make_pipeline
+
+    return make_pipeline(*(clone(step) for step in steps), estimator)
 
 
 def check_estimator_task(estimator, task, option):
@@ -307,6 +413,7 @@ def add_pair_estimator_arguments(parser):
             "object, e.g. '{\"C\": 10}' (for a default pipeline: of its "
             "final estimator)",
         )
+    add_preprocessing_arguments(models)
 
 
 def build_pair_estimators(args, data, stderr):
@@ -318,6 +425,7 @@ def build_pair_estimators(args, data, stderr):
     (_, default_a), (_, default_b), *_ = default_estimators(
         data.task, args.random_state
     )
+    steps = preprocessing_steps(args, chatter(args, stderr))
     estimators = []
     for side, path, params_text, default in (
         ("a", args.estimator_a, args.params_a, default_a),
@@ -331,9 +439,10 @@ def build_pair_estimators(args, data, stderr):
             option=f"--estimator-{side}",
             params_option=f"--params-{side}",
             stdout=chatter(args, stderr),
+            random_state=args.random_state,
         )
         check_estimator_task(estimator, data.task, f"--estimator-{side}")
-        estimators.append(estimator)
+        estimators.append(with_steps(estimator, steps))
     names = tuple(estimator_name(estimator) for estimator in estimators)
     if names[0] == names[1]:
         names = (f"A ({names[0]})", f"B ({names[1]})")

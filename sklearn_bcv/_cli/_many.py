@@ -25,11 +25,14 @@ from ._args import (
 )
 from ._data import add_data_arguments, load_data
 from ._estimators import (
+    add_preprocessing_arguments,
     build_estimator,
     check_estimator_task,
     default_estimators,
     parse_params,
+    preprocessing_steps,
     with_preprocessor,
+    with_steps,
 )
 from ._output import (
     chatter,
@@ -109,6 +112,7 @@ def add_arguments(parser):
         "e.g. 'SVC={\"C\": 10}' (for a default pipeline: of its final "
         "estimator); repeatable",
     )
+    add_preprocessing_arguments(models)
     for option in TWO_ESTIMATOR_OPTIONS:  # to say what to use instead
         models.add_argument(option, default=None, help=argparse.SUPPRESS)
     comparison = parser.add_argument_group("comparison")
@@ -246,6 +250,7 @@ def _build_estimators(args, names, data, stderr):
     params = {
         name: parse_params(text, f"--params {name}") for name, text in args.params or []
     }
+    steps = preprocessing_steps(args, chatter(args, stderr))
     estimators = []
     for name, path, default in specs:
         estimator = build_estimator(
@@ -255,9 +260,10 @@ def _build_estimators(args, names, data, stderr):
             option="--estimator",
             params_option=f"--params {name}",
             stdout=chatter(args, stderr),
+            random_state=args.random_state,
         )
         check_estimator_task(estimator, data.task, f"--estimator {name}")
-        estimators.append((name, estimator))
+        estimators.append((name, with_steps(estimator, steps)))
     return estimators
 
 

@@ -51,6 +51,20 @@ def _rope(text):
     return value
 
 
+def _probability(text):
+    import argparse
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a number in [0, 1); got {text!r}"
+        ) from None
+    if not 0 <= value < 1:  # also rejects nan
+        raise argparse.ArgumentTypeError(f"expected a number in [0, 1); got {text}")
+    return value
+
+
 def add_arguments(parser):
     """The options of ``sequential``."""
     add_data_arguments(parser)
@@ -101,6 +115,23 @@ def add_arguments(parser):
         metavar="R",
         help="also stop with 'no difference' when the (1 - alpha) interval of "
         "the mean difference lies inside [-R, R] (default: 0, off)",
+    )
+    sequential.add_argument(
+        "--futility",
+        choices=("conditional_power", "none"),
+        default="conditional_power",
+        help="conditional_power: before the last look, stop with 'no difference "
+        "found (futility)' when the chance that the last look crosses its "
+        "boundary, if the difference stays the one seen so far, is below "
+        "--futility-threshold (non-binding: the level can only fall; default); "
+        "none: go on to --max-repeats",
+    )
+    sequential.add_argument(
+        "--futility-threshold",
+        type=_probability,
+        default=0.1,
+        metavar="P",
+        help="the conditional power below which --futility stops (default: 0.1)",
     )
     add_level_arguments(
         sequential,
@@ -154,6 +185,8 @@ def run(args, *, stdout, stderr):
                 alpha=args.alpha,
                 alternative=args.alternative,
                 rope=args.rope,
+                futility=None if args.futility == "none" else args.futility,
+                futility_threshold=args.futility_threshold,
                 scoring=args.scoring,
                 n_jobs=args.n_jobs,
                 verbose=args.verbose,
@@ -190,7 +223,15 @@ def run(args, *, stdout, stderr):
 # --------------------------------------------------------------------------
 # Output
 
-SETTINGS = ("test", "boundary", "alpha", "alternative", "rope")
+SETTINGS = (
+    "test",
+    "boundary",
+    "alpha",
+    "alternative",
+    "rope",
+    "futility",
+    "futility_threshold",
+)
 COUNTS = (
     "decision",
     "n_repeats",
@@ -199,7 +240,16 @@ COUNTS = (
     "n_fits",
     "n_fits_saved",
 )
-LOOK_FIELDS = ("repeats", "statistic", "lower", "upper", "estimate", "low", "high")
+LOOK_FIELDS = (
+    "repeats",
+    "statistic",
+    "lower",
+    "upper",
+    "estimate",
+    "low",
+    "high",
+    "conditional_power",
+)
 
 
 def result_to_dict(result, context):
@@ -269,6 +319,7 @@ COMMAND = Subcommand(
         "sklearn-bcv sequential --dataset wine --boundary pocock --plot path.png",
         "sklearn-bcv sequential --dataset diabetes --max-repeats 10 --format json",
         "sklearn-bcv sequential --rope 0.01 --alternative greater",
+        "sklearn-bcv sequential --dataset wine --futility none",
     ),
     add_arguments=add_arguments,
     run=run,

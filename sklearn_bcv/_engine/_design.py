@@ -112,8 +112,12 @@ class Design:
 
         A test registered for ``"bcv"`` runs on any m×2 design; the engine
         warns when the design is not block-regularized (see
-        :meth:`warns_for`).
+        :meth:`warns_for`). A test registered with ``design=None`` runs on
+        every design, one hold-out split included (``"any"`` needs at least
+        two splits).
         """
+        if design is None:
+            return True
         if design not in DESIGNS:
             raise ValueError(f"design must be one of {list(DESIGNS)}; got {design!r}.")
         return {

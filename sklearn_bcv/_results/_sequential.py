@@ -15,9 +15,16 @@ _TRACE_FIELDS = (
     "estimate",
     "low",
     "high",
+    "conditional_power",
     "decision",
 )
-_CODES = {0: "continue", 1: "A better", -1: "B better", 2: "no difference"}
+_CODES = {
+    0: "continue",
+    1: "A better",
+    -1: "B better",
+    2: "no difference",
+    3: "no difference found (futility)",
+}
 
 
 def look_labels(trace):
@@ -56,6 +63,8 @@ class SequentialResult(Bunch):
         rope,
         statistic_reference,
         cv,
+        futility=None,
+        futility_threshold=None,
     ):
         """Assemble the result from the looks taken and the boundaries."""
         n_fits = 4 * n_repeats
@@ -85,6 +94,8 @@ class SequentialResult(Bunch):
             alpha=bounds.alpha,
             alternative=bounds.alternative,
             rope=rope,
+            futility=futility,
+            futility_threshold=futility_threshold,
             cv=cv,
             estimate=float(trace["estimate"][-1]),
             confidence_interval=(float(trace["low"][-1]), float(trace["high"][-1])),
@@ -94,7 +105,8 @@ class SequentialResult(Bunch):
         """The looks taken as a :class:`pandas.DataFrame`, one row per look.
 
         Columns ``repeats``, ``statistic``, ``lower``, ``upper``,
-        ``estimate``, ``low``, ``high`` and ``decision`` (text). Needs pandas.
+        ``estimate``, ``low``, ``high``, ``conditional_power`` and
+        ``decision`` (text). Needs pandas.
 
         Returns
         -------
@@ -128,7 +140,12 @@ def _format_sequential_summary(result):
         f"Sequential comparison of {who}, {comparison.design.n_samples} records",
         f"test: {result.test} ({scale} look statistic), {_boundary_name(result)} "
         f"boundaries, alpha={result.alpha}, alternative={result.alternative!r}"
-        + (f", rope={result.rope:g}" if result.rope > 0 else ""),
+        + (f", rope={result.rope:g}" if result.rope > 0 else "")
+        + (
+            f", futility: conditional power < {result.futility_threshold:g}"
+            if result.get("futility")
+            else ""
+        ),
     ]
     trace = result.trace
     rows = [
@@ -138,20 +155,30 @@ def _format_sequential_summary(result):
             format_number(float(low)),
             format_number(float(high)),
             f"[{format_number(float(a))}, {format_number(float(b))}]",
+            format_number(float(power)),
             label,
         )
-        for m, stat, low, high, a, b, label in zip(
+        for m, stat, low, high, a, b, power, label in zip(
             trace.repeats,
             trace.statistic,
             trace.lower,
             trace.upper,
             trace.low,
             trace.high,
+            trace.conditional_power,
             look_labels(trace),
         )
     ]
-    header = ("m", "statistic", "lower", "upper", "interval (A - B)", "look")
-    lines += text_table(header, rows, right_aligned=(0, 1, 2, 3))
+    header = (
+        "m",
+        "statistic",
+        "lower",
+        "upper",
+        "interval (A - B)",
+        "cond. power",
+        "look",
+    )
+    lines += text_table(header, rows, right_aligned=(0, 1, 2, 3, 5))
     lines.append(
         f"Decision: {result.decision} after {result.n_repeats} of at most "
         f"{result.max_repeats} repetitions ({result.n_fits} fits, "

@@ -22,7 +22,7 @@ Per replication the ``2 * max_repeats`` splits are fitted once; the tables
 and accuracy differences of those fits feed every procedure. The decisions
 are reached through the functions :func:`~sklearn_bcv.sequential_compare`
 uses (``stats._sequential``: :func:`look_statistics`,
-:func:`look_decisions`, :func:`first_stop`), vectorised over the
+:func:`sequential_codes`, :func:`first_stop`), vectorised over the
 replications, so the simulation and one comparison share one path.
 """
 
@@ -44,13 +44,15 @@ from ..datasets import make_epsilon_losses, make_simple
 from ..stats._registry import get_test
 from ..stats._sequential import (
     BOUNDARIES,
+    FUTILITY,
     SEQUENTIAL_TESTS,
     _check_repeats,
+    check_futility,
     first_stop,
     group_sequential_boundaries,
-    look_decisions,
     look_statistics,
     sequential_boundaries,
+    sequential_codes,
 )
 from ._losses import simulate_loss_vectors
 from ._paper import format_text_table, simple_learners
@@ -154,7 +156,15 @@ def _codes(result):
 
 
 def sequential_decisions(
-    test, values, *, min_repeats, max_repeats, boundary, alpha, alternative
+    test,
+    values,
+    *,
+    min_repeats,
+    max_repeats,
+    boundary,
+    alpha,
+    alternative,
+    futility_threshold=None,
 ):
     """Decision codes and repetitions at the stop of ``test``'s sequential
     form on every replication, as :func:`sklearn_bcv.sequential_compare`
@@ -162,7 +172,9 @@ def sequential_decisions(
 
     ``values`` holds the test's needs over the whole design, a leading
     replication axis first: tables ``(R, 2M, 2, 2)`` or differences
-    ``(R, 2M)``. Returns ``(codes, repeats)``, two int arrays ``(R,)``.
+    ``(R, 2M)``. ``futility_threshold`` (None: no futility stop) is the
+    conditional power below which a look stops for futility (code 3).
+    Returns ``(codes, repeats)``, two int arrays ``(R,)``.
     """
     form, bounds, lower, upper = sequential_boundaries(
         test,
@@ -173,11 +185,18 @@ def sequential_decisions(
         alternative=alternative,
     )
     looks = look_statistics(form, values, bounds.repeats, alpha=alpha, params={})
-    codes = look_decisions(
-        looks.statistic, lower, upper, low=looks.low, high=looks.high, rope=0.0
+    _, codes = sequential_codes(
+        form, looks, bounds, lower, upper, futility_threshold=futility_threshold
     )
     index, decision = first_stop(codes)
     return decision.astype(np.int64), bounds.repeats[index]
+
+
+def _procedure_name(test, boundary, futility_threshold):
+    """``"sequential bcv_t (pocock)"``, with ``", futility"`` when the
+    conditional-power futility stop is on."""
+    futility = "" if futility_threshold is None else ", futility"
+    return f"sequential {test} ({boundary}{futility})"
 
 
 def fixed_designs(max_repeats):
@@ -195,16 +214,19 @@ def _procedures(tables, differences, *, tests, boundaries, settings):
     for test in tests:
         values = tables if SEQUENTIAL_TESTS[test].needs == "tables" else differences
         for boundary in boundaries:
-            codes, repeats = sequential_decisions(
-                test,
-                values,
-                min_repeats=min_repeats,
-                max_repeats=max_repeats,
-                boundary=boundary,
-                alpha=alpha,
-                alternative=alternative,
-            )
-            out[f"sequential {test} ({boundary})"] = (codes, repeats, {})
+            for threshold in settings.get("futility_thresholds", (None,)):
+                codes, repeats = sequential_decisions(
+                    test,
+                    values,
+                    min_repeats=min_repeats,
+                    max_repeats=max_repeats,
+                    boundary=boundary,
+                    alpha=alpha,
+                    alternative=alternative,
+                    futility_threshold=threshold,
+                )
+                name = _procedure_name(test, boundary, threshold)
+                out[name] = (codes, repeats, {})
     mcnemar = get_test("bcv_mcnemar")
     reference = None
     for m in fixed_designs(max_repeats):
@@ -229,7 +251,7 @@ def _procedures(tables, differences, *, tests, boundaries, settings):
 
 def _row(setup, n_samples, delta, name, codes, repeats, reference, settings):
     n_repetitions = codes.size
-    n_rejections = int(np.count_nonzero(codes))
+    n_rejections = int(np.count_nonzero(np.abs(codes) == 1))
     low, high = rejection_rate_interval(n_rejections, n_repetitions)
     asn = float(np.mean(repeats))
     return {
@@ -244,6 +266,7 @@ def _row(setup, n_samples, delta, name, codes, repeats, reference, settings):
         "ci_high": high,
         "a_better": float(np.mean(codes == 1)),
         "b_better": float(np.mean(codes == -1)),
+        "futility": float(np.mean(codes == 3)),
         "asn": asn,
         "mean_fits": 4.0 * asn,
         "fits_saved": 4.0 * (settings["max_repeats"] - asn),
@@ -275,7 +298,8 @@ class SequentialSimulationResult(Bunch):
         Columns: ``setup``, ``n_samples``, ``delta`` (None for the epsilon
         setup), ``procedure``, ``n_repetitions``, ``n_rejections``, ``rate``
         and its 95% Wilson interval ``ci_low``, ``ci_high``, ``a_better``
-        and ``b_better`` (rates of each decision), ``asn`` (mean number of
+        and ``b_better`` (rates of each decision), ``futility`` (rate of
+        the futility stop, 0 without it), ``asn`` (mean number of
         repetitions fitted), ``mean_fits`` (4 fits per repetition),
         ``fits_saved`` (against a fixed ``max_repeats``×2 design) and
         ``agreement`` (share of replications whose decision is that of
@@ -301,6 +325,7 @@ class SequentialSimulationResult(Bunch):
             "rate [95% CI]",
             "A better",
             "B better",
+            "futile",
             "ASN",
             "fits",
             "saved",
@@ -318,6 +343,7 @@ class SequentialSimulationResult(Bunch):
                     f"{row['ci_high']:.{digits}f}]",
                     f"{row['a_better']:.{digits}f}",
                     f"{row['b_better']:.{digits}f}",
+                    f"{row['futility']:.{digits}f}",
                     f"{row['asn']:.2f}",
                     f"{row['mean_fits']:.1f}",
                     f"{row['fits_saved']:.1f}",
@@ -379,6 +405,8 @@ def _check_names(values, allowed, name):
         "boundaries": [str, list, tuple],
         "alpha": [Interval(Real, 0, 1, closed="neither")],
         "alternative": [StrOptions(set(ALTERNATIVES))],
+        "futility": [StrOptions(set(FUTILITY)), None],
+        "futility_threshold": [Interval(Real, 0, 1, closed="left")],
         "epsilon": [Interval(Real, 0, 2 / 3, closed="both")],
         "n_jobs": [Integral, None],
         "verbose": ["verbose"],
@@ -398,6 +426,8 @@ def simulate_sequential(
     boundaries=("pocock", "obrien_fleming"),
     alpha=0.05,
     alternative="two-sided",
+    futility=None,
+    futility_threshold=0.1,
     epsilon=0.1,
     n_jobs=None,
     verbose=0,
@@ -451,6 +481,14 @@ def simulate_sequential(
         posterior probability exceeds ``1 - alpha``).
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
         Passed to every procedure; ``"greater"`` stops only for "A better".
+    futility : "conditional_power" or None, default=None
+        ``"conditional_power"`` adds, next to each sequential test without
+        a futility stop, the same test with
+        :func:`~sklearn_bcv.sequential_compare`'s conditional-power futility
+        stop (procedure ``"sequential <test> (<boundary>, futility)"``), on
+        the same splits.
+    futility_threshold : float in [0, 1), default=0.1
+        The conditional power below which the futility stop stops.
     epsilon : float, default=0.1
         Error rate of both algorithms in the epsilon setup.
     n_jobs : int, default=None
@@ -526,11 +564,13 @@ def simulate_sequential(
         deltas = (None,)
     if setup == "simple" and any(d < 0 for d in deltas):
         raise ValueError(f"delta must be >= 0; got {delta!r}.")
+    threshold = check_futility(futility, futility_threshold)
     settings = {
         "min_repeats": min_repeats,
         "max_repeats": max_repeats,
         "alpha": float(alpha),
         "alternative": alternative,
+        "futility_thresholds": (None,) if threshold is None else (None, threshold),
     }
     # The boundaries first: they are checked (and cached) before any fit.
     for boundary in boundaries:
@@ -596,5 +636,7 @@ def simulate_sequential(
         boundaries=boundaries,
         alpha=float(alpha),
         alternative=alternative,
+        futility=futility,
+        futility_threshold=threshold,
         epsilon=epsilon if setup == "epsilon" else None,
     )

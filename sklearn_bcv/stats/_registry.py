@@ -105,7 +105,10 @@ def register_test(
         ``kind="many"`` among ``"correct"``, ``"scores"``, ``"n_train"``
         and ``"n_test"``.
     design : {"holdout", "kfold", "mx2", "bcv", "any"}, default=None
-        The design of splits the test is derived for; None means ``"any"``.
+        The design of splits the test is derived for. None means any
+        design, one hold-out split included; ``"any"`` means at least two
+        splits (a test that needs two splits, e.g. to estimate a variance
+        across them, declares it).
     kind : {"pair", "many", "datasets"}, default="pair"
         What the test compares: two estimators on one data set, k
         estimators on one data set (an omnibus test), or estimators across
@@ -223,7 +226,7 @@ def register_test(
             f"needs must name one or more of {list(NEEDS[kind])} (the needs of "
             f"a {kind!r} test); got {list(needs)!r}."
         )
-    design = "any" if design is None else _check_design(design)
+    design = None if design is None else _check_design(design)
     alternatives = _check_alternatives(alternatives)
     recommended_for = _check_recommended_for(recommended_for)
     if rationale is not None and not isinstance(rationale, str):
@@ -481,7 +484,8 @@ def get_test(name):
 
 
 def get_test_info(name):
-    """Return ``(needs, design)`` of the registered test ``name``."""
+    """Return ``(needs, design)`` of the registered test ``name`` (design
+    None: any design)."""
     entry = get_entry(name)
     return entry.needs, entry.design
 
@@ -493,7 +497,8 @@ def available_tests(design=None, kind="pair"):
     ----------
     design : str, default=None
         If given, only the tests registered for that design (see
-        :data:`DESIGNS`); None lists every design.
+        :data:`DESIGNS`); None lists every design (and the tests registered
+        with ``design=None``, which run on any design).
     kind : {"pair", "many", "datasets"} or None, default="pair"
         Only the tests of that kind: ``"pair"`` compares two estimators,
         ``"many"`` k estimators on one data set (omnibus tests),

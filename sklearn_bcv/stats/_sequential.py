@@ -35,12 +35,16 @@ __all__ = [
     "BOUNDARIES",
     "DECISIONS",
     "SEQUENTIAL_TESTS",
+    "FUTILITY",
+    "check_futility",
     "check_sequential_test",
+    "conditional_power",
     "first_stop",
     "group_sequential_boundaries",
     "look_decisions",
     "look_statistics",
     "sequential_boundaries",
+    "sequential_codes",
     "variance_factor",
 ]
 
@@ -49,8 +53,18 @@ __all__ = [
 #: fixed-design critical value at the last.
 BOUNDARIES = ("pocock", "obrien_fleming")
 
-#: Decision codes of :func:`look_decisions` and :func:`first_stop`.
-DECISIONS = {0: "undecided", 1: "A better", -1: "B better", 2: "no difference"}
+#: Decision codes of :func:`look_decisions` and :func:`first_stop`: 2 is the
+#: rope's equivalence stop, 3 the conditional-power futility stop.
+DECISIONS = {
+    0: "undecided",
+    1: "A better",
+    -1: "B better",
+    2: "no difference",
+    3: "no difference found (futility)",
+}
+
+#: The futility rules of :func:`sklearn_bcv.sequential_compare` (None: none).
+FUTILITY = ("conditional_power",)
 
 # Grid of the numerical integration: Simpson's rule on at least this many
 # points per look, and at least this many points per standard deviation of
@@ -558,22 +572,194 @@ def look_statistics(form, values, repeats, *, alpha=0.05, params=None):
     return looks
 
 
-def look_decisions(statistic, lower, upper, *, low=None, high=None, rope=0.0):
+def look_decisions(
+    statistic,
+    lower,
+    upper,
+    *,
+    low=None,
+    high=None,
+    rope=0.0,
+    power=None,
+    futility_threshold=None,
+):
     """Decision code at every look (see :data:`DECISIONS`).
 
     1 ("A better") where ``statistic >= upper``, -1 ("B better") where
     ``statistic <= lower``, 2 ("no difference") where ``rope > 0`` and the
-    interval ``[low, high]`` lies inside ``[-rope, rope]``, else 0 (go on).
-    A crossing wins over the futility rule at the same look.
+    interval ``[low, high]`` lies inside ``[-rope, rope]``, 3 ("no
+    difference found (futility)") where ``futility_threshold`` is given and
+    the conditional power ``power`` is below it, else 0 (go on). A crossing
+    wins over the rope's rule, which wins over the futility rule, at the
+    same look. ``power`` should be NaN (no futility stop) at the last look.
     """
     statistic = np.asarray(statistic, dtype=np.float64)
     codes = np.zeros(statistic.shape, dtype=np.int8)
+    if futility_threshold is not None:
+        codes[np.asarray(power) < futility_threshold] = 3
     if rope > 0:
         inside = (np.asarray(low) >= -rope) & (np.asarray(high) <= rope)
         codes[inside] = 2
     codes[statistic <= lower] = -1
     codes[statistic >= upper] = 1
     return codes
+
+
+def check_futility(futility, futility_threshold):
+    """Validate the futility rule and its threshold; the threshold, or None
+    when there is no futility stop."""
+    if futility is None:
+        return None
+    if not isinstance(futility, str) or futility not in FUTILITY:
+        raise ValueError(
+            f"futility must be one of {list(FUTILITY)} or None; got {futility!r}."
+        )
+    return check_real(
+        futility_threshold,
+        name="futility_threshold",
+        expected="a number in [0, 1)",
+        is_valid=lambda value: 0 <= value < 1,
+    )
+
+
+def _normal_scale(form, statistic, repeats):
+    """Look statistics on the scale of the normal boundaries: ``bcv_t``'s t
+    statistics through their t(2m - 1) laws (as its boundaries are
+    calibrated), a normal statistic as it is."""
+    statistic = np.asarray(statistic, dtype=np.float64)
+    if not form.t_reference:
+        return statistic
+    df = 2 * np.asarray(repeats) - 1
+    return stats.norm.isf(stats.t.sf(statistic, df))
+
+
+def _last_look_correlation(form, bounds):
+    """``corr(z_m, z_M)`` of every look with the last one under H0: the
+    normal law's ``sqrt(I_m / I_M)``, or for a t statistic that of its
+    normal scores on the model's draws."""
+    if not form.t_reference:
+        variances = bounds.variance_factor
+        return np.sqrt(variances[-1] / variances)
+    first, last = int(bounds.repeats[0]), int(bounds.repeats[-1])
+    return np.asarray(
+        _t_last_look_correlation(first, last, float(bounds.rho1), float(bounds.rho2))
+    )
+
+
+@cache
+def _t_last_look_correlation(first, last, rho1, rho2):
+    repeats = np.arange(first, last + 1)
+    form, params = SEQUENTIAL_TESTS["bcv_t"], {"rho1": rho1, "rho2": rho2}
+    rng = np.random.default_rng(_T_SEED)
+    draws = _model_differences(last, rho1, rho2, _T_CHUNK, rng)
+    looks = look_statistics(form, draws, repeats, params=params)
+    scores = _normal_scale(form, looks.statistic, repeats)
+    scores = scores[np.all(np.isfinite(scores), axis=-1)]
+    correlation = np.corrcoef(scores, rowvar=False)[:, -1]
+    return tuple(np.clip(correlation, 1e-3, 1.0).tolist())
+
+
+def conditional_power(form, statistic, bounds, repeats=None):
+    """Conditional power under the current trend at every look.
+
+    The probability that the last look ``M`` crosses its boundary, given
+    the look statistic ``z_m`` at look m, when the effect is the one
+    ``z_m`` estimates (Jennison & Turnbull 2000, §10.2), under the joint
+    normal law of the looks the boundaries are computed from.
+
+    Parameters
+    ----------
+    form : SequentialForm
+    statistic : ndarray of shape (..., n_looks)
+        The look statistics, in the test's own scale.
+    bounds : Bunch
+        :func:`group_sequential_boundaries` of the design.
+    repeats : array-like of shape (n_looks,), default=None
+        The looks ``statistic`` was taken at; None means the first
+        ``n_looks`` of ``bounds.repeats``.
+
+    Returns
+    -------
+    power : ndarray of the shape of ``statistic``
+        In [0, 1]; at the last look, 1 where it crosses and 0 elsewhere.
+
+    Notes
+    -----
+    With information ``I_m = 1 / V_m``, ``S_m = z_m·sqrt(I_m)`` has
+    independent increments with drift ``theta·I_m``; the current trend is
+    ``theta_hat = z_m / sqrt(I_m)``, so given ``z_m`` the last look's
+    statistic is normal with mean ``z_m·sqrt(I_M / I_m)`` and variance
+    ``1 - I_m / I_M``. The power adds the probabilities of the two tails
+    beyond ``±c_M`` (one tail for a one-sided test). ``bcv_t``'s t
+    statistic is first mapped to the normal scale through its t(2m - 1)
+    law, the scale on which its boundaries are calibrated, so its ``c_M``
+    is the normal one; and as its looks divide by different variance
+    estimates, they are less correlated than the normal law says
+    (``corr(z_3, z_7) = 0.93`` against ``sqrt(I_3 / I_7) = 0.96`` for the
+    defaults), so ``I_M / I_m`` is read as ``1 / corr(z_m, z_M)**2`` with
+    the correlation of the looks' normal scores on a seeded simulation of
+    the model (the draws that calibrate its boundaries).
+    """
+    statistic = np.asarray(statistic, dtype=np.float64)
+    if repeats is None:
+        repeats = bounds.repeats[: statistic.shape[-1]]
+    index = np.asarray(repeats) - bounds.repeats[0]
+    z = _normal_scale(form, statistic, repeats)
+    ratio = 1.0 / _last_look_correlation(form, bounds)[index] ** 2  # I_M / I_m
+    mean = z * np.sqrt(ratio)
+    sd = np.sqrt(np.clip(1.0 - 1.0 / ratio, 0.0, None))
+    upper, lower = bounds.upper[-1], bounds.lower[-1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        above = np.where(
+            sd > 0, special.ndtr((mean - upper) / sd), (mean >= upper) * 1.0
+        )
+        below = np.where(
+            sd > 0, special.ndtr((lower - mean) / sd), (mean <= lower) * 1.0
+        )
+    # one-sided: the infinite boundary's tail is 0 (ndtr(-inf) = 0)
+    above = np.where(np.isfinite(upper), above, 0.0)
+    below = np.where(np.isfinite(lower), below, 0.0)
+    return np.clip(above + below, 0.0, 1.0)
+
+
+def sequential_codes(
+    form,
+    looks,
+    bounds,
+    lower,
+    upper,
+    *,
+    repeats=None,
+    rope=0.0,
+    futility_threshold=None,
+):
+    """The conditional power and the decision code at every look taken.
+
+    ``looks`` are :func:`look_statistics` at ``repeats`` (None: the first
+    ``n_looks`` of ``bounds.repeats``); ``lower``, ``upper`` the boundaries
+    at every look of ``bounds`` in the statistic's scale
+    (:func:`sequential_boundaries`). The futility rule
+    (``futility_threshold`` not None) applies before the last look only:
+    the last look crosses or ends the design. Returns ``(power, codes)``,
+    both of the shape of ``looks.statistic``.
+    """
+    statistic = looks.statistic
+    if repeats is None:
+        repeats = bounds.repeats[: statistic.shape[-1]]
+    index = np.asarray(repeats) - bounds.repeats[0]
+    power = conditional_power(form, statistic, bounds, repeats)
+    before_last = np.asarray(repeats) < bounds.repeats[-1]
+    codes = look_decisions(
+        statistic,
+        lower[index],
+        upper[index],
+        low=looks.low,
+        high=looks.high,
+        rope=rope,
+        power=np.where(before_last, power, np.nan),
+        futility_threshold=futility_threshold,
+    )
+    return power, codes
 
 
 def first_stop(codes):
