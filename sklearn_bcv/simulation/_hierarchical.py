@@ -17,7 +17,7 @@
 import numpy as np
 from scipy import stats
 
-from ..stats._across import bayesian_signed_rank, poisson_binomial
+from ..stats import bayesian_signed_rank, poisson_binomial
 from ..stats._aso import almost_stochastic_order
 from ..stats._hierarchical import (
     A_BOUNDS,
