@@ -263,11 +263,33 @@ def test_every_test_batched_matches_single_calls(design, epsilon_losses):
 
 
 def test_builtin_tests_run_batched_except_per_record_ones():
-    # Speed guard: only cv_ci_z (per-record loss differences) runs
-    # repetition by repetition among the package's tests.
+    # Speed guard: only cv_ci_z (per-record loss differences) and aso
+    # (score samples; run only by name) run repetition by repetition among
+    # the package's tests.
     for name in _registry.available_tests(kind="pair"):
         needs, _ = _registry.get_test_info(name)
-        assert _losses._takes_batches(name, needs) == (name != "cv_ci_z"), name
+        expected = name not in ("cv_ci_z", "aso")
+        assert _losses._takes_batches(name, needs) == expected, name
+
+
+def test_aso_runs_on_the_simulated_accuracies():
+    # aso's score samples are the per-split accuracies of the simulated
+    # losses: the rate equals that of aso called on them repetition by
+    # repetition.
+    rng = np.random.default_rng(3)
+    loss_a = (rng.random((6, 80)) < 0.3).astype(int)
+    loss_b = (rng.random((6, 80)) < 0.3).astype(int)
+    cv = BlockRegularized5x2CV(random_state=0)
+    result = simulate_loss_vectors(
+        loss_a, loss_b, cv, tests={"aso": {"random_state": 0}}, random_state=0
+    )
+    tables = result.tables
+    n_test = tables.sum(axis=(-2, -1))
+    accuracy_a = (tables[..., 1, 0] + tables[..., 1, 1]) / n_test
+    accuracy_b = (tables[..., 0, 1] + tables[..., 1, 1]) / n_test
+    for r in range(6):
+        single = get_test("aso")(accuracy_a[r], accuracy_b[r], random_state=0)
+        assert bool(result.rejections["aso"][r]) == bool(single.reject)
 
 
 def test_tables_do_not_depend_on_the_batch_size(monkeypatch, epsilon_losses):

@@ -105,6 +105,8 @@ def _per_repetition_results(test, loss_a, loss_b, splits, needs, alpha, alternat
         needs_r = {
             "tables": needs["tables"][r],
             "differences": needs["differences"][r],
+            "scores_a": needs["scores_a"][r],
+            "scores_b": needs["scores_b"][r],
             "n_train": needs["n_train"],
             "n_test": needs["n_test"],
         }
@@ -315,6 +317,9 @@ def simulate_loss_vectors(
     needs = {
         "tables": tables,
         "differences": differences,
+        # Accuracies per split, for tests of score samples (aso).
+        "scores_a": (tables[..., 1, 0] + tables[..., 1, 1]) / n_test_per_split,
+        "scores_b": (tables[..., 0, 1] + tables[..., 1, 1]) / n_test_per_split,
         "n_train": float(np.mean([train.size for train, _ in splits])),
         "n_test": float(np.mean(n_test_per_split)),
     }
