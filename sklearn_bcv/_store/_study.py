@@ -55,6 +55,12 @@ SCHEMA_VERSION = 1
 #: Seconds a write waits for another process holding the file.
 BUSY_TIMEOUT = 60.0
 
+#: Page size of a new store (bytes).
+PAGE_SIZE = 2048
+
+#: Journal pages between two checkpoints (8 MiB of 2 KiB pages).
+CHECKPOINT_PAGES = 4096
+
 #: Output kinds a fit may hold.
 OUTPUT_KINDS = (
     "predict",
@@ -116,7 +122,7 @@ _SCHEMA = {
         numbers BLOB,
         text TEXT,
         PRIMARY KEY (fit, kind),
-        CHECK ((numbers IS NULL) <> (text IS NULL))) WITHOUT ROWID""",
+        CHECK ((numbers IS NULL) <> (text IS NULL)))""",
 }
 
 _KEEP_FIT = (
@@ -355,6 +361,9 @@ class StudyStore:
             if self.mode == "a":
                 connection.execute("PRAGMA journal_mode = WAL")
                 connection.execute("PRAGMA synchronous = NORMAL")
+                # Fewer checkpoints (each syncs the disk): the journal may
+                # grow to CHECKPOINT_PAGES pages between two.
+                connection.execute(f"PRAGMA wal_autocheckpoint = {CHECKPOINT_PAGES}")
             connection.execute("PRAGMA foreign_keys = ON")
         except BaseException as exc:
             connection.close()
@@ -421,6 +430,9 @@ class StudyStore:
     def _create(self, connection):
         # An empty file becomes a store: WAL first, so that creating the
         # schema is one quick transaction (a foreign file is never changed).
+        # Pages of 2 KiB: a commit writes whole pages to the journal, and a
+        # fit's rows change a few bytes of three or four pages.
+        connection.execute(f"PRAGMA page_size = {PAGE_SIZE}")
         connection.execute("PRAGMA journal_mode = WAL")
         connection.execute("PRAGMA synchronous = NORMAL")
         connection.execute("BEGIN IMMEDIATE")
