@@ -438,8 +438,8 @@ class StudyStore:
         # Pages of 2 KiB: a commit writes whole pages to the journal, and a
         # fit's rows change a few bytes of three or four pages.
         connection.execute(f"PRAGMA page_size = {PAGE_SIZE}")
+        connection.execute("PRAGMA synchronous = NORMAL")  # fewer syncs to switch
         connection.execute("PRAGMA journal_mode = WAL")
-        connection.execute("PRAGMA synchronous = NORMAL")
         connection.execute("BEGIN IMMEDIATE")
         try:
             # Another process may have created it since we looked.
