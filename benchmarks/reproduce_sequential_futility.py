@@ -58,6 +58,7 @@ from sklearn_bcv.simulation._sequential import (
     _procedures,
     sequential_decisions,
 )
+from sklearn_bcv.stats import _sequential as stats_sequential
 
 TESTS = ("bcv_mcnemar", "bcv_t")
 BOUNDARIES = ("obrien_fleming", "pocock")
@@ -66,6 +67,9 @@ SIM_DELTAS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6)
 POOL_SIZE, N_RECORDS = 40_000, 500
 #: Other thresholds shown for the real learners (same fits).
 OTHER_THRESHOLDS = (0.05, 0.02)
+#: Correlations across repetitions the conditional power could read the
+#: looks' law with (``FUTILITY_RHO2``; 0.5 is the boundaries'), same fits.
+RHO2_VALUES = (0.5, 0.3, 0.25, 0.2, 0.1, 0.0)
 REDUCED = {"null": 2000, "power": 600, "real_null": 200, "real_power": 200}
 FULL = {"null": 4000, "power": 1500, "real_null": 500, "real_power": 400}
 
@@ -177,6 +181,28 @@ def threshold_rows(label, procedures, tables, differences):
             line.append(f"{lost:.3f} / {4 * repeats.mean():.1f}")
         lines.append(line)
     return lines
+
+
+def rho2_rows(label, tables):
+    """``bcv_mcnemar``'s power (or type I error) lost and mean fits with the
+    conditional power's law at each of :data:`RHO2_VALUES`, same fits."""
+    line = [label]
+    default = stats_sequential.FUTILITY_RHO2
+    for boundary in BOUNDARIES:
+        settings = {"min_repeats": 3, "max_repeats": 7, "boundary": boundary}
+        settings.update(alpha=0.05, alternative="two-sided")
+        plain, _ = sequential_decisions("bcv_mcnemar", tables, **settings)
+        for rho2 in RHO2_VALUES:
+            stats_sequential.FUTILITY_RHO2 = rho2
+            try:
+                codes, repeats = sequential_decisions(
+                    "bcv_mcnemar", tables, futility_threshold=THRESHOLD, **settings
+                )
+            finally:
+                stats_sequential.FUTILITY_RHO2 = default
+            lost = np.mean((np.abs(plain) == 1) & (np.abs(codes) != 1))
+            line.append(f"{lost:.3f} / {4 * repeats.mean():.1f}")
+    return [line]
 
 
 def check_against_sequential_compare(procedures, data, n_checks):
@@ -309,7 +335,7 @@ def main(argv=None):
             for label, procedures in simulation_procedures(result).items():
                 lines += comparison_rows(label, procedures)
         times["simulation setups"] = time.perf_counter() - start
-    checked, sensitivity = 0, []
+    checked, sensitivity, correlations = 0, [], []
     if not args.skip_real:
         for name, (null, make_pair) in real_setups().items():
             start = time.perf_counter()
@@ -320,6 +346,7 @@ def main(argv=None):
             checked += check_against_sequential_compare(procedures, data, args.checks)
             lines += comparison_rows(name, procedures)
             sensitivity += threshold_rows(name, procedures, tables, differences)
+            correlations += rho2_rows(name, tables)
             times[name] = time.perf_counter() - start
             print(f"[{name}: {times[name]:.0f} s]", flush=True)
     print(
@@ -338,6 +365,19 @@ def main(argv=None):
         header = ["setup", "test", "rate, no futility"]
         header += [f"threshold {t:g}" for t in (THRESHOLD, *OTHER_THRESHOLDS)]
         print(format_text_table(header, sensitivity, rst=args.rst))
+    if correlations:
+        print(
+            "\nReal learners, bcv_mcnemar: rate lost / mean fits with the "
+            "conditional power's law at rho2 = "
+            f"{', '.join(f'{r:g}' for r in RHO2_VALUES)} (FUTILITY_RHO2 = "
+            f"{stats_sequential.FUTILITY_RHO2:g}; 0.5 is the boundaries')"
+        )
+        header = ["setup"] + [
+            f"{'OF' if b == 'obrien_fleming' else 'P'} {r:g}"
+            for b in BOUNDARIES
+            for r in RHO2_VALUES
+        ]
+        print(format_text_table(header, correlations, rst=args.rst))
     if checked:
         print(f"{checked} real-learner runs checked against sequential_compare.")
     for name, seconds in times.items():

@@ -78,7 +78,7 @@ SequentialDisplay.from_result(close, estimator_names=("logistic", "forest"))
 # No difference: the futility stop
 # --------------------------------
 # Two random forests that differ only in their seed. At the first look the
-# statistic is 0 and the conditional power is about 1e-13: the comparison
+# statistic is 0 and the conditional power is about 1e-4: the comparison
 # stops with "no difference found (futility)" after 12 fits, where the
 # design without the futility stop (``futility=None``) would fit all 28.
 futile = sequential_compare(

@@ -316,10 +316,12 @@ futility_threshold : the settings used (``futility_threshold`` is None
     ``1 - I_m / I_M``; the conditional power is its probability beyond
     ``±c_M`` (see :func:`~sklearn_bcv.stats._sequential.conditional_power`;
     ``bcv_t``'s statistic is read on the normal scale of its boundaries).
-    A crossing wins over the rope's rule, which wins over the futility
-    rule at the same look. Under seed 000's model the looks are highly
-    correlated (``I_3 / I_7 = 0.92`` for the defaults), so most null
-    comparisons stop at the first look.
+    ``V_m`` is the boundaries' model with ``rho2`` at most 0.2 (the
+    boundaries' 0.5 makes the looks more correlated than measured with
+    real learners and lost power; ``I_3 / I_7 = 117/161`` for the
+    defaults). A crossing wins over the rope's rule, which wins over the
+    futility rule at the same look. Most null comparisons stop at the
+    first look.
 
     Examples
     --------

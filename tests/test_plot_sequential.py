@@ -45,10 +45,11 @@ def test_from_result_draws_the_path_boundaries_and_stop(result):
     )
     assert_allclose(display.upper_line_.get_ydata(), result.boundaries.upper)
     assert_allclose(display.lower_line_.get_ydata(), result.boundaries.lower)
-    # the conditional power at look 2 is 0.067 < 0.1: a futility stop
+    # the conditional power is 0.34 at look 2, 0.093 < 0.1 at look 3: a
+    # futility stop
     assert result.decision == "no difference found (futility)"
     assert display.stop_marker_.get_label() == f"stop: {result.decision}"
-    assert display.stop_marker_.get_xdata()[0] == result.n_repeats == 2
+    assert display.stop_marker_.get_xdata()[0] == result.n_repeats == 3
     assert "A = GaussianNB, B = KNeighborsClassifier" in display.ax_.get_title()
     assert display.ax_.get_ylabel() == "bcv_mcnemar statistic (z)"
     assert [t.get_text() for t in display.legend_.get_texts()] == [

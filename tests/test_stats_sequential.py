@@ -9,6 +9,7 @@ from scipy import optimize, stats
 
 from sklearn_bcv.stats import bcv_mcnemar, bcv_t, group_sequential_boundaries
 from sklearn_bcv.stats._sequential import (
+    FUTILITY_RHO2,
     SEQUENTIAL_TESTS,
     _non_crossing_probability,
     _t_last_look_correlation,
@@ -290,24 +291,27 @@ def test_t_boundaries_with_other_correlations():
 
 
 def test_conditional_power_by_hand():
-    # rho1 = rho2 = 0.5: V_3 = 3.5/6, V_7 = 7.5/14, so I_7/I_3 = 49/45.
-    # Given z_3 under the trend theta = z_3/sqrt(I_3), z_7 is normal with
-    # mean z_3·7/sqrt(45) and variance 1 - 45/49 = (2/7)**2.
+    # The boundaries' rho1 = rho2 = 0.5, the conditional power's law with
+    # rho2 = FUTILITY_RHO2 = 0.2: V_3 = 2.3/6, V_7 = 3.9/14, so
+    # I_7/I_3 = 161/117. Given z_3 under the trend theta = z_3/sqrt(I_3),
+    # z_7 is normal with mean z_3·sqrt(161/117), variance 1 - 117/161.
+    assert FUTILITY_RHO2 == 0.2
     form = SEQUENTIAL_TESTS["bcv_mcnemar"]
     bounds = group_sequential_boundaries(3, 7)
     c = bounds.upper[-1]
     z3 = np.array([0.0, 1.5, -1.8, 2.0])
-    mean, sd = z3 * 7 / np.sqrt(45), 2 / 7
+    mean, sd = z3 * np.sqrt(161 / 117), np.sqrt(44 / 161)
     expected = stats.norm.sf((c - mean) / sd) + stats.norm.cdf((-c - mean) / sd)
     power = conditional_power(form, z3[:, None], bounds)[:, 0]
     assert_allclose(power, expected, rtol=1e-12)
-    assert_allclose(power[1], 0.0393, atol=5e-4)
+    assert_allclose(power[1], 0.2768, atol=5e-4)
     # at the last look: whether it crossed
     statistic = np.array([[0.5, 1.0, 1.2, 1.9, 2.5], [0.5, 1.0, 1.2, 1.9, 1.0]])
     power = conditional_power(form, statistic, bounds)
     assert_array_equal(power[:, -1], [1.0, 0.0])
-    # at look 5 only: I_7/I_5 = (10/5.5)/(14/7.5) ... from V_m directly
-    ratio = bounds.variance_factor[2] / bounds.variance_factor[-1]
+    # at look 5 only: I_7/I_5 = V_5/V_7 with rho2 = 0.2
+    variances = variance_factor(bounds.repeats, 0.5, 0.2)
+    ratio = variances[2] / variances[-1]
     mean5, sd5 = 1.2 * np.sqrt(ratio), np.sqrt(1 - 1 / ratio)
     assert_allclose(
         power[0, 2],
@@ -317,13 +321,25 @@ def test_conditional_power_by_hand():
     assert_allclose(conditional_power(form, [1.2], bounds, [5]), power[0, 2])
 
 
+def test_conditional_power_keeps_a_smaller_rho2():
+    # the boundaries' own rho2 when it is below FUTILITY_RHO2: with
+    # rho1 = 0.5, rho2 = 0.1, V_3 = 1.9/6 and V_7 = 2.7/14, I_7/I_3 = 133/81
+    form = SEQUENTIAL_TESTS["bcv_mcnemar"]
+    bounds = group_sequential_boundaries(3, 7, rho1=0.5, rho2=0.1)
+    c = bounds.upper[-1]
+    z3 = np.array([0.5, 1.5])
+    mean, sd = z3 * np.sqrt(133 / 81), np.sqrt(1 - 81 / 133)
+    expected = stats.norm.sf((c - mean) / sd) + stats.norm.cdf((-c - mean) / sd)
+    assert_allclose(conditional_power(form, z3[:, None], bounds)[:, 0], expected)
+
+
 def test_conditional_power_one_sided_reads_one_tail():
     form = SEQUENTIAL_TESTS["bcv_mcnemar"]
     greater = group_sequential_boundaries(3, 7, alternative="greater")
     less = group_sequential_boundaries(3, 7, alternative="less")
     z = np.array([[-1.9], [-1.0], [1.0], [1.9]])
     up, down = conditional_power(form, z, greater), conditional_power(form, z, less)
-    mean, sd = z[:, 0] * 7 / np.sqrt(45), 2 / 7
+    mean, sd = z[:, 0] * np.sqrt(161 / 117), np.sqrt(44 / 161)
     assert_allclose(up[:, 0], stats.norm.sf((greater.upper[-1] - mean) / sd))
     assert_allclose(down[:, 0], stats.norm.cdf((less.lower[-1] - mean) / sd))
     assert_allclose(up[::-1, 0], down[:, 0])  # mirror images
@@ -344,10 +360,13 @@ def test_t_form_reads_the_correlation_of_its_normal_scores():
     scores = stats.norm.isf(stats.t.sf(looks.statistic, 2 * np.arange(3, 8) - 1))
     fresh = np.corrcoef(scores, rowvar=False)[:, -1]
     assert_allclose(correlation, fresh, atol=0.005)
-    # t = 2.2 at look 3 read on the normal scale, I_7/I_3 = 1/corr**2
+    # t = 2.2 at look 3 read on the normal scale, I_7/I_3 = 1/corr**2 with
+    # the correlation of the model with rho2 = FUTILITY_RHO2
+    used = np.array(_t_last_look_correlation(3, 7, 0.5, FUTILITY_RHO2))
+    assert used[0] < correlation[0] - 0.03
     bounds = group_sequential_boundaries(3, 7, statistic="t")
     z = stats.norm.isf(stats.t.sf(2.2, 5))
-    mean, sd = z / correlation[0], np.sqrt(1 - correlation[0] ** 2)
+    mean, sd = z / used[0], np.sqrt(1 - used[0] ** 2)
     c = bounds.upper[-1]
     expected = stats.norm.sf((c - mean) / sd) + stats.norm.cdf((-c - mean) / sd)
     assert_allclose(conditional_power(form, [2.2], bounds, [3]), expected)
