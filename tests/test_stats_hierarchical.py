@@ -310,6 +310,25 @@ def test_zero_variance_data_sets_are_jittered_keeping_their_mean():
     assert abs(result.delta[2]) < 0.006
 
 
+def test_means_spread_far_beyond_their_noise_do_not_overflow():
+    # A data set with noise 1 beside one at 6.7e153 (found by the hostile
+    # input property): the unit is floored at 2**-200 of the largest
+    # difference, so no square overflows, and the answer is the same at
+    # any power-of-two scale.
+    d = np.array([[0.0, 1.0], [6.7e153, 6.7e153]])
+    kwargs = dict(n_samples=200, n_chains=2, n_warmup=20, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        base = bayesian_hierarchical(d, 1, 1, **kwargs)
+        halved = bayesian_hierarchical(d / 2**40, 1, 1, **kwargs)
+    probabilities = [base.p_a_better, base.p_rope, base.p_b_better]
+    assert np.isfinite(probabilities).all()
+    assert sum(probabilities) == pytest.approx(1.0)
+    assert halved.p_a_better == base.p_a_better
+    assert halved.p_b_better == base.p_b_better
+
+
 def test_convergence_warning_on_a_short_run():
     with pytest.warns(ConvergenceWarning, match="R-hat"):
         bayesian_hierarchical(

@@ -425,9 +425,14 @@ def _prepare(d, rope, rng):
     if not np.any(d):
         return None
     n_splits = d.shape[1]
+    # baycomp's unit, the mean within-data-set sd, floored at 2**-200 of the
+    # largest |difference| (itself in [1/2, 1) here): data sets whose means
+    # spread 60 orders of magnitude beyond their own noise would otherwise
+    # overflow the squares of the sampler. Ordinary inputs never reach it.
     scale = float(np.mean(np.std(d, axis=1)))
     if scale == 0:  # every data set constant: the largest |difference|
         scale = float(np.max(np.abs(d)))
+    scale = max(scale, 2.0**-200 * float(np.max(np.abs(d))))
     x = d / scale
     rope_scaled = float(unscale(rope, -exponent)) / scale
     # baycomp's jitter of a data set of zero variance: ±u on its halves,
