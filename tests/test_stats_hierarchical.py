@@ -329,6 +329,23 @@ def test_means_spread_far_beyond_their_noise_do_not_overflow():
     assert halved.p_b_better == base.p_b_better
 
 
+def test_means_agreeing_below_the_floor_sample_without_warnings():
+    # Data set means that agree to 1e-61 of their noise (found by the
+    # hostile-input property): σ₀'s prior bound stays above the floor.
+    d = np.zeros((3, 6))
+    d[1, 4:] = 1e300, -1e300
+    d[2, 5] = 2.02967507e239
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        result = bayesian_hierarchical(
+            d, 1, 1, n_samples=200, n_chains=2, n_warmup=20, random_state=0
+        )
+    probabilities = [result.p_a_better, result.p_rope, result.p_b_better]
+    assert np.isfinite(probabilities).all()
+    assert sum(probabilities) == pytest.approx(1.0)
+
+
 def test_convergence_warning_on_a_short_run():
     with pytest.warns(ConvergenceWarning, match="R-hat"):
         bayesian_hierarchical(

@@ -450,6 +450,9 @@ def _prepare(d, rope, rng):
     std_among = float(np.std(np.mean(x, axis=1)))
     if std_among == 0:
         std_among = std_within
+    # σ₀'s prior bound (1000 std_among) above the sampler's floor, or its
+    # truncated draws would have an empty interval.
+    std_among = max(std_among, 10 * SIGMA_FLOOR)
     xbar = x.mean(axis=1)
     ss = np.sum((x - xbar[:, None]) ** 2, axis=1)
     return (
