@@ -43,18 +43,8 @@ from sklearn_bcv.stats import (
     quade_posthoc,
 )
 
-CORRECTIONS_K10 = (
-    "bonferroni",
-    "holm",
-    "hochberg",
-    "hommel",
-    "finner",
-    "li",
-    "holland",
-    "rom",
-    "fdr_bh",
-    "shaffer",
-)
+#: Bergmann–Hommel stops at k = 9: every other correction at k = 10.
+CORRECTIONS_K10 = tuple(c for c in _corrections.CORRECTIONS if c != "bergmann")
 
 
 def _partitions(items):
