@@ -109,10 +109,7 @@ def test_a_truncated_store(stored, tmp_path):
 
 def test_a_damaged_row_is_refused(stored):
     with sqlite3.connect(stored) as db:
-        db.execute(
-            "UPDATE outputs SET numbers = x'0000' "
-            "WHERE kind = 'predict' AND fit = (SELECT MIN(fit) FROM outputs)"
-        )
+        db.execute("UPDATE fits SET predict = x'000000' WHERE split = 1")
     with pytest.raises(ValueError) as info:
         _study(stored)
     assert "is damaged" in _one_line(info, stored)
@@ -128,8 +125,7 @@ def test_a_hostile_store_runs_no_code(tmp_path, stored):
         )
         # A pickle where numbers should be: refused by its dtype, never loaded.
         db.execute(
-            "UPDATE outputs SET dtype = '|O', numbers = ? "
-            "WHERE kind = 'predict' AND fit = (SELECT MIN(fit) FROM outputs)",
+            "UPDATE fits SET predict_dtype = '|O', predict = ? WHERE split = 1",
             (b"\x80\x04\x95" + f"os.system('touch {marker}')".encode(),),
         )
     with StudyStore(stored) as store:

@@ -158,6 +158,43 @@ def test_codec_round_trip(values):
     assert back.dtype == values.dtype.newbyteorder("=") or values.dtype == object
 
 
+@pytest.mark.parametrize(
+    "values, n_bytes",
+    [
+        (np.array([0, 1, 2, 1]), 4),  # int64 labels: one byte each
+        (np.array([-129, 5]), 4),  # int16
+        (np.array([0, 70_000]), 8),  # int32
+        (np.array([2**40, 0]), 16),  # int64 as it is
+        (np.array([255, 0], dtype=np.uint64), 2),  # uint8
+        (np.array([3, 4], dtype=np.int16), 2),  # int8
+        (np.array([[1, 2], [3, 4]], dtype=">i4"), 4),  # big-endian, 2-D
+    ],
+    ids=str,
+)
+def test_codec_writes_integers_in_their_narrowest_width(values, n_bytes):
+    dtype, shape, numbers, text = encode_array(values, "predictions")
+    assert (dtype, len(numbers), text) == (
+        values.dtype.newbyteorder("<").str,
+        n_bytes,
+        None,
+    )
+    back = decode_array(dtype, shape, numbers, text)
+    np.testing.assert_array_equal(back, values)
+    assert back.dtype == values.dtype.newbyteorder("=")
+
+
+def test_codec_refuses_a_byte_count_of_no_width():
+    # 3 elements of <i8: 3, 6, 12 or 24 bytes, nothing else.
+    for n_bytes in (3, 6, 12, 24):
+        assert decode_array("<i8", "[3]", b"\x01" * n_bytes, None).dtype == np.int64
+    for n_bytes in (0, 2, 9, 18, 27, 48):
+        with pytest.raises(ValueError, match="bytes for a <i8 array"):
+            decode_array("<i8", "[3]", b"\x01" * n_bytes, None)
+    with pytest.raises(ValueError, match="bytes for a <f8 array"):
+        decode_array("<f8", "[3]", b"\x01" * 12, None)  # floats: never narrowed
+    assert decode_array("<i4", "[0]", b"", None).shape == (0,)
+
+
 def test_codec_refuses_what_is_not_numbers_or_labels():
     with pytest.raises(ValueError, match="numbers and text labels"):
         encode_array(np.array([{"a": 1}], dtype=object), "predictions")
@@ -297,9 +334,9 @@ def test_text_labels_are_stored_as_text(tmp_path):
     _assert_same_many(first, again)
     with sqlite3.connect(path) as db:
         rows = db.execute(
-            "SELECT dtype, numbers IS NULL, text FROM outputs WHERE kind = 'predict'"
+            "SELECT predict_dtype, typeof(predict) = 'blob', predict FROM fits"
         ).fetchall()
-    assert {row[:2] for row in rows} == {("<U10", 1)}
+    assert {row[:2] for row in rows} == {("<U10", 0)}
     stored = {label for row in rows for label in json.loads(row[2])}
     assert stored == {"setosa", "versicolor", "virginica"}
 

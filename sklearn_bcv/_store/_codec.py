@@ -3,8 +3,12 @@
 An array is four columns: ``dtype`` (numpy's little-endian dtype string
 such as ``<f8``, ``<i8``, ``|b1``, ``<U7``, or ``object``), ``shape`` (a
 JSON list), ``numbers`` (the raw little-endian bytes, C order) for numbers,
-``text`` (a JSON list) for text and object labels. Reading checks every
-column against what it claims, so a damaged or hand-made row gives a
+``text`` (a JSON list) for text and object labels. Integers (class
+labels, mostly) are written in the narrowest width of their kind (signed or
+unsigned: 1, 2, 4 or 8 bytes) that holds every element, and read back as
+their ``dtype``: the width is the byte count over the element count (a
+``<i8`` array of 100 labels in 0..9 is 100 bytes, not 800). Reading checks
+every column against what it claims, so a damaged or hand-made row gives a
 ``ValueError``, never an array of garbage or code run.
 """
 
@@ -38,6 +42,8 @@ def encode_array(values, what):
     if kind in NUMERIC_KINDS:
         if dtype.str[0] not in "<|":  # big-endian: swap to little first
             values = values.astype(dtype.newbyteorder("<"))
+        if kind in "iu" and dtype.itemsize > 1 and values.size:
+            return dtype.newbyteorder("<").str, shape, _narrow(values), None
         return values.dtype.str, shape, values.tobytes(), None
     if kind in "UO":
         elements = []
@@ -58,6 +64,24 @@ def encode_array(values, what):
         f"{what} have dtype {values.dtype}; a study store keeps numbers and text "
         "labels only."
     )
+
+
+def _narrow(values):
+    """Little-endian bytes of an integer array in the narrowest width of its
+    kind that holds its elements.
+
+    >>> len(_narrow(np.array([0, 1, 255], dtype=np.int64)))  # int16 needed
+    6
+    """
+    low, high = values.min(), values.max()
+    kind = values.dtype.kind
+    for width in (1, 2, 4):
+        if width >= values.dtype.itemsize:
+            break
+        info = np.iinfo(f"{kind}{width}")
+        if info.min <= low and high <= info.max:
+            return values.astype(f"<{kind}{width}").tobytes()
+    return values.tobytes()
 
 
 def _check_shape(shape_text):
@@ -84,11 +108,16 @@ def decode_array(dtype, shape_text, numbers, text):
         if not isinstance(numbers, bytes) or text is not None:
             raise ValueError(f"a {dtype} array without its bytes")
         little = np.dtype(dtype)
-        if len(numbers) != size * little.itemsize:
+        stored = little
+        if little.kind in "iu" and size and len(numbers) != size * little.itemsize:
+            width, rest = divmod(len(numbers), size)  # written narrower
+            if not rest and width in (1, 2, 4) and width < little.itemsize:
+                stored = np.dtype(f"<{little.kind}{width}")
+        if len(numbers) != size * stored.itemsize:
             raise ValueError(
                 f"{len(numbers)} bytes for a {dtype} array of shape {list(shape)}"
             )
-        values = np.frombuffer(numbers, dtype=little).reshape(shape)
+        values = np.frombuffer(numbers, dtype=stored).reshape(shape)
         return values.astype(little.newbyteorder("="))
     if dtype == "object" or _TEXT_DTYPE.match(dtype or ""):
         if not isinstance(text, str) or numbers is not None:

@@ -28,6 +28,7 @@ from sklearn.utils import Bunch
 
 from .._engine._scoring import _needs_of
 from ._codec import encode_array
+from ._columns import FIT_COLUMNS, OUTPUT_KINDS
 from ._fingerprint import (
     describe_estimator,
     fingerprint_data,
@@ -44,6 +45,11 @@ RESPONSES = ("predict_proba", "decision_function", "predict_log_proba")
 #: Kept whenever the scoring needs any response: a later scoring that needs
 #: the other one then refits nothing.
 DEFAULT_RESPONSES = ("predict_proba", "decision_function")
+
+
+#: Where each output kind's (dtype, shape, numbers or text) start in a row.
+_OUTPUT_AT = {kind: FIT_COLUMNS.index(f"{kind}_dtype") for kind in OUTPUT_KINDS}
+_NO_OUTPUTS = (None,) * (len(FIT_COLUMNS) - min(_OUTPUT_AT.values()))
 
 
 class UnfixedRandomStateWarning(UserWarning):
@@ -279,27 +285,32 @@ class StudySession:
                 self._call = self.store.new_call()
             id_data, id_splits, id_estimators = self.ids[d]
             error = out["fit_error"]
-            self.store.keep(
-                (
-                    id_estimators[j],
-                    id_data,
-                    id_splits[i],
-                    self.keys[d][2][j][1],
-                    i,
-                    float(out["fit_time"]),
-                    float(out["score_time"]),
-                    int(error is not None),
-                    error,
-                    self._responses_text[d],
-                    self._call,
-                ),
-                []
-                if error is not None
-                else [
-                    (kind, *encode_array(values, f"the {kind} outputs"))
-                    for kind, values in outputs.items()
-                ],
-            )
+            row = [
+                id_data,
+                id_estimators[j],
+                id_splits[i],
+                self.keys[d][2][j][1],
+                i,
+                float(out["fit_time"]),
+                float(out["score_time"]),
+                int(error is not None),
+                error,
+                self._responses_text[d],
+                self._call,
+                *_NO_OUTPUTS,
+            ]
+            if error is None:
+                for kind, values in outputs.items():
+                    at = _OUTPUT_AT[kind]
+                    dtype, shape, numbers, text = encode_array(
+                        values, f"the {kind} outputs"
+                    )
+                    row[at : at + 3] = (
+                        dtype,
+                        shape,
+                        text if numbers is None else numbers,
+                    )
+            self.store.keep(row)
             self.kept += 1
             self.store.last_call.n_kept = self.kept
         else:

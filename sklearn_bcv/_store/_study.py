@@ -47,6 +47,7 @@ from sklearn.utils import Bunch
 
 from .._version import __version__
 from ._codec import decode_array
+from ._columns import FIT_COLUMNS, OUTPUT_KINDS
 from ._resume import StudySession
 
 __all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "StudyStore", "opened_store"]
@@ -65,15 +66,6 @@ PAGE_SIZE = 2048
 
 #: Journal pages between two checkpoints (8 MiB of 2 KiB pages).
 CHECKPOINT_PAGES = 4096
-
-#: Output kinds a fit may hold.
-OUTPUT_KINDS = (
-    "predict",
-    "predict_proba",
-    "decision_function",
-    "predict_log_proba",
-    "classes",
-)
 
 _SCHEMA = {
     "meta": """CREATE TABLE meta (
@@ -106,9 +98,8 @@ _SCHEMA = {
         train BLOB NOT NULL,
         test BLOB NOT NULL)""",
     "fits": """CREATE TABLE fits (
-        id INTEGER PRIMARY KEY,
-        estimator INTEGER NOT NULL REFERENCES estimators(id),
         dataset INTEGER NOT NULL REFERENCES datasets(id),
+        estimator INTEGER NOT NULL REFERENCES estimators(id),
         split INTEGER NOT NULL REFERENCES splits(id),
         fit_params TEXT NOT NULL,
         split_index INTEGER NOT NULL,
@@ -118,32 +109,19 @@ _SCHEMA = {
         error TEXT,
         responses TEXT NOT NULL,
         call INTEGER NOT NULL REFERENCES calls(id),
-        UNIQUE (estimator, dataset, split, fit_params))""",
-    "outputs": """CREATE TABLE outputs (
-        fit INTEGER NOT NULL REFERENCES fits(id) ON DELETE CASCADE,
-        kind TEXT NOT NULL,
-        dtype TEXT NOT NULL,
-        shape TEXT NOT NULL,
-        numbers BLOB,
-        text TEXT,
-        PRIMARY KEY (fit, kind),
-        CHECK ((numbers IS NULL) <> (text IS NULL)))""",
+        """
+    + ",\n        ".join(
+        f"{kind}_dtype TEXT, {kind}_shape TEXT, {kind}" for kind in OUTPUT_KINDS
+    )
+    + """,
+        PRIMARY KEY (dataset, estimator, split, fit_params)) WITHOUT ROWID""",
 }
 
+# One statement, so one transaction of its own in autocommit mode: a fit
+# fitted again (after a failure, or to give more outputs) replaces its row.
 _KEEP_FIT = (
-    "INSERT INTO fits (estimator, dataset, split, fit_params, split_index, "
-    "fit_time, score_time, failed, error, responses, call) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-    "ON CONFLICT (estimator, dataset, split, fit_params) DO UPDATE SET "
-    "split_index = excluded.split_index, fit_time = excluded.fit_time, "
-    "score_time = excluded.score_time, failed = excluded.failed, "
-    "error = excluded.error, responses = excluded.responses, "
-    "call = excluded.call RETURNING id"
-)
-
-_KEEP_OUTPUT = (
-    "INSERT OR REPLACE INTO outputs (fit, kind, dtype, shape, numbers, text) "
-    "VALUES (?, ?, ?, ?, ?, ?)"
+    f"INSERT OR REPLACE INTO fits ({', '.join(FIT_COLUMNS)}) "
+    f"VALUES ({', '.join('?' * len(FIT_COLUMNS))})"
 )
 
 
@@ -645,14 +623,16 @@ class StudyStore:
             return {}
         marks = ",".join("?" * len(estimators))
         rows = self._read(
-            "SELECT id, split, estimator, fit_params, fit_time, score_time, failed, "
-            f"error, responses FROM fits WHERE estimator IN ({marks}) AND dataset = ?",
-            (*estimators, dataset),
+            f"SELECT {', '.join(FIT_COLUMNS[1:4] + FIT_COLUMNS[5:10])}, "
+            f"{', '.join(FIT_COLUMNS[11:])} FROM fits "
+            f"WHERE dataset = ? AND estimator IN ({marks})",
+            (dataset, *estimators),
         )
-        found, by_id = {}, {}
+        found = {}
         for row in rows:
-            fit_id, split, estimator, fit_params, *rest = row
-            fit_time, score_time, failed, error, responses = rest
+            estimator, split, fit_params = row[:3]
+            fit_time, score_time, failed, error, responses = row[3:8]
+            where = f"fit of estimator {estimator} on split {split}"
             try:
                 record = Bunch(
                     fit_time=float(fit_time),
@@ -663,58 +643,41 @@ class StudyStore:
                     outputs={},
                 )
             except (TypeError, ValueError) as exc:
-                raise self._damaged(f"fit {fit_id}: {exc}") from None
-            found[(split, estimator, fit_params)] = record
-            by_id[fit_id] = record
-        ids = list(by_id)
-        for start in range(0, len(ids), 500):
-            chunk = ids[start : start + 500]
-            marks = ",".join("?" * len(chunk))
-            for fit_id, kind, dtype, shape, numbers, text in self._read(
-                "SELECT fit, kind, dtype, shape, numbers, text FROM outputs "
-                f"WHERE fit IN ({marks})",
-                chunk,
-            ):
+                raise self._damaged(f"{where}: {exc}") from None
+            for n, kind in enumerate(OUTPUT_KINDS):
+                dtype, shape, value = row[8 + 3 * n : 11 + 3 * n]
+                if dtype is None and value is None:
+                    continue
                 try:
-                    by_id[fit_id].outputs[kind] = decode_array(
-                        dtype, shape, numbers, text
+                    record.outputs[kind] = decode_array(
+                        dtype,
+                        shape,
+                        value if isinstance(value, bytes) else None,
+                        value if isinstance(value, str) else None,
                     )
                 except (TypeError, ValueError) as exc:
-                    detail = f"output {kind} of fit {fit_id}: {exc}"
-                    raise self._damaged(detail) from None
+                    raise self._damaged(f"output {kind} of {where}: {exc}") from None
+            found[(split, estimator, fit_params)] = record
         return found
 
     def _damaged(self, detail):
         return ValueError(f"study store {self.path} is damaged ({detail}).")
 
-    def keep(self, row, outputs):
-        """Write one fit (its row and its outputs) in its own transaction.
+    def keep(self, row):
+        """Write one fit, its row of :data:`FIT_COLUMNS`, in its own transaction.
 
-        ``row`` is ``(estimator, dataset, split, fit_params, split_index,
-        fit_time, score_time, failed, error, responses, call)`` — ids of
-        the estimator, data set, split and call, ``responses`` as JSON text
-        — and ``outputs`` a list of ``(kind, dtype, shape, numbers, text)``
-        (:func:`._codec.encode_array`).
+        ``row`` holds the ids of the data set, estimator, split and call,
+        ``responses`` as JSON text, and each output kind as ``dtype``,
+        ``shape`` and its numbers (bytes) or text (:func:`._codec.encode_array`),
+        None for the kinds the fit does not have. One statement: SQLite runs
+        it as one transaction (autocommit), about one page of the journal.
         """
         if self.mode == "r":
             return
-        db = self._db()
         try:
-            db.execute("BEGIN IMMEDIATE")
-            ((fit_id,),) = db.execute(_KEEP_FIT, row).fetchall()
-            # A fit is refitted only to give more outputs (or after a
-            # failure, whose outputs are not read): replace, keep the rest.
-            db.executemany(_KEEP_OUTPUT, [(fit_id, *output) for output in outputs])
-            db.execute("COMMIT")
-        except BaseException as exc:
-            if db.in_transaction:
-                try:
-                    db.execute("ROLLBACK")
-                except sqlite3.Error:
-                    pass
-            if isinstance(exc, sqlite3.Error):
-                raise self._fail(exc, "writing a fit") from None
-            raise
+            self._db().execute(_KEEP_FIT, row)
+        except sqlite3.Error as exc:
+            raise self._fail(exc, "writing a fit") from None
 
     # ------------------------------------------------------------------
     # What the user reads and removes
@@ -781,14 +744,19 @@ class StudyStore:
         rows = self._read(
             "SELECT d.name, e.name, f.split_index, s.n_train, s.n_test, f.fit_time, "
             "f.score_time, f.failed, f.error, "
-            "(SELECT group_concat(kind, ',') FROM (SELECT kind FROM outputs o "
-            "WHERE o.fit = f.id ORDER BY kind)), c.created, d.fingerprint, "
-            "e.fingerprint, s.fingerprint, f.fit_params FROM fits f "
+            + " || ".join(
+                f"(CASE WHEN f.{kind}_dtype IS NULL THEN '' ELSE '{kind},' END)"
+                for kind in sorted(OUTPUT_KINDS)
+            )
+            + ", c.created, d.fingerprint, e.fingerprint, s.fingerprint, "
+            "f.fit_params FROM fits f "
             "JOIN datasets d ON d.id = f.dataset "
             "JOIN estimators e ON e.id = f.estimator "
             "JOIN splits s ON s.id = f.split "
-            "JOIN calls c ON c.id = f.call ORDER BY f.id"
+            "JOIN calls c ON c.id = f.call "
+            "ORDER BY f.call, f.dataset, f.estimator, f.split_index"
         )
+        rows = [(*row[:9], row[9].rstrip(",") or None, *row[10:]) for row in rows]
         columns = [
             "dataset", "estimator", "split", "n_train", "n_test", "fit_time",
             "score_time", "failed", "error", "outputs", "created",
@@ -859,11 +827,6 @@ class StudyStore:
         (count,) = self._read(f"SELECT COUNT(*) FROM fits WHERE {condition}", params)[0]
         self._write(
             [
-                (
-                    "DELETE FROM outputs WHERE fit IN (SELECT id FROM fits WHERE "
-                    f"{condition})",
-                    tuple(params),
-                ),
                 (f"DELETE FROM fits WHERE {condition}", tuple(params)),
                 *(
                     (
