@@ -40,11 +40,12 @@ def encode_array(values, what):
     dtype = values.dtype
     kind = dtype.kind
     if kind in NUMERIC_KINDS:
-        if dtype.str[0] not in "<|":  # big-endian: swap to little first
+        if dtype.byteorder == ">":  # big-endian: swap to little first
             values = values.astype(dtype.newbyteorder("<"))
+            dtype = values.dtype
         if kind in "iu" and dtype.itemsize > 1 and values.size:
-            return dtype.newbyteorder("<").str, shape, _narrow(values), None
-        return values.dtype.str, shape, values.tobytes(), None
+            return dtype.str, shape, _narrow(values), None
+        return dtype.str, shape, values.tobytes(), None
     if kind in "UO":
         elements = []
         for value in values.ravel(order="C").tolist():
@@ -66,6 +67,17 @@ def encode_array(values, what):
     )
 
 
+#: (width, smallest, largest, little-endian dtype) of the narrower integers.
+_WIDTHS = {
+    kind: [
+        (width, int(np.iinfo(f"{kind}{width}").min),
+         int(np.iinfo(f"{kind}{width}").max), f"<{kind}{width}")
+        for width in (1, 2, 4)
+    ]
+    for kind in "iu"
+}  # fmt: skip
+
+
 def _narrow(values):
     """Little-endian bytes of an integer array in the narrowest width of its
     kind that holds its elements.
@@ -74,13 +86,12 @@ def _narrow(values):
     6
     """
     low, high = values.min(), values.max()
-    kind = values.dtype.kind
-    for width in (1, 2, 4):
-        if width >= values.dtype.itemsize:
+    itemsize = values.dtype.itemsize
+    for width, smallest, largest, little in _WIDTHS[values.dtype.kind]:
+        if width >= itemsize:
             break
-        info = np.iinfo(f"{kind}{width}")
-        if info.min <= low and high <= info.max:
-            return values.astype(f"<{kind}{width}").tobytes()
+        if smallest <= low and high <= largest:
+            return values.astype(little).tobytes()
     return values.tobytes()
 
 

@@ -143,14 +143,22 @@ class StudySession:
 
     def _describe(self):
         rows_d, rows_e, rows_s = [], [], []
-        estimators = {}
+        estimators, described = {}, {}
         for data in self.datasets:
             fp_data = fingerprint_data(data.X, data.y, getattr(data, "groups", None))
             fp_splits = [fingerprint_split(tr, te) for tr, te in data.splits]
             fp_estimators = []
             for label, estimator, fit_params in data.estimators:
-                description = describe_estimator(estimator, label)
-                fp = fingerprint_json(description)
+                # Described once per object and call (benchmark hands the
+                # same estimators to every data set).
+                if id(estimator) not in described:
+                    description = describe_estimator(estimator, label)
+                    described[id(estimator)] = (
+                        estimator,  # alive, so that its id is not reused
+                        description,
+                        fingerprint_json(description),
+                    )
+                _, description, fp = described[id(estimator)]
                 fp_estimators.append((fp, _fit_params_fingerprint(fit_params)))
                 if fp not in estimators:
                     estimators[fp] = (_store_name(label, estimator), description)
