@@ -50,6 +50,7 @@ DEFAULT_RESPONSES = ("predict_proba", "decision_function")
 #: Where each output kind's (dtype, shape, numbers or text) start in a row.
 _OUTPUT_AT = {kind: FIT_COLUMNS.index(f"{kind}_dtype") for kind in OUTPUT_KINDS}
 _NO_OUTPUTS = (None,) * (len(FIT_COLUMNS) - min(_OUTPUT_AT.values()))
+_WHAT = {kind: f"the {kind} outputs" for kind in OUTPUT_KINDS}
 
 
 class UnfixedRandomStateWarning(UserWarning):
@@ -310,9 +311,7 @@ class StudySession:
             if error is None:
                 for kind, values in outputs.items():
                     at = _OUTPUT_AT[kind]
-                    dtype, shape, numbers, text = encode_array(
-                        values, f"the {kind} outputs"
-                    )
+                    dtype, shape, numbers, text = encode_array(values, _WHAT[kind])
                     row[at : at + 3] = (
                         dtype,
                         shape,
@@ -320,7 +319,7 @@ class StudySession:
                     )
             self.store.keep(row)
             self.kept += 1
-            self.store.last_call.n_kept = self.kept
+            self.store.last_call["n_kept"] = self.kept  # a Bunch
         else:
             self.not_kept += 1
         self._score(out, outputs)

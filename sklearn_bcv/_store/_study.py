@@ -46,7 +46,7 @@ import numpy as np
 from sklearn.utils import Bunch
 
 from .._version import __version__
-from ._codec import decode_array
+from ._codec import decode_array, encode_array
 from ._columns import FIT_COLUMNS, OUTPUT_KINDS
 from ._resume import StudySession
 
@@ -547,8 +547,7 @@ class StudyStore:
             ],
             "splits": [
                 (r["fingerprint"], len(r["train"]), len(r["test"]),
-                 np.asarray(r["train"], dtype="<i8").tobytes(),
-                 np.asarray(r["test"], dtype="<i8").tobytes())
+                 _indices(r["train"]), _indices(r["test"]))
                 for r in splits if r["fingerprint"] not in self._known
             ],
         }  # fmt: skip
@@ -846,6 +845,14 @@ class StudyStore:
         )
         self._known.clear()
         return int(count)
+
+
+def _indices(indices):
+    """Bytes of a split's indices: little-endian integers in the narrowest
+    width that holds them (one byte each below 128 records; the width is the
+    byte count over ``n_train`` or ``n_test``), as :mod:`._codec` writes
+    ``int64`` arrays."""
+    return encode_array(np.asarray(indices, dtype=np.int64), "a split")[2]
 
 
 def _json_or_text(text):
