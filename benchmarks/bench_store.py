@@ -23,6 +23,7 @@ repository root::
 """
 
 import argparse
+import gc
 import os
 import shutil
 import tempfile
@@ -123,7 +124,13 @@ class StoreClock:
 
 
 def timed(function):
-    """``(wall seconds, CPU seconds of this process, all its threads)``."""
+    """``(wall seconds, CPU seconds of this process, all its threads)``.
+
+    A full garbage collection first, untimed: each run starts with no
+    garbage left by the one before (whose collection would otherwise land
+    in a random run); the collections a run's own allocations cause count.
+    """
+    gc.collect()
     wall, cpu = time.perf_counter(), time.process_time()
     function()
     return time.perf_counter() - wall, time.process_time() - cpu
@@ -190,7 +197,7 @@ def overhead(estimators, datasets, folder, repeats):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--repeats", type=int, default=9)
     parser.add_argument("--datasets", type=int, default=20)
     parser.add_argument("--parts", default="abc")
     args = parser.parse_args()

@@ -28,7 +28,7 @@ from sklearn.utils import Bunch
 
 from .._engine._scoring import _needs_of
 from ._codec import encode_array
-from ._columns import FIT_COLUMNS, OUTPUT_KINDS
+from ._columns import OUTPUT_KINDS
 from ._fingerprint import (
     describe_estimator,
     fingerprint_data,
@@ -47,9 +47,6 @@ RESPONSES = ("predict_proba", "decision_function", "predict_log_proba")
 DEFAULT_RESPONSES = ("predict_proba", "decision_function")
 
 
-#: Where each output kind's (dtype, shape, numbers or text) start in a row.
-_OUTPUT_AT = {kind: FIT_COLUMNS.index(f"{kind}_dtype") for kind in OUTPUT_KINDS}
-_NO_OUTPUTS = (None,) * (len(FIT_COLUMNS) - min(_OUTPUT_AT.values()))
 _WHAT = {kind: f"the {kind} outputs" for kind in OUTPUT_KINDS}
 
 
@@ -306,18 +303,16 @@ class StudySession:
                 error,
                 self._responses_text[d],
                 self._call,
-                *_NO_OUTPUTS,
             ]
+            kinds = ()
             if error is None:
-                for kind, values in outputs.items():
-                    at = _OUTPUT_AT[kind]
-                    dtype, shape, numbers, text = encode_array(values, _WHAT[kind])
-                    row[at : at + 3] = (
-                        dtype,
-                        shape,
-                        text if numbers is None else numbers,
+                kinds = tuple(outputs)
+                for kind in kinds:
+                    dtype, shape, numbers, text = encode_array(
+                        outputs[kind], _WHAT[kind]
                     )
-            self.store.keep(row)
+                    row += (dtype, shape, text if numbers is None else numbers)
+            self.store.keep(kinds, row)
             self.kept += 1
             self.store.last_call["n_kept"] = self.kept  # a Bunch
         else:

@@ -117,12 +117,23 @@ _SCHEMA = {
         PRIMARY KEY (dataset, estimator, split, fit_params)) WITHOUT ROWID""",
 }
 
-# One statement, so one transaction of its own in autocommit mode: a fit
-# fitted again (after a failure, or to give more outputs) replaces its row.
-_KEEP_FIT = (
-    f"INSERT OR REPLACE INTO fits ({', '.join(FIT_COLUMNS)}) "
-    f"VALUES ({', '.join('?' * len(FIT_COLUMNS))})"
-)
+
+def _keep_statement(kinds):
+    """The statement that writes a fit's row with the outputs ``kinds``.
+
+    One statement, so one transaction of its own in autocommit mode; the
+    columns of the other kinds stay NULL. A fit fitted again (after a
+    failure, or to give more outputs) replaces its row.
+    """
+    unknown = set(kinds) - set(OUTPUT_KINDS)
+    if unknown:
+        raise ValueError(f"a study store keeps no {sorted(unknown)} outputs.")
+    columns = [*FIT_COLUMNS[:11], *(f"{k}{part}" for k in kinds
+               for part in ("_dtype", "_shape", ""))]  # fmt: skip
+    return (
+        f"INSERT OR REPLACE INTO fits ({', '.join(columns)}) "
+        f"VALUES ({', '.join('?' * len(columns))})"
+    )
 
 
 def _now():
@@ -251,6 +262,7 @@ class StudyStore:
         self.mode = mode
         self._connection = None
         self._known = set()  # fingerprints known to be in the file
+        self._statements = {}  # output kinds -> the statement keeping a fit
         self.last_call = None
         self._connection = self._open()
 
@@ -662,19 +674,24 @@ class StudyStore:
     def _damaged(self, detail):
         return ValueError(f"study store {self.path} is damaged ({detail}).")
 
-    def keep(self, row):
-        """Write one fit, its row of :data:`FIT_COLUMNS`, in its own transaction.
+    def keep(self, kinds, row):
+        """Write one fit, its row in ``fits``, in its own transaction.
 
-        ``row`` holds the ids of the data set, estimator, split and call,
-        ``responses`` as JSON text, and each output kind as ``dtype``,
-        ``shape`` and its numbers (bytes) or text (:func:`._codec.encode_array`),
-        None for the kinds the fit does not have. One statement: SQLite runs
-        it as one transaction (autocommit), about one page of the journal.
+        ``row`` holds the first eleven of :data:`._columns.FIT_COLUMNS` —
+        the ids of the data set, estimator, split, the fit parameters'
+        fingerprint, ..., ``responses`` as JSON text, the call's id — then
+        ``dtype``, ``shape`` and numbers (bytes) or text of each output kind
+        in ``kinds`` (a tuple, :func:`._codec.encode_array`). One statement:
+        SQLite runs it as one transaction (autocommit), about one page of
+        the journal.
         """
         if self.mode == "r":
             return
+        statement = self._statements.get(kinds)
+        if statement is None:
+            statement = self._statements[kinds] = _keep_statement(kinds)
         try:
-            self._db().execute(_KEEP_FIT, row)
+            self._db().execute(statement, row)
         except sqlite3.Error as exc:
             raise self._fail(exc, "writing a fit") from None
 
