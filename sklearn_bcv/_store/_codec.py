@@ -67,32 +67,32 @@ def encode_array(values, what):
     )
 
 
-#: (width, smallest, largest, little-endian dtype) of the narrower integers.
-_WIDTHS = {
-    kind: [
-        (width, int(np.iinfo(f"{kind}{width}").min),
-         int(np.iinfo(f"{kind}{width}").max), f"<{kind}{width}")
-        for width in (1, 2, 4)
-    ]
-    for kind in "iu"
-}  # fmt: skip
+#: The narrower little-endian integers of each kind, narrowest first.
+_NARROWER = {
+    kind: [np.dtype(f"<{kind}{width}") for width in (1, 2, 4)] for kind in "iu"
+}
 
 
 def _narrow(values):
     """Little-endian bytes of an integer array in the narrowest width of its
     kind that holds its elements.
 
+    A width holds them when the narrowed array, widened again, gives the
+    same bytes (one cast each way and a byte comparison: cheaper than a
+    minimum and a maximum).
+
     >>> len(_narrow(np.array([0, 1, 255], dtype=np.int64)))  # int16 needed
     6
     """
-    low, high = values.min(), values.max()
-    itemsize = values.dtype.itemsize
-    for width, smallest, largest, little in _WIDTHS[values.dtype.kind]:
-        if width >= itemsize:
+    dtype = values.dtype
+    same = values.tobytes()
+    for narrower in _NARROWER[dtype.kind]:
+        if narrower.itemsize >= dtype.itemsize:
             break
-        if smallest <= low and high <= largest:
-            return values.astype(little).tobytes()
-    return values.tobytes()
+        narrow = values.astype(narrower)
+        if narrow.astype(dtype).tobytes() == same:
+            return narrow.tobytes()
+    return same
 
 
 def _check_shape(shape_text):

@@ -9,28 +9,33 @@ The file format, kept for years (``doc/user_guide.rst``, "Long studies"):
 * ``datasets``, ``estimators``, ``splits``: one row per fingerprint (see
   :mod:`._fingerprint`, a ``UNIQUE`` column) under an integer ``id``, with
   what describes it: names, sizes, the estimator's class and parameters as
-  JSON, a split's train and test indices as little-endian int64 bytes.
+  JSON, a split's train and test indices as little-endian integers in the
+  narrowest width that holds them (the width is the byte count over
+  ``n_train`` or ``n_test``).
 * ``calls``: one row per call that made fits: when it started and with
   which library versions (JSON).
-* ``fits``: one row per (estimator, data set, split, fit parameters) —
-  the ids of the first three, the fingerprint of the fourth (``''`` for
-  none), unique together: fit and score times, whether it failed (and the
-  traceback text), which response methods were asked of it
-  (``responses``, JSON), and the id of the call that made it.
-* ``outputs``: the arrays of a fit (``predict``, ``predict_proba``,
-  ``decision_function``, ``predict_log_proba``, ``classes``), each as
-  dtype, shape and either raw little-endian numbers or JSON text
-  (:mod:`._codec`), one row per (fit, kind).
+* ``fits``: one row per fit, keyed by (data set, estimator, split, fit
+  parameters) — the ids of the first three, the fingerprint of the fourth
+  (``''`` for none); a ``WITHOUT ROWID`` table, so the key is the table's
+  only B-tree. Then the split's index in the call, fit and score times,
+  whether it failed (and the traceback text), which response methods were
+  asked of it (``responses``, JSON), the id of the call that made it, and
+  its arrays: for each of ``predict``, ``predict_proba``,
+  ``decision_function``, ``predict_log_proba`` and ``classes`` three
+  columns, ``<kind>_dtype``, ``<kind>_shape`` and ``<kind>`` (raw
+  little-endian numbers as a BLOB, or JSON text; :mod:`._codec`), NULL
+  when the fit does not have that output (:mod:`._columns`).
 
 Nothing in the file is code: no pickles; opening a file checks its
 application id, schema version and that it holds exactly the tables and
 indexes above (no triggers or views), with ``trusted_schema`` off. Every
-fit is written in its own transaction: two statements (its row, its
-outputs) on ids looked up once per call, about four 2 KiB pages appended
-to the WAL journal (``synchronous=NORMAL``: a killed process loses nothing
-committed; a power cut may lose the last commits but never leaves a
-damaged file); two processes may write at once (SQLite serialises them;
-``busy_timeout`` waits for the other).
+fit is written in its own transaction: one ``INSERT`` (SQLite's autocommit
+makes a single statement its own transaction) on ids looked up once per
+call; a fit of 100 test labels is a row of about 150 bytes, so a commit
+appends about one 2 KiB page to the WAL journal (``synchronous=NORMAL``: a
+killed process loses nothing committed; a power cut may lose the last
+commits but never leaves a damaged file); two processes may write at once
+(SQLite serialises them; ``busy_timeout`` waits for the other).
 """
 
 import contextlib
