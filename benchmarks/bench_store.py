@@ -1,11 +1,15 @@
 """Cost of a study store, measured side by side in one run.
 
 (a) **Overhead**: ``benchmark`` of 5 quick estimators on 20 data sets on a
-    5×2 BCV (1,000 fits, ``n_jobs=1``) with a new store against no store:
-    target at most 1.05×; also the store's CPU time per fit (one SQLite
-    transaction of two statements, committed before the next fit is taken,
-    and the call's share of fingerprinting and look-ups), which says from
-    which fit duration on the target holds.
+    5×2 BCV (1,000 fits of about 1 ms of CPU each, ``n_jobs=1``) with a new
+    store against no store: target at most 1.05×. Printed: the best-of-N
+    wall and CPU (``process_time``) ratios, the CPU ratio of each round
+    (the two runs one after the other), the store's cost per fit in ms
+    with the fit duration from which the 1.05× target holds, and, from one
+    more run instrumented on its own (its timers would otherwise count
+    against the store), where the store's CPU goes: opening and closing the
+    file, the session (fingerprints, registering), the look-up, keeping
+    each fit (encoding its outputs) and the transaction within it.
 (b) **Rerun of a finished study**: the same call again on its store: zero
     fits (the store says it found all 1,000) and at most 2 s in all, the
     statistics included.
@@ -14,12 +18,30 @@
     forest) against fitting the sixth estimator alone on the same splits
     (``cross_validate`` on the same splits): target at most 1.1×.
 
-Each contender runs ``--repeats`` times (default 3), alternating, and keeps
-its best time, so background load affects both alike. Run from the
-repository root::
+Each contender runs ``--repeats`` times (default 9), alternating, after a
+full garbage collection, and keeps its best time, so background load
+affects both alike; prefer the CPU ratio on a shared machine.
+
+Measured (2 shared cores, Python 3.11, SQLite 3.40, idle machine; five
+runs of ``--parts a``): (a) best-of-9 CPU 1.04×–1.05×, wall 1.05×–1.06×;
+the store costs 0.045–0.06 ms of CPU per fit: the transaction about 0.03 ms
+(one ``INSERT`` of a ~150-byte row, about one 2 KiB WAL page, in
+autocommit), keeping the fit another 0.01 ms (encoding the predictions,
+integers in their narrowest width), and the call's share of opening the
+file, fingerprinting, registering and closing (checkpointing) it
+0.01 ms. The floor is one SQLite WAL commit per fit, about 0.02–0.03 ms of
+CPU beside fits whose code has taken the caches (0.015 ms in a tight loop):
+the contract commits each fit as it arrives, in its own transaction, so
+that ``kill -9`` loses only the fits in flight; fits are never batched.
+So the 1.05× target holds for fits of about 1 ms of CPU or more, and is
+met here with little margin: runs on a loaded machine vary by a few
+percent. Before this (two tables, two statements and four pages per fit,
+int64 labels): 1.07×–1.15× CPU, 0.1 ms per fit.
+
+Run from the repository root::
 
     python benchmarks/bench_store.py
-    python benchmarks/bench_store.py --repeats 5 --datasets 30
+    python benchmarks/bench_store.py --repeats 15 --datasets 30 --parts a
 """
 
 import argparse
