@@ -323,6 +323,37 @@ def test_changing_scoring_refits_only_when_outputs_are_missing(tmp_path):
     accuracy = run(None)  # and accuracy again: refits nothing
     assert _fits(log) == 40
     np.testing.assert_array_equal(accuracy.scores, run(None, None, plain).scores)
+    # A refit replaced each fit's row: 20 rows, each with its probabilities.
+    with sqlite3.connect(path) as db:
+        rows = db.execute(
+            "SELECT predict_dtype, predict_proba_dtype, predict_proba_shape, "
+            "classes_dtype FROM fits"
+        ).fetchall()
+    n_classes = len(np.unique(data[1]))
+    assert len(rows) == 20
+    assert {(r[0], r[1], r[3]) for r in rows} == {("<i8", "<f8", "<i8")}
+    assert all(json.loads(r[2])[1] == n_classes for r in rows)
+
+
+def test_a_fit_is_one_row_with_its_labels_in_one_byte_each(tmp_path):
+    path = tmp_path / "study.db"
+    estimators = {"nb": GaussianNB(), "tree": DecisionTreeClassifier(random_state=0)}
+    result = compare_many_estimators(estimators, X, Y, random_state=0, store=path)
+    with sqlite3.connect(path) as db:
+        rows = db.execute(
+            "SELECT s.n_test, f.predict_dtype, f.predict_shape, length(f.predict), "
+            "typeof(f.predict), length(s.test), f.predict_proba FROM fits f "
+            "JOIN splits s ON s.id = f.split"
+        ).fetchall()
+    assert len(rows) == 20  # 2 estimators x 10 splits, one row each
+    for n_test, dtype, shape, n_bytes, kind, test_bytes, proba in rows:
+        # int64 labels 0, 1, 2 and indices below 150 written as int8 and
+        # int16, read back as int64 (the store's predictions are the fits').
+        assert (dtype, shape, kind, proba) == ("<i8", f"[{n_test}]", "blob", None)
+        assert n_bytes == n_test and test_bytes == 2 * n_test
+    again = compare_many_estimators(estimators, X, Y, random_state=0, store=path)
+    _assert_same_many(result, again)
+    assert again.predictions["nb"][0].dtype == np.int64
 
 
 def test_text_labels_are_stored_as_text(tmp_path):
