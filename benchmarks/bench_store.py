@@ -23,8 +23,9 @@ full garbage collection, and keeps its best time, so background load
 affects both alike; prefer the CPU ratio on a shared machine.
 
 Measured (2 shared cores, Python 3.11, SQLite 3.40, idle machine; five
-runs of ``--parts a``): (a) best-of-9 CPU 1.04×–1.05×, wall 1.05×–1.06×;
-the store costs 0.045–0.06 ms of CPU per fit: the transaction about 0.03 ms
+runs): (a) best-of-9 CPU 1.037×–1.049×, wall 1.039×–1.053×, median
+per-round CPU ratio 1.046×–1.053×; the store costs 0.039–0.051 ms of CPU
+per fit (0.04–0.055 ms wall): the transaction about 0.03 ms
 (one ``INSERT`` of a ~150-byte row, about one 2 KiB WAL page, in
 autocommit), keeping the fit another 0.01 ms (encoding the predictions,
 integers in their narrowest width), and the call's share of opening the
@@ -36,7 +37,8 @@ that ``kill -9`` loses only the fits in flight; fits are never batched.
 So the 1.05× target holds for fits of about 1 ms of CPU or more, and is
 met here with little margin: runs on a loaded machine vary by a few
 percent. Before this (two tables, two statements and four pages per fit,
-int64 labels): 1.07×–1.15× CPU, 0.1 ms per fit.
+int64 labels): 1.07×–1.15× CPU, 0.1 ms per fit. (b) 0.09 s, 0 fits;
+(c) 1.02×–1.03×.
 
 Run from the repository root::
 
