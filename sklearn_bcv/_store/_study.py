@@ -748,7 +748,8 @@ class StudyStore:
     def fits(self):
         """One row per stored fit, as a :class:`pandas.DataFrame`.
 
-        Columns: ``dataset``, ``estimator`` (names), ``split`` (its index in
+        Rows in the order of the calls that made them, then of data sets,
+        estimators (as first stored) and splits. Columns: ``dataset``, ``estimator`` (names), ``split`` (its index in
         the call that made the fit), ``n_train``, ``n_test``, ``fit_time``,
         ``score_time``, ``failed``, ``error``, ``outputs`` (the arrays kept,
         comma-separated), ``created``, and the fingerprints
