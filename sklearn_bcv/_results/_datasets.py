@@ -6,6 +6,7 @@ from sklearn.utils import Bunch
 
 from .._engine._plan import run_tests
 from ..stats._ranks import rank_scores
+from ._document import DocumentMixin
 from ._pairwise import (
     matrix_fields,
     pairs_tested,
@@ -14,11 +15,12 @@ from ._pairwise import (
     split_pairs,
 )
 from ._text import format_number, text_table
+from ._verdict import check_show
 
 __all__ = ["BenchmarkResult", "build_datasets_result"]
 
 
-class BenchmarkResult(Bunch):
+class BenchmarkResult(DocumentMixin, Bunch):
     """The result of :func:`~sklearn_bcv.benchmark` or
     :func:`~sklearn_bcv.compare_scores`.
 
@@ -82,8 +84,24 @@ class BenchmarkResult(Bunch):
         row.update({field: np.asarray(table[field])[a, b].item() for field in fields})
         return row
 
+    def summary(self, show="default"):
+        """The printed summary: ranking, omnibus, post hoc and pairwise tests.
+
+        Parameters
+        ----------
+        show : {"default", "all"}, default="default"
+            Every test of a benchmark is shown whatever ``show`` (none of
+            the tests across data sets is marked not recommended); given
+            for the same call on every result.
+
+        Returns
+        -------
+        text : str
+        """
+        return _format_summary(self, show)
+
     def __repr__(self):
-        return _format_summary(self)
+        return self.summary()
 
     __str__ = __repr__
 
@@ -259,6 +277,12 @@ def _omnibus_line(result, name, test):
 def _rank_lines(result, name, test, differ):
     cd = test.get("critical_difference")
     cd_text = "" if cd is None else f", critical difference {format_number(cd, 3)}"
+    if cd is not None and test.get("continuity"):
+        n = len(result.datasets)
+        cd_text += (
+            f" (with the continuity correction 1/(2N) = {format_number(0.5 / n, 3)};"
+            f" the textbook CD of Demšar is {format_number(cd - 0.5 / n, 3)})"
+        )
     correction = test.get("correction")
     label = name
     if correction is not None and not name.startswith(
@@ -268,7 +292,7 @@ def _rank_lines(result, name, test, differ):
     lines = [
         f"Post hoc {label} on mean ranks{cd_text}: {len(differ)} "
         f"{'pair differs' if len(differ) == 1 else 'pairs differ'} at "
-        f"alpha={result.alpha}."
+        f"alpha={result.alpha} (family-wise)."
     ]
     if differ:
         width = max(len(result.names[better]) for better, _ in differ)
@@ -285,7 +309,8 @@ def _rank_lines(result, name, test, differ):
     return lines
 
 
-def _format_summary(result):
+def _format_summary(result, show="default"):
+    check_show(show)
     k, n = len(result.names), len(result.datasets)
     scoring = result.get("scoring")
     lines = [

@@ -45,7 +45,7 @@ _NONFINITE = {
 
 
 def _nonfinite_kind(value):
-    """"nan", "inf", "-inf", "array" (an array holding some) or None."""
+    """ "nan", "inf", "-inf", "array" (an array holding some) or None."""
     if isinstance(value, bool | np.bool_):
         return None
     if isinstance(value, numbers.Real | np.floating | np.integer):
@@ -145,9 +145,11 @@ def to_plain(value):
         return out
     if isinstance(value, np.ndarray):
         if value.dtype.kind in "fc":
-            return [to_plain(v) for v in value.tolist()] if value.ndim == 1 else [
-                to_plain(row) for row in value
-            ]
+            return (
+                [to_plain(v) for v in value.tolist()]
+                if value.ndim == 1
+                else [to_plain(row) for row in value]
+            )
         return to_plain(value.tolist())
     if isinstance(value, list | tuple | set | frozenset):
         items = sorted(value, key=str) if isinstance(value, set | frozenset) else value
@@ -407,9 +409,7 @@ def sequential_rows(result):
     rows = []
     labels = look_labels(result.trace)
     for i in range(len(result.trace.repeats)):
-        row = {
-            key: to_plain(result.trace[key][i]) for key in SEQUENTIAL_CSV[:-1]
-        }
+        row = {key: to_plain(result.trace[key][i]) for key in SEQUENTIAL_CSV[:-1]}
         row["repeats"] = int(row["repeats"])
         row["decision"] = labels[i]
         rows.append(row)

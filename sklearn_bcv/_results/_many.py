@@ -5,6 +5,7 @@ import numpy as np
 from sklearn.utils import Bunch
 
 from .._engine._plan import plan_tests, run_tests
+from ._document import DocumentMixin
 from ._pair import build_pair_result, refuse_failed_fits
 from ._pairwise import (
     matrix_fields,
@@ -14,11 +15,12 @@ from ._pairwise import (
     split_pairs,
 )
 from ._text import format_number, text_table
+from ._verdict import NOT_RECOMMENDED, check_show
 
 __all__ = ["ManyComparisonResult", "build_many_result"]
 
 
-class ManyComparisonResult(Bunch):
+class ManyComparisonResult(DocumentMixin, Bunch):
     """The result of :func:`compare_many_estimators` (or ``_predictions``).
 
     A :class:`~sklearn.utils.Bunch` whose fields are documented in
@@ -113,8 +115,23 @@ class ManyComparisonResult(Bunch):
                 rows.append(row)
         return pd.DataFrame(rows)
 
+    def summary(self, show="default"):
+        """The printed summary: the ranking, the omnibus verdict, the pairs that differ.
+
+        Parameters
+        ----------
+        show : {"default", "all"}, default="default"
+            ``"all"`` also shows the pairwise tests this library does not
+            recommend (e.g. ``paired_t``); by default they are only named.
+
+        Returns
+        -------
+        text : str
+        """
+        return _format_many_summary(self, show)
+
     def __repr__(self):
-        return _format_many_summary(self)
+        return self.summary()
 
     __str__ = __repr__
 
@@ -246,7 +263,7 @@ def _many_verdict(result):
         verdict.differ_by_test[test] = [
             (result.names[better], result.names[worse]) for better, worse in differ
         ]
-        lines += pairwise_lines(result, test, table, differ, same)
+    lines += _pairwise_text(result, "all")
     if result.pairwise:
         verdict.pairwise_test = next(iter(result.pairwise))
         verdict.differ = verdict.differ_by_test[verdict.pairwise_test]
@@ -254,7 +271,26 @@ def _many_verdict(result):
     return verdict
 
 
-def _format_many_summary(result):
+def _pairwise_text(result, show):
+    lines, hidden = [], []
+    for test, table in result.pairwise.items():
+        if show != "all" and test in NOT_RECOMMENDED:
+            hidden.append(test)
+            continue
+        differ, same = split_pairs(result, table)
+        lines += pairwise_lines(result, test, table, differ, same)
+        if test in NOT_RECOMMENDED:
+            lines.append(f"  (not recommended: {NOT_RECOMMENDED[test]})")
+    if hidden:
+        lines.append(
+            f"Not shown, not recommended here: {', '.join(hidden)} "
+            "(summary(show='all') or --all-tests shows them)."
+        )
+    return lines
+
+
+def _format_many_summary(result, show="default"):
+    check_show(show)
     lines = [
         f"Comparison of {len(result.names)} estimators on "
         f"{result.design.describe()}, {result.design.n_samples} records",
@@ -270,5 +306,8 @@ def _format_many_summary(result):
             ("rank", "estimator", "mean score"), rows, right_aligned=(0, 2)
         )
     ]
-    lines.append(result.verdict.text)
+    verdict = result.verdict.text.splitlines()
+    if result.pairwise and (show != "all") and "fits failed" not in result.verdict.text:
+        verdict = verdict[: 1 if result.tests else 0] + _pairwise_text(result, show)
+    lines += verdict
     return "\n".join(lines)

@@ -281,9 +281,7 @@ def _test_lines(result, names, mean_difference):
         )
         header = ("test", "P(A better)", "P(rope)", "P(B better)", "decision", "status")
         rows = _bayesian_rows(result, bayesian, mean_difference)
-        lines += [
-            "  " + x for x in text_table(header, rows, right_aligned=(1, 2, 3))
-        ]
+        lines += ["  " + x for x in text_table(header, rows, right_aligned=(1, 2, 3))]
     return lines
 
 

@@ -3,7 +3,9 @@
 import numpy as np
 from sklearn.utils import Bunch
 
+from ._document import DocumentMixin
 from ._text import format_number, text_table
+from ._verdict import check_show
 
 __all__ = ["SequentialResult", "look_labels"]
 
@@ -36,7 +38,7 @@ def look_labels(trace):
     return labels
 
 
-class SequentialResult(Bunch):
+class SequentialResult(DocumentMixin, Bunch):
     """The result of :func:`~sklearn_bcv.sequential_compare`.
 
     A :class:`~sklearn.utils.Bunch` whose fields are documented in
@@ -120,8 +122,23 @@ class SequentialResult(Bunch):
         frame["decision"] = look_labels(self.trace)
         return frame
 
+    def summary(self, show="default"):
+        """The printed summary: the looks taken, the boundaries and the decision.
+
+        Parameters
+        ----------
+        show : {"default", "all"}, default="default"
+            Given for the same call on every result; a sequential summary
+            has one test, shown whatever ``show``.
+
+        Returns
+        -------
+        text : str
+        """
+        return format_sequential_summary(self, show=show)
+
     def __repr__(self):
-        return _format_sequential_summary(self)
+        return self.summary()
 
     __str__ = __repr__
 
@@ -131,7 +148,10 @@ def _boundary_name(result):
     return name[result.boundary]
 
 
-def _format_sequential_summary(result):
+def format_sequential_summary(result, *, show="default", where="python"):
+    """The printed summary; ``where="cli"`` names what a command-line user
+    has (``--format json``) rather than ``result.comparison``."""
+    check_show(show)
     comparison = result.comparison
     names = comparison.get("estimator_names")
     who = f"A = {names[0]} and B = {names[1]}" if names else "A and B"
@@ -174,7 +194,7 @@ def _format_sequential_summary(result):
         "statistic",
         "lower",
         "upper",
-        "interval (A - B)",
+        "interval (A - B)*",
         "cond. power",
         "look",
     )
@@ -185,7 +205,16 @@ def _format_sequential_summary(result):
         f"{result.n_fits_saved} saved)."
     )
     lines.append(
-        "result.comparison holds the fixed-design tests on these fits; their "
-        "p-values are not sequentially adjusted."
+        "* not sequentially adjusted: an interval excluding 0 at a look is not "
+        "a decision; the boundaries decide."
+    )
+    lines.append(
+        "The fixed-design tests on these fits ("
+        + (
+            "fixed_design_tests of --format json"
+            if where == "cli"
+            else "result.comparison"
+        )
+        + ") are not sequentially adjusted either."
     )
     return "\n".join(lines)

@@ -66,6 +66,5 @@ def bayesian_rule(alpha, alternative="two-sided"):
     if alternative == "less":
         return f"decide 'B better' when P(B better) > {level:g} (1 - alpha)"
     return (
-        f"decide for A (or B) when P(A better) (or P(B better)) > {level:g} "
-        "(1 - alpha)"
+        f"decide for A (or B) when P(A better) (or P(B better)) > {level:g} (1 - alpha)"
     )
