@@ -41,8 +41,9 @@ class Progress:
     is the caller's one line to report.
     """
 
-    def __init__(self, message, *, stream=None, enabled=True, interval=0.25):
+    def __init__(self, message, *, stream=None, enabled=True, interval=0.25, note=""):
         self.message = message
+        self.note = note
         self.stream = sys.stderr if stream is None else stream
         self.enabled = enabled
         self.interval = interval
@@ -89,7 +90,9 @@ class Progress:
             return False
         elapsed = time.perf_counter() - self._start
         prefix = "\r" if self._thread is not None else ""
-        self.stream.write(f"{prefix}{self.message} done in {elapsed:.1f} s\n")
+        self.stream.write(
+            f"{prefix}{self.message} done in {elapsed:.1f} s{self.note}\n"
+        )
         self.stream.flush()
         return False
 
@@ -134,8 +137,13 @@ def fitting(message, args, stderr):
     ``--quiet`` or ``-v``), and the engine's and joblib's verbose messages
     sent to stderr so that stdout holds only the requested output."""
     show_progress = not args.quiet and not args.verbose
+    # The time shown covers the tests too; with --store, the fits already
+    # stored were read, not refitted: say so rather than claim fits.
+    note = " (tests included"
+    if getattr(args, "store", None):
+        note += "; fits already in --store were read, not refitted"
     with (
-        Progress(message, stream=stderr, enabled=show_progress),
+        Progress(message, stream=stderr, enabled=show_progress, note=note + ")"),
         contextlib.redirect_stdout(stderr),
     ):
         yield

@@ -105,7 +105,8 @@ def to_plain(value):
         Non-finite numbers are ``None`` (inside a dict, a sibling key
         ``<name>_nonfinite`` says what they were); numpy values are Python
         values; tuples are lists; keys are strings (a pair ``(a, b)`` is
-        ``"a vs b"``); estimators are ``{"name", "params"}``; a design is
+        ``"a vs b"``; test results by pair are records with ``estimator_a``
+        and ``estimator_b``); estimators are ``{"name", "params"}``; a design is
         its description; any other object is its ``repr``.
 
     Examples
@@ -129,6 +130,15 @@ def to_plain(value):
     if isinstance(value, dict):
         if hasattr(value, "_document_fields"):  # a nested result
             return _fields_document(value)
+        if value and all(
+            isinstance(k, tuple) and len(k) == 2 and isinstance(v, dict)
+            for k, v in value.items()
+        ):  # test results by pair: records naming the pair
+            return [
+                {"estimator_a": to_plain(a), "estimator_b": to_plain(b)}
+                | to_plain(item)
+                for (a, b), item in value.items()
+            ]
         out = {}
         for key, item in value.items():
             if isinstance(key, str) and key.startswith("_"):
@@ -270,9 +280,7 @@ PAIR_CSV = (
 
 def _table_rows(result, table, test, **extra):
     """One row per pair a pairwise or post hoc table tested."""
-    from ._pairwise import matrix_fields
 
-    rows = []
     names = list(result.names)
     if "results" in table:
         pairs = [(names.index(a), names.index(b)) for a, b in table.results]
@@ -284,26 +292,31 @@ def _table_rows(result, table, test, **extra):
             for a, b in zip(*np.nonzero(np.tril(tested, -1)))
             if not tested[b, a]
         ]
-    for a, b in pairs:
-        row = {
-            "section": "pairwise",
-            "test": test,
-            "estimator_a": names[a],
-            "estimator_b": names[b],
-            "mean_score_a": result.mean_scores[a],
-            "mean_score_b": result.mean_scores[b],
-            "correction": table.get("correction"),
-            **extra,
-        }
-        if "mean_ranks" in result:
-            row["mean_rank_a"] = result.mean_ranks[a]
-            row["mean_rank_b"] = result.mean_ranks[b]
-        for field in matrix_fields(table):
-            if field in table and field in TEST_COLUMNS:
-                row[field] = np.asarray(table[field])[a, b]
-        row["note"] = _undefined_note(row)
-        rows.append(row)
-    return rows
+    return [_pair_row(result, table, test, a, b, **extra) for a, b in pairs]
+
+
+def _pair_row(result, table, test, a, b, **extra):
+    from ._pairwise import matrix_fields
+
+    names = list(result.names)
+    row = {
+        "section": "pairwise",
+        "test": test,
+        "estimator_a": names[a],
+        "estimator_b": names[b],
+        "mean_score_a": result.mean_scores[a],
+        "mean_score_b": result.mean_scores[b],
+        "correction": table.get("correction"),
+        **extra,
+    }
+    if "mean_ranks" in result:
+        row["mean_rank_a"] = result.mean_ranks[a]
+        row["mean_rank_b"] = result.mean_ranks[b]
+    for field in matrix_fields(table):
+        if field in table and field in TEST_COLUMNS:
+            row[field] = np.asarray(table[field])[a, b]
+    row["note"] = _undefined_note(row)
+    return row
 
 
 MANY_CSV = (
@@ -362,6 +375,8 @@ BENCHMARK_CSV = (
 
 
 def _benchmark_rows(result):
+    from ._datasets import _compared_pairs
+
     rows = []
     for name, test in result.tests.items():
         if np.ndim(test.get("reject")) == 0:
@@ -369,12 +384,10 @@ def _benchmark_rows(result):
             iman = test.get("iman_davenport")
             if iman is not None:
                 rows.append(_test_row(f"{name} (Iman-Davenport F)", iman))
-        else:
-            for row in _table_rows(result, test, name):
-                row["section"] = "posthoc"
-                rows.append(row)
-    for name, table in result.pairwise.items():
-        rows += _table_rows(result, table, name)
+    for name, table, a, b in _compared_pairs(result):
+        row = _pair_row(result, table, name, a, b)
+        row["section"] = "pairwise" if name in result.pairwise else "posthoc"
+        rows.append(row)
     for i, dataset in enumerate(result.datasets):
         for j, name in enumerate(result.names):
             rows.append(
