@@ -426,7 +426,9 @@ def test_one_sided_alternative_recommends_a_directional_test():
     # calibrated_f_5x2bcv, recommended two-sided, cannot honour "greater".
     assert "calibrated_f_5x2bcv" in result.skipped_tests
     assert result.recommended_test == "corrected_t"
-    verdict = str(result).splitlines()[-1]
+    # The summary leads with the verdict.
+    verdict = str(result).splitlines()[2]
+    assert verdict == result.verdict.text
     assert verdict.startswith("Verdict from corrected_t (recommended for a one-sided")
     assert verdict.endswith("A better.")
     classifiers = compare_estimators(
@@ -973,9 +975,11 @@ def test_summary_is_readable(bc_result):
         "Comparison of A = Pipeline(StandardScaler, LogisticRegression) and "
         "B = RandomForestClassifier on 5×2 block-regularized CV, 569 records"
     )
-    assert re.match(r"test +statistic +df +p-value +decision \(alpha=0.05\)", lines[2])
-    assert any(line.startswith("bcv_mcnemar ") for line in lines)
-    verdict = lines[-1]
+    assert re.match(
+        r"  test +statistic +df +p-value +decision \(alpha=0.05\) +status", lines[3]
+    )
+    assert lines[4].split()[0] == "bcv_mcnemar" and lines[4].endswith("recommended")
+    verdict = lines[2]
     assert verdict.startswith("Verdict from bcv_mcnemar (recommended for classifiers")
     expected = (
         "the estimators differ"
@@ -1092,7 +1096,7 @@ def test_swapping_a_and_b_mirrors_the_result(seed, n_classes, accuracy_a, accura
 def test_verdict_is_a_field(bc_result):
     verdict = bc_result.verdict
     assert verdict.test == "bcv_mcnemar" == bc_result.recommended_test
-    assert verdict.text == str(bc_result).splitlines()[-1]
+    assert verdict.text == str(bc_result).splitlines()[2]
     assert verdict.pvalue == bc_result.tests.bcv_mcnemar.pvalue
     expected = (
         ("A better" if np.mean(bc_result.differences) > 0 else "B better")
