@@ -293,7 +293,7 @@ def test_regressors_get_score_based_tests_only():
         Ridge(), DecisionTreeRegressor(random_state=0), X_REG, Y_REG, random_state=0
     )
     assert result.task == "regression" and result.scoring == "r2"
-    assert "tables" not in result
+    assert result.tables is None
     assert not {"bcv_mcnemar", "mcnemar", "kfold_mcnemar", "proportion_z"} & set(
         result.tests
     )
@@ -822,7 +822,7 @@ def test_compare_predictions_task_inference():
     labels = [y[t] for _, t in splits]
     counts = compare_predictions(y, labels, [t + 0.5 for t in labels], splits)
     # Integer targets with continuous predictions: a regression (counts).
-    assert counts.task == "regression" and "tables" not in counts
+    assert counts.task == "regression" and counts.tables is None
     assert compare_predictions(y, labels, labels, splits).task == "classification"
 
 
@@ -1031,7 +1031,7 @@ def test_return_flags():
     result = compare_estimators(
         logistic(), tree(), X_BC, Y_BC, cv=2, return_predictions=False
     )
-    assert "predictions_a" not in result and "estimators_a" not in result
+    assert result.predictions_a is None and result.estimators_a is None
     assert "differences" in result
 
 

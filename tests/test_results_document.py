@@ -287,3 +287,30 @@ def test_any_value_becomes_strict_json(value):
 def test_finite_numbers_survive_exactly(xs):
     assert to_plain({"x": np.array(xs)}) == {"x": xs}
     assert to_plain([np.float64(x) for x in xs]) == xs
+
+
+@pytest.mark.parametrize(
+    "cls",
+    ["ComparisonResult", "ManyComparisonResult", "BenchmarkResult", "SequentialResult"],
+)
+def test_fields_are_declared_and_checked(cls):
+    import sklearn_bcv._results as results
+    from sklearn_bcv._results._sequential import SequentialResult
+
+    klass = SequentialResult if cls == "SequentialResult" else getattr(results, cls)
+    fields = klass.fields()
+    assert len(fields) == len(set(fields)) > 5
+    # Each declared field is documented in the class docstring.
+    for field in fields:
+        assert field in klass.__doc__, field
+    with pytest.raises(TypeError, match="has no field 'colour'; its fields are"):
+        klass(colour="blue")
+    empty = klass(alpha=0.1)
+    assert empty.alpha == 0.1 and empty["alpha"] == 0.1
+    missing = next(f for f in fields if f not in ("alpha", "greater_is_better"))
+    assert empty[missing] is None and getattr(empty, missing) is None
+
+
+def test_benchmark_declares_the_fields_of_the_other_engineers(study):
+    assert study.greater_is_better is True
+    assert "effect_sizes" in study and "auto" in study

@@ -24,12 +24,86 @@ class BenchmarkResult(DocumentMixin, Bunch):
     """The result of :func:`~sklearn_bcv.benchmark` or
     :func:`~sklearn_bcv.compare_scores`.
 
-    A :class:`~sklearn.utils.Bunch` whose fields are documented in
-    :func:`~sklearn_bcv.compare_scores` (and, for the fits,
-    :func:`~sklearn_bcv.benchmark`). Printing it shows the estimators by
-    mean rank, the Friedman test, the post hoc groups and the pairwise
-    tests; :meth:`to_frame` gives the same as tables.
+    A :class:`~sklearn.utils.Bunch` with fixed fields, listed here once
+    (an unknown field is a ``TypeError``; one that does not apply is None).
+    Printing it shows the estimators by mean rank, the Friedman test, the
+    post hoc groups and the pairwise tests; :meth:`to_frame` gives the same
+    as tables, :meth:`to_dict` and :meth:`to_json` as a JSON-safe document.
+
+    Attributes
+    ----------
+    names : list of str
+        The estimators' names.
+    datasets : list of str
+        The data sets' names.
+    scores, ranks : ndarray of shape (n_datasets, k)
+        Mean score and rank (1 = best) of each estimator on each data set.
+    mean_scores, mean_ranks : ndarray of shape (k,)
+        Their means over the data sets.
+    tests : Bunch
+        Omnibus and post hoc test name -> its result.
+    skipped_tests : dict
+        Test name -> why it was not run.
+    pairwise : Bunch
+        Pairwise test name -> its (k, k) table.
+    alpha : float
+        Significance level.
+    alternative : str
+        Alternative of the pairwise tests.
+    correction : str or None
+        Multiple-comparison correction of the pairwise p-values.
+    control : str or None
+        The control estimator, if any.
+    verdict : Bunch
+        ``omnibus_test``, ``omnibus_reject``, ``posthoc_test``,
+        ``pairwise_test``, ``differ``, ``differ_by_test`` and ``text``.
+    split_scores : ndarray or list of ndarray or None
+        Per-split scores of each data set, when known.
+    n_train, n_test : ndarray or None
+        Training and test sizes of the splits, when known.
+    scoring : str or None
+        The scoring's name.
+    fit_time, score_time, failed_fits : ndarray or None
+        Per-split times and failures (:func:`~sklearn_bcv.benchmark`).
+    per_dataset : Bunch or None
+        Data set name -> its :class:`ManyComparisonResult`
+        (:func:`~sklearn_bcv.benchmark`).
+    effect_sizes : Bunch or None
+        Effect sizes with their confidence intervals, when computed.
+    auto : Bunch or None
+        The assumption tests and the path of ``tests="auto"``.
+    greater_is_better : bool, default=True
+        Whether a higher score is better (False for losses and errors).
     """
+
+    _FIELDS = (
+        "names",
+        "datasets",
+        "scores",
+        "mean_scores",
+        "ranks",
+        "mean_ranks",
+        "tests",
+        "skipped_tests",
+        "pairwise",
+        "alpha",
+        "alternative",
+        "correction",
+        "control",
+        "verdict",
+        "split_scores",
+        "n_train",
+        "n_test",
+        "scoring",
+        "fit_time",
+        "score_time",
+        "failed_fits",
+        "per_dataset",
+        "effect_sizes",
+        "auto",
+        "greater_is_better",
+    )
+    _DEFAULTS = {"greater_is_better": True}
 
     def to_frame(self, kind="pairwise"):
         """The result as a :class:`pandas.DataFrame`.

@@ -449,9 +449,40 @@ def result_csv(result):
 
 
 class DocumentMixin:
-    """``to_dict`` and ``to_json`` of a result (see :mod:`._document`)."""
+    """``to_dict`` and ``to_json`` of a result, and its declared fields.
+
+    A result class lists its fields once, in ``_FIELDS`` (and documents
+    them in its docstring, section Attributes). It is built with them: an
+    unknown field is a ``TypeError`` naming it; a field not given is None.
+    Names starting with ``_`` are private state (never serialised).
+    """
 
     _document_fields = True
+    _FIELDS = ()
+    _DEFAULTS = {}
+
+    def __init__(self, **fields):
+        unknown = [
+            name
+            for name in fields
+            if name not in self._FIELDS and not name.startswith("_")
+        ]
+        if unknown:
+            raise TypeError(
+                f"{type(self).__name__} has no field {unknown[0]!r}; its "
+                f"fields are {', '.join(self._FIELDS)}."
+            )
+        super().__init__(**(dict.fromkeys(self._FIELDS) | self._DEFAULTS | fields))
+
+    @classmethod
+    def fields(cls):
+        """The names of the declared fields, in order.
+
+        Returns
+        -------
+        fields : tuple of str
+        """
+        return tuple(cls._FIELDS)
 
     def to_dict(self):
         """The result as a document of plain, JSON-safe Python values.

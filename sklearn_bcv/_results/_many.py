@@ -23,13 +23,78 @@ __all__ = ["ManyComparisonResult", "build_many_result"]
 class ManyComparisonResult(DocumentMixin, Bunch):
     """The result of :func:`compare_many_estimators` (or ``_predictions``).
 
-    A :class:`~sklearn.utils.Bunch` whose fields are documented in
-    :func:`compare_many_predictions`. :meth:`pair` gives the two-estimator
+    A :class:`~sklearn.utils.Bunch` with fixed fields, listed here once
+    (an unknown field is a ``TypeError``; one that does not apply is None);
+    :meth:`to_dict` and :meth:`to_json` give it as a JSON-safe document.
+    :meth:`pair` gives the two-estimator
     result of any pair (the same numbers as :func:`compare_estimators` on
     the same splits), :meth:`to_frame` a long table of the pairwise tests.
     Printing it shows the ranking, the omnibus verdict and the pairs that
     differ, best estimator first.
+
+    Attributes
+    ----------
+    names : list of str
+        The estimators' names.
+    tests : Bunch
+        Omnibus test name -> its result.
+    skipped_tests : dict
+        Test name -> why it was not run.
+    pairwise : Bunch
+        Pairwise test name -> its (k, k) table (``pvalue``,
+        ``pvalue_adjusted``, ``reject``, ... and ``results`` by pair).
+    scores : ndarray of shape (n_splits, k)
+        Per-split scores.
+    mean_scores : ndarray of shape (k,)
+        Mean score of each estimator.
+    n_train, n_test : ndarray of shape (n_splits,)
+        Training and test sizes of each split.
+    test_indices : list of ndarray
+        The test records of each split.
+    design : Design
+        The resampling design.
+    task, scoring : str
+        The task and the scoring's name.
+    alpha : float
+        Significance level.
+    alternative : str
+        Alternative of the pairwise tests.
+    correction : str or None
+        Multiple-comparison correction of the pairwise p-values.
+    control : str or None
+        The control estimator, if any.
+    verdict : Bunch
+        ``omnibus_test``, ``omnibus_reject``, ``pairwise_test``,
+        ``differ``, ``differ_by_test`` and ``text``.
+    failed_fits, fit_time, score_time : ndarray of shape (n_splits, k) or None
+        Per-split failures and times.
+    predictions : dict or None
+        Name -> per-split predictions (``return_predictions=True``).
     """
+
+    _FIELDS = (
+        "names",
+        "tests",
+        "skipped_tests",
+        "pairwise",
+        "scores",
+        "mean_scores",
+        "n_train",
+        "n_test",
+        "test_indices",
+        "design",
+        "task",
+        "scoring",
+        "alpha",
+        "alternative",
+        "correction",
+        "control",
+        "verdict",
+        "failed_fits",
+        "fit_time",
+        "score_time",
+        "predictions",
+    )
 
     def pair(self, name_a, name_b):
         """The two-estimator comparison of ``name_a`` (A) and ``name_b`` (B).
@@ -150,7 +215,7 @@ def _pair_of(result, a, b, *, tests):
         skipped=skipped,
         alpha=result.alpha,
         alternative=result.alternative,
-        return_predictions="predictions" in result,
+        return_predictions=result.get("predictions") is not None,
         fits=result._fits,
         estimator_names=(result.names[a], result.names[b]),
     )

@@ -20,13 +20,83 @@ __all__ = ["ComparisonResult", "build_pair_result", "refuse_failed_fits"]
 class ComparisonResult(DocumentMixin, Bunch):
     """The result of :func:`compare_estimators` or :func:`compare_predictions`.
 
-    A :class:`~sklearn.utils.Bunch` (attribute and key access) whose fields
-    are documented in :func:`compare_predictions`. It keeps what the tests
-    need (``tables``, ``differences``, ``n_train``, ``n_test``,
+    A :class:`~sklearn.utils.Bunch` (attribute and key access) with fixed
+    fields, listed here once: built with an unknown field it raises a
+    ``TypeError``; a field that does not apply is None. It keeps what the
+    tests need (``tables``, ``differences``, ``n_train``, ``n_test``,
     ``loss_differences``) so :meth:`run_test` runs any other registered test
-    later, without refitting. Printing it shows a table of the tests and the
-    verdict (``verdict``) of the test recommended for the design.
+    later, without refitting. Printing it (:meth:`summary`) leads with the
+    verdict of the test recommended for the design; :meth:`to_dict` and
+    :meth:`to_json` give it as a JSON-safe document.
+
+    Attributes
+    ----------
+    tests : Bunch
+        Test name -> its result (a Bunch), in the order run.
+    skipped_tests : dict
+        Test name -> why it was not run.
+    scores_a, scores_b, differences : ndarray of shape (n_splits,)
+        Per-split scores and their difference A - B.
+    n_train, n_test : ndarray of shape (n_splits,)
+        Training and test sizes of each split.
+    tables : ndarray of shape (n_splits, 2, 2) or None
+        Contingency tables of the splits (classification).
+    loss_differences : list of ndarray or None
+        Per-record loss differences of each split.
+    test_indices : list of ndarray
+        The test records of each split.
+    design : Design
+        The resampling design the splits make.
+    task, scoring : str
+        ``"classification"`` or ``"regression"``; the scoring's name.
+    alpha : float
+        Significance level.
+    alternative : str
+        ``"two-sided"``, ``"greater"`` (A better) or ``"less"``.
+    recommended_test : str or None
+        The test recommended for the design.
+    verdict : Bunch
+        ``test``, ``rationale``, ``decision``, ``pvalue`` and ``text``.
+    predictions_a, predictions_b : list of ndarray or None
+        Per-split predictions (``return_predictions=True``).
+    estimator_names : tuple of str or None
+        Names of A and B, when known.
+    failed_fits, fit_time, score_time : ndarray of shape (n_splits, 2) or None
+        Per-split failures and times of A and B (fitted here).
+    estimators_a, estimators_b : list of estimators or None
+        The fitted estimators (``return_estimator=True``).
+    sequentially_adjusted : bool or None
+        False on the fixed-design comparison of a sequential result.
     """
+
+    _FIELDS = (
+        "tests",
+        "skipped_tests",
+        "scores_a",
+        "scores_b",
+        "differences",
+        "n_train",
+        "n_test",
+        "tables",
+        "loss_differences",
+        "test_indices",
+        "design",
+        "task",
+        "scoring",
+        "alpha",
+        "alternative",
+        "recommended_test",
+        "verdict",
+        "predictions_a",
+        "predictions_b",
+        "estimator_names",
+        "failed_fits",
+        "fit_time",
+        "score_time",
+        "estimators_a",
+        "estimators_b",
+        "sequentially_adjusted",
+    )
 
     def run_test(self, name, **params):
         """Run the registered test ``name`` on the stored needs.

@@ -41,11 +41,78 @@ def look_labels(trace):
 class SequentialResult(DocumentMixin, Bunch):
     """The result of :func:`~sklearn_bcv.sequential_compare`.
 
-    A :class:`~sklearn.utils.Bunch` whose fields are documented in
-    :func:`~sklearn_bcv.sequential_compare`. Printing it shows the looks
+    A :class:`~sklearn.utils.Bunch` with fixed fields, listed here once
+    (an unknown field is a ``TypeError``). Printing it shows the looks
     taken, the boundaries and the decision; ``comparison`` holds the
-    fixed-design tests on the same fits (not sequentially adjusted).
+    fixed-design tests on the same fits (not sequentially adjusted);
+    :meth:`to_dict` and :meth:`to_json` give it as a JSON-safe document.
+
+    Attributes
+    ----------
+    decision : str
+        ``"A better"``, ``"B better"``, ``"no difference"``, ``"no
+        difference found (futility)"`` or ``"undecided"``.
+    n_repeats, min_repeats, max_repeats : int
+        Repetitions taken, and the least and most allowed.
+    trace : Bunch
+        One entry per look: ``repeats``, ``statistic``, ``lower``,
+        ``upper``, ``estimate``, ``low``, ``high`` (an interval not
+        sequentially adjusted), ``conditional_power`` and ``decision``.
+    boundaries : Bunch
+        The group-sequential boundaries and their constants.
+    n_fits, n_fits_saved : int
+        Fits made, and fits saved against ``max_repeats``.
+    comparison : ComparisonResult
+        The fixed-design tests on the same fits (not sequentially adjusted).
+    test : str
+        The look statistic's test.
+    test_params : dict
+        Its parameters.
+    statistic_reference : str
+        ``"t"`` or ``"normal"``.
+    boundary : str
+        ``"pocock"`` or ``"obrien_fleming"``.
+    alpha : float
+        Overall significance level.
+    alternative : str
+        The alternative.
+    rope : float
+        Region of practical equivalence.
+    futility : str or None
+        The futility rule.
+    futility_threshold : float or None
+        Its threshold of conditional power.
+    cv : cross-validator
+        The splitter of the repetitions.
+    estimate : float
+        The mean difference at the last look.
+    confidence_interval : tuple of float
+        Its interval at the last look, not sequentially adjusted.
     """
+
+    _FIELDS = (
+        "decision",
+        "n_repeats",
+        "min_repeats",
+        "max_repeats",
+        "trace",
+        "boundaries",
+        "n_fits",
+        "n_fits_saved",
+        "comparison",
+        "test",
+        "test_params",
+        "statistic_reference",
+        "boundary",
+        "alpha",
+        "alternative",
+        "rope",
+        "futility",
+        "futility_threshold",
+        "cv",
+        "estimate",
+        "confidence_interval",
+    )
 
     @classmethod
     def build(
