@@ -199,7 +199,11 @@ def pairwise_lines(result, test, table, differ, same):
         ]
     if same:
         lines.append(
-            "  no significant difference: "
+            (
+                "  no decision: "
+                if "p_a_better" in table
+                else "  no significant difference: "
+            )
             + ", ".join(f"{result.names[a]} ~ {result.names[b]}" for a, b in same)
         )
     return lines
