@@ -309,7 +309,7 @@ def test_quiet_json_output_on_a_bundled_dataset():
     assert per_split.reshape(5, 2).sum(axis=1).tolist() == [150] * 5
     assert document["task"] == "classification"
     assert document["recommended_test"] == "bcv_mcnemar"
-    assert document["verdict"].startswith("Verdict from bcv_mcnemar")
+    assert document["verdict"]["text"].startswith("Verdict from bcv_mcnemar")
 
 
 def test_probability_scoring_on_a_binary_target():
@@ -380,6 +380,12 @@ def test_csv_output_and_mixed_csv_data(mixed_csv):
     )
     assert status == 0, err
     rows = list(csv.DictReader(io.StringIO(out)))
+    scores = [row for row in rows if row["section"] == "score"]
+    rows = [row for row in rows if row["section"] == "test"]
+    assert len(scores) >= 2
+    for row in scores:
+        difference = float(row["score_a"]) - float(row["score_b"])
+        assert float(row["difference"]) == pytest.approx(difference)
     names = [row["test"] for row in rows]
     assert "bcv_mcnemar" in names and "paired_t_5x2cv" in names
     for row in rows:
@@ -408,7 +414,7 @@ def test_regression_dataset_and_kfold():
     document = json.loads(out)
     assert document["task"] == "regression"
     assert list(document["tests"]) == ["corrected_t"]
-    assert "tables" not in document
+    assert document["tables"] is None
     # Ridge beats the mean predictor on diabetes: positive r2 differences.
     assert np.mean(document["differences"]) > 0
 
@@ -486,8 +492,9 @@ def test_verbose_reports_fits_on_stderr_and_keeps_stdout_clean():
         "--dataset", "iris", *FAST_B, "-vv", "--format", "csv", "--tests", "bcv_mcnemar"
     )
     assert status == 0, err
-    assert out.splitlines()[0].startswith("test,statistic,pvalue")
-    assert len(out.splitlines()) == 2
+    assert out.splitlines()[0].startswith("section,test,status,statistic")
+    # One test row, then one row per split.
+    assert len(out.splitlines()) == 2 + 10
     assert "Fitting 2 estimators on each of 10 splits, totalling 20 fits" in err
 
 
@@ -586,9 +593,10 @@ def test_user_estimator_class_and_module_output_kept_off_stdout(user_module):
     )
     assert status == 0, err
     assert err.splitlines()[0] == "hello from the module"
-    assert out.splitlines()[0].startswith("test,statistic")
+    assert out.splitlines()[0].startswith("section,test,status,statistic")
     # The scaled logistic regression beats the majority class on iris.
-    assert out.splitlines()[1].split(",")[4] == "True"
+    row = next(csv.DictReader(io.StringIO(out)))
+    assert row["test"] == "bcv_mcnemar" and row["reject"] == "True"
 
 
 def test_unexpected_error_in_fit_is_one_line_after_the_warnings(user_module):

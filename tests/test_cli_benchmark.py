@@ -190,11 +190,20 @@ def test_json_holds_the_numbers_of_the_python_api():
 def test_csv_has_one_row_per_test_and_pair():
     status, out, _ = run_cli(*FAST, "--format", "csv")
     assert status == 0
-    rows = list(csv.DictReader(io.StringIO(out)))
-    expected = python_result().to_frame()
+    every = list(csv.DictReader(io.StringIO(out)))
+    rows = [r for r in every if r["section"] in ("posthoc", "pairwise")]
+    result = python_result()
+    expected = result.to_frame()
     assert out.startswith(
-        "test,estimator_a,estimator_b,mean_rank_a,mean_rank_b,mean_score_a,"
+        "section,test,status,estimator_a,estimator_b,mean_rank_a,mean_rank_b,"
     )
+    # The Friedman row (and Iman-Davenport's F) and every score are there.
+    omnibus = [r for r in every if r["section"] == "test"]
+    assert omnibus[0]["test"] == "friedman"
+    assert float(omnibus[0]["pvalue"]) == pytest.approx(result.tests.friedman.pvalue)
+    scores = [r for r in every if r["section"] == "score"]
+    assert len(scores) == np.size(result.scores)
+    assert float(scores[0]["score"]) == pytest.approx(result.scores[0][0])
     assert [(r["test"], r["estimator_a"], r["estimator_b"]) for r in rows] == list(
         zip(expected["test"], expected["estimator_a"], expected["estimator_b"])
     )

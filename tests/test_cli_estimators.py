@@ -127,7 +127,8 @@ def test_scale_puts_a_standard_scaler_in_front_of_each_estimator():
     scaled = json.loads(out)
     # an RBF SVC on wine's unscaled features is poor; scaled it is not
     assert np.mean(plain["scores_b"]) < 0.8 < 0.95 < np.mean(scaled["scores_b"])
-    assert plain["decision"] == "A better" and scaled["decision"] != "A better"
+    assert plain["verdict"]["decision"] == "A better"
+    assert scaled["verdict"]["decision"] != "A better"
     assert "StandardScaler" in scaled["estimator_b"]
     # the default scaled logistic regression is not scaled twice
     assert scaled["estimator_a"].count("StandardScaler") == 1

@@ -51,8 +51,9 @@ def run_cli(*argv):
     return status, out.getvalue(), err.getvalue()
 
 
-def csv_rows(text):
-    return list(csv.DictReader(io.StringIO(text)))
+def csv_rows(text, section="pairwise"):
+    rows = csv.DictReader(io.StringIO(text))
+    return [row for row in rows if row["section"] == section]
 
 
 def python_result(**kwargs):
@@ -99,7 +100,7 @@ def test_compare_subcommand_is_the_default():
     named = run_cli("compare", *argv)
     assert default[0] == named[0] == 0
     assert default[1] == named[1]
-    assert default[1].startswith("test,statistic,pvalue")
+    assert default[1].startswith("section,test,status,statistic")
     status, _, err = run_cli("compare", "--estimator", "x.Y")
     # Named explicitly, compare has no --estimator.
     assert status == 2
@@ -189,20 +190,23 @@ def test_csv_one_row_per_pairwise_test_and_pair():
     )
     assert status == 0, err
     rows = csv_rows(out)
-    assert list(rows[0]) == [
+    assert list(rows[0])[:7] == [
+        "section",
         "test",
+        "status",
         "estimator_a",
         "estimator_b",
         "mean_score_a",
         "mean_score_b",
-        "statistic",
-        "pvalue",
-        "pvalue_adjusted",
-        "reject",
-        "p_a_better",
-        "p_rope",
-        "p_b_better",
     ]
+    for field in ("statistic", "pvalue", "pvalue_adjusted", "reject"):
+        assert field in rows[0]
+    for field in ("p_a_better", "p_rope", "p_b_better"):
+        assert field in rows[0]
+    # The omnibus test and every score are in the same file.
+    assert [row["test"] for row in csv_rows(out, "test")] == ["bcv_cochran_q"]
+    scores = csv_rows(out, "score")
+    assert len(scores) == len(expected_splits(scores)) * len(NAMES)
     k = len(NAMES)
     assert len(rows) == 3 * k * (k - 1) // 2
     assert [row["test"] for row in rows] == [
@@ -534,3 +538,8 @@ def test_estimator_names_are_class_names_made_unique(specs, names):
 def test_given_names_must_be_unique():
     with pytest.raises(UsageError, match=r"the name\(s\) \['x'\] are given twice"):
         estimator_names([("x", "a.SVC"), ("x", "b.Tree")])
+
+
+def expected_splits(score_rows):
+    """The splits named in the score rows of a csv output."""
+    return sorted({int(row["split"]) for row in score_rows})

@@ -293,7 +293,7 @@ def test_regressors_get_score_based_tests_only():
         Ridge(), DecisionTreeRegressor(random_state=0), X_REG, Y_REG, random_state=0
     )
     assert result.task == "regression" and result.scoring == "r2"
-    assert "tables" not in result
+    assert result.tables is None
     assert not {"bcv_mcnemar", "mcnemar", "kfold_mcnemar", "proportion_z"} & set(
         result.tests
     )
@@ -426,7 +426,9 @@ def test_one_sided_alternative_recommends_a_directional_test():
     # calibrated_f_5x2bcv, recommended two-sided, cannot honour "greater".
     assert "calibrated_f_5x2bcv" in result.skipped_tests
     assert result.recommended_test == "corrected_t"
-    verdict = str(result).splitlines()[-1]
+    # The summary leads with the verdict.
+    verdict = str(result).splitlines()[2]
+    assert verdict == result.verdict.text
     assert verdict.startswith("Verdict from corrected_t (recommended for a one-sided")
     assert verdict.endswith("A better.")
     classifiers = compare_estimators(
@@ -820,7 +822,7 @@ def test_compare_predictions_task_inference():
     labels = [y[t] for _, t in splits]
     counts = compare_predictions(y, labels, [t + 0.5 for t in labels], splits)
     # Integer targets with continuous predictions: a regression (counts).
-    assert counts.task == "regression" and "tables" not in counts
+    assert counts.task == "regression" and counts.tables is None
     assert compare_predictions(y, labels, labels, splits).task == "classification"
 
 
@@ -973,9 +975,11 @@ def test_summary_is_readable(bc_result):
         "Comparison of A = Pipeline(StandardScaler, LogisticRegression) and "
         "B = RandomForestClassifier on 5×2 block-regularized CV, 569 records"
     )
-    assert re.match(r"test +statistic +df +p-value +decision \(alpha=0.05\)", lines[2])
-    assert any(line.startswith("bcv_mcnemar ") for line in lines)
-    verdict = lines[-1]
+    assert re.match(
+        r"  test +statistic +df +p-value +decision \(alpha=0.05\) +status", lines[3]
+    )
+    assert lines[4].split()[0] == "bcv_mcnemar" and lines[4].endswith("recommended")
+    verdict = lines[2]
     assert verdict.startswith("Verdict from bcv_mcnemar (recommended for classifiers")
     expected = (
         "the estimators differ"
@@ -1027,7 +1031,7 @@ def test_return_flags():
     result = compare_estimators(
         logistic(), tree(), X_BC, Y_BC, cv=2, return_predictions=False
     )
-    assert "predictions_a" not in result and "estimators_a" not in result
+    assert result.predictions_a is None and result.estimators_a is None
     assert "differences" in result
 
 
@@ -1092,7 +1096,7 @@ def test_swapping_a_and_b_mirrors_the_result(seed, n_classes, accuracy_a, accura
 def test_verdict_is_a_field(bc_result):
     verdict = bc_result.verdict
     assert verdict.test == "bcv_mcnemar" == bc_result.recommended_test
-    assert verdict.text == str(bc_result).splitlines()[-1]
+    assert verdict.text == str(bc_result).splitlines()[2]
     assert verdict.pvalue == bc_result.tests.bcv_mcnemar.pvalue
     expected = (
         ("A better" if np.mean(bc_result.differences) > 0 else "B better")

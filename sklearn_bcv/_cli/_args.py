@@ -228,6 +228,12 @@ def add_output_arguments(parser, *, format_help, plot_help):
     output = parser.add_argument_group("output")
     output.add_argument("--format", choices=FORMATS, default="text", help=format_help)
     output.add_argument(
+        "--all-tests",
+        action="store_true",
+        help="text output: also show the tests not recommended here (e.g. "
+        "paired_t), each with the reason; by default they are only named",
+    )
+    output.add_argument(
         "--plot",
         metavar="FILE.png",
         default=None,

@@ -53,10 +53,10 @@ from ._many import (
 )
 from ._output import (
     check_plot_path,
-    csv_text,
     fitting,
     new_figure,
-    plain,
+    result_document,
+    result_table,
     save_figure,
     write_result,
 )
@@ -547,7 +547,8 @@ def run(args, *, stdout, stderr):
     descriptions = {name: description for name, (_, _, description) in loaded.items()}
     context = {
         "task": task,
-        "datasets": descriptions,
+        "dataset_names": list(descriptions),
+        "dataset_descriptions": descriptions,
         "estimators": {name: repr(estimator) for name, estimator in named},
         "cv": _describe_cv(args, cv),
         "alpha": args.alpha,
@@ -610,109 +611,17 @@ def result_to_text(result, named, descriptions, cv_text):
 
 
 def result_to_dict(result, context):
-    """The JSON document of ``--format json``."""
-    document = dict(context)
-    document["scoring"] = result.get("scoring")
-    document["names"] = list(result.names)
-    document["dataset_names"] = list(result.datasets)
-    for key in (
-        "scores",
-        "ranks",
-        "mean_scores",
-        "mean_ranks",
-        "split_scores",
-        "n_train",
-        "n_test",
-        "fit_time",
-        "score_time",
-    ):
-        if result.get(key, None) is not None:
-            document[key] = result[key]
-    document["tests"] = {name: dict(test) for name, test in result.tests.items()}
-    document["skipped_tests"] = dict(result.skipped_tests)
-    pairwise = {}
-    for test, table in result.pairwise.items():
-        entry = {"correction": table.get("correction", None)}
-        for field in (
-            "statistic",
-            "pvalue",
-            "pvalue_adjusted",
-            "reject",
-            "p_a_better",
-            "p_rope",
-            "p_b_better",
-            "tested",
-        ):
-            if field in table:
-                entry[field] = table[field]
-        entry["results"] = [
-            {"estimator_a": name_a, "estimator_b": name_b, **test_result}
-            for (name_a, name_b), test_result in table.results.items()
-        ]
-        pairwise[test] = entry
-    document["pairwise"] = pairwise
-    document["per_dataset"] = {
-        name: {
-            "mean_scores": one.mean_scores,
-            "tests": {test: dict(value) for test, value in one.tests.items()},
-            "verdict": one.verdict.text,
-        }
-        for name, one in result.get("per_dataset", {}).items()
-    }
-    verdict = result.verdict
-    document["verdict"] = {
-        "omnibus_test": verdict.omnibus_test,
-        "omnibus_reject": verdict.omnibus_reject,
-        "posthoc_test": verdict.posthoc_test,
-        "pairwise_test": verdict.pairwise_test,
-        "differ": verdict.differ,
-        "differ_by_test": verdict.differ_by_test,
-        "text": verdict.text,
-    }
-    return plain(document)
-
-
-CSV_FIELDS = (
-    "test",
-    "estimator_a",
-    "estimator_b",
-    "mean_rank_a",
-    "mean_rank_b",
-    "mean_score_a",
-    "mean_score_b",
-    "statistic",
-    "pvalue",
-    "pvalue_adjusted",
-    "reject",
-    "p_a_better",
-    "p_rope",
-    "p_b_better",
-)
+    """The JSON document of ``--format json``: ``result.to_dict()`` and the
+    command line's settings."""
+    return result_document(result, context)
 
 
 def result_to_csv(result):
-    """The CSV text of ``--format csv``: one row per post hoc or pairwise
-    test and compared pair, the rows of ``result.to_frame()`` without
-    pandas. Friedman's test is in the text and JSON outputs."""
-    from .._results._datasets import _compared_pairs
-    from .._results._pairwise import matrix_fields
-
-    rows = []
-    for test, table, a, b in _compared_pairs(result):
-        values = {
-            "test": test,
-            "estimator_a": result.names[a],
-            "estimator_b": result.names[b],
-            "mean_rank_a": result.mean_ranks[a],
-            "mean_rank_b": result.mean_ranks[b],
-            "mean_score_a": result.mean_scores[a],
-            "mean_score_b": result.mean_scores[b],
-        }
-        for field in matrix_fields(table):
-            if field in table:
-                values[field] = np.asarray(table[field])[a, b]
-        rows.append([values.get(field) for field in CSV_FIELDS])
-    return csv_text(CSV_FIELDS, rows)
+    """The CSV text of ``--format csv``: the omnibus tests (Friedman and
+    Iman-Davenport), each post hoc and pairwise test per compared pair, and
+    the score and rank of each estimator on each data set (``section``
+    says which)."""
+    return result_table(result)
 
 
 def plot_test(result):

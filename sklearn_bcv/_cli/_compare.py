@@ -21,10 +21,10 @@ from ._data import add_data_arguments, load_data
 from ._estimators import add_pair_estimator_arguments, build_pair_estimators
 from ._output import (
     check_plot_path,
-    csv_text,
     fitting,
     new_figure,
-    plain,
+    result_document,
+    result_table,
     save_figure,
     write_result,
 )
@@ -114,7 +114,8 @@ def run(args, *, stdout, stderr):
         table=lambda: result_to_csv(result),
         text=lambda: (
             f"A: {estimator_a!r}\nB: {estimator_b!r}\n"
-            f"data: {data.description}\ncv: {cv!r}\n\n{result}\n"
+            f"data: {data.description}\ncv: {cv!r}\n\n"
+            f"{result.summary(show='all' if args.all_tests else 'default')}\n"
         ),
     )
     if plot_path is not None:
@@ -125,41 +126,17 @@ def run(args, *, stdout, stderr):
 # --------------------------------------------------------------------------
 # Output
 
-TEST_FIELDS = ("test", "statistic", "pvalue", "df", "reject", "alternative")
-BAYESIAN_FIELDS = ("p_a_better", "p_rope", "p_b_better")
-
 
 def result_to_dict(result, context):
-    """The JSON document of ``--format json``."""
-    document = dict(context)
-    document["tests"] = {name: plain(dict(test)) for name, test in result.tests.items()}
-    for key in (
-        "scores_a",
-        "scores_b",
-        "differences",
-        "fit_time",
-        "score_time",
-        "tables",
-    ):
-        if result.get(key, None) is not None:
-            document[key] = plain(result[key])
-    design = result.get("design", None)
-    if hasattr(design, "describe"):
-        document["design"] = design.describe()
-    document["recommended_test"] = result.get("recommended_test", None)
-    document["verdict"] = result.verdict.text
-    document["decision"] = result.verdict.decision
-    return document
+    """The JSON document of ``--format json``: ``result.to_dict()`` and the
+    command line's settings."""
+    return result_document(result, context)
 
 
 def result_to_csv(result):
-    """The CSV text of ``--format csv``: one row per test."""
-    fields = TEST_FIELDS + BAYESIAN_FIELDS
-    rows = [
-        [name if field == "test" else test.get(field, None) for field in fields]
-        for name, test in result.tests.items()
-    ]
-    return csv_text(fields, rows)
+    """The CSV text of ``--format csv``: one row per test (with its status),
+    then one per split (the scores)."""
+    return result_table(result)
 
 
 def _plot_title(result, names):

@@ -37,10 +37,10 @@ from ._estimators import (
 from ._output import (
     chatter,
     check_plot_path,
-    csv_text,
     fitting,
     new_figure,
-    plain,
+    result_document,
+    result_table,
     save_figure,
     write_result,
 )
@@ -329,7 +329,8 @@ def run(args, *, stdout, stderr):
         document=lambda: result_to_dict(result, context),
         table=lambda: result_to_csv(result),
         text=lambda: (
-            f"estimators:\n{listed}data: {data.description}\ncv: {cv!r}\n\n{result}\n"
+            f"estimators:\n{listed}data: {data.description}\ncv: {cv!r}\n\n"
+            f"{result.summary(show='all' if args.all_tests else 'default')}\n"
         ),
     )
     if plot_path is not None:
@@ -340,81 +341,17 @@ def run(args, *, stdout, stderr):
 # --------------------------------------------------------------------------
 # Output
 
-FREQUENTIST_FIELDS = ("statistic", "pvalue", "pvalue_adjusted", "reject")
-BAYESIAN_FIELDS = ("p_a_better", "p_rope", "p_b_better")
-CSV_FIELDS = (
-    ("test", "estimator_a", "estimator_b", "mean_score_a", "mean_score_b")
-    + FREQUENTIST_FIELDS
-    + BAYESIAN_FIELDS
-)
-
-
-def _tested_pairs(result, table):
-    """``(name_a, name_b, a, b)`` of each pair a pairwise test was run on."""
-    for name_a, name_b in table.results:
-        yield name_a, name_b, result.names.index(name_a), result.names.index(name_b)
-
 
 def result_to_dict(result, context):
-    """The JSON document of ``--format json``."""
-    document = dict(context)
-    document["design"] = result.design.describe()
-    document["scoring"] = result.scoring
-    document["names"] = list(result.names)
-    document["mean_scores"] = result.mean_scores
-    document["scores"] = result.scores
-    for key in ("fit_time", "score_time"):
-        if result.get(key, None) is not None:
-            document[key] = result[key]
-    document["tests"] = {name: dict(test) for name, test in result.tests.items()}
-    document["skipped_tests"] = dict(result.skipped_tests)
-    pairwise = {}
-    for test, table in result.pairwise.items():
-        entry = {"correction": table.get("correction", None)}
-        for field in (*FREQUENTIST_FIELDS, *BAYESIAN_FIELDS, "tested"):
-            if field in table:
-                entry[field] = table[field]
-        entry["results"] = [
-            {"estimator_a": name_a, "estimator_b": name_b, **test_result}
-            for (name_a, name_b), test_result in table.results.items()
-        ]
-        pairwise[test] = entry
-    document["pairwise"] = pairwise
-    verdict = result.verdict
-    document["verdict"] = {
-        "omnibus_test": verdict.omnibus_test,
-        "omnibus_reject": verdict.omnibus_reject,
-        "pairwise_test": verdict.pairwise_test,
-        "differ": verdict.differ,
-        "differ_by_test": verdict.differ_by_test,
-        "text": verdict.text,
-    }
-    return plain(document)
+    """The JSON document of ``--format json``: ``result.to_dict()`` and the
+    command line's settings."""
+    return result_document(result, context)
 
 
 def result_to_csv(result):
-    """The CSV text of ``--format csv``: one row per pairwise test and pair.
-
-    Frequentist tests fill ``statistic`` to ``reject``, Bayesian ones
-    ``reject`` and ``p_a_better`` to ``p_b_better``; the other cells are
-    empty. The omnibus tests are in the text and JSON outputs.
-    """
-    rows = []
-    for test, table in result.pairwise.items():
-        for name_a, name_b, a, b in _tested_pairs(result, table):
-            row = [
-                test,
-                name_a,
-                name_b,
-                result.mean_scores[a],
-                result.mean_scores[b],
-            ]
-            row += [
-                table[field][a, b] if field in table else None
-                for field in FREQUENTIST_FIELDS + BAYESIAN_FIELDS
-            ]
-            rows.append(row)
-    return csv_text(CSV_FIELDS, rows)
+    """The CSV text of ``--format csv``: the omnibus tests, one row per
+    pairwise test and pair, then the scores (``section`` says which)."""
+    return result_table(result)
 
 
 def plot_title(result):

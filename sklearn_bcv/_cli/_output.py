@@ -1,23 +1,20 @@
 """Output of the command line: the progress indicator, plain values for
 JSON and CSV, and figures.
 
-stdout holds only the requested output (text, JSON or CSV); progress,
+stdout holds only the requested output (text, JSON or CSV: the result's
+own document and table, :mod:`sklearn_bcv._results._document`); progress,
 warnings, the engine's and joblib's verbose messages and anything an
 imported module prints go to stderr (nowhere with ``--quiet``).
 """
 
 import contextlib
-import csv
 import io
 import json
-import math
 import os
 import sys
 import threading
 import time
 from pathlib import Path
-
-import numpy as np
 
 from ._args import CLIError
 
@@ -25,11 +22,11 @@ __all__ = [
     "Progress",
     "check_plot_path",
     "chatter",
-    "csv_text",
     "fitting",
     "json_text",
     "new_figure",
-    "plain",
+    "result_document",
+    "result_table",
     "save_figure",
     "write_result",
 ]
@@ -44,8 +41,9 @@ class Progress:
     is the caller's one line to report.
     """
 
-    def __init__(self, message, *, stream=None, enabled=True, interval=0.25):
+    def __init__(self, message, *, stream=None, enabled=True, interval=0.25, note=""):
         self.message = message
+        self.note = note
         self.stream = sys.stderr if stream is None else stream
         self.enabled = enabled
         self.interval = interval
@@ -92,31 +90,33 @@ class Progress:
             return False
         elapsed = time.perf_counter() - self._start
         prefix = "\r" if self._thread is not None else ""
-        self.stream.write(f"{prefix}{self.message} done in {elapsed:.1f} s\n")
+        self.stream.write(
+            f"{prefix}{self.message} done in {elapsed:.1f} s{self.note}\n"
+        )
         self.stream.flush()
         return False
 
 
-def plain(value):
-    """A JSON-friendly copy of ``value`` (numpy scalars and arrays, tuples)."""
-    if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [plain(v) for v in value]
-    if isinstance(value, np.ndarray):
-        return plain(value.tolist())
-    if isinstance(value, np.generic):
-        return plain(value.item())
-    if isinstance(value, float) and not math.isfinite(value):
-        return str(value)
-    if value is None or isinstance(value, bool | int | float | str):
-        return value
-    return repr(value)
-
-
 def json_text(document):
-    """``document`` as indented JSON, one trailing newline."""
-    return json.dumps(plain(document), indent=2) + "\n"
+    """``document`` (plain values, see :func:`result_document`) as strict,
+    indented JSON with one trailing newline."""
+    return json.dumps(document, indent=2, allow_nan=False) + "\n"
+
+
+def result_document(result, context):
+    """The document of ``--format json``: ``result.to_dict()``, with the
+    command line's settings (``context``) under the keys the result does
+    not have; every key of ``result.to_dict()`` holds the same value."""
+    from .._results._document import to_plain
+
+    return {**to_plain(dict(context)), **result.to_dict()}
+
+
+def result_table(result):
+    """The CSV text of ``--format csv``: every test row and every score."""
+    from .._results._document import result_csv
+
+    return result_csv(result)
 
 
 def write_result(stdout, output_format, *, document, table, text):
@@ -131,30 +131,19 @@ def write_result(stdout, output_format, *, document, table, text):
     stdout.flush()
 
 
-def csv_text(header, rows):
-    """CSV text of ``rows`` under ``header``: None is an empty cell, a tuple
-    or list is joined with ``;``, numpy values are plain numbers."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(header)
-    for row in rows:
-        cells = []
-        for value in row:
-            if isinstance(value, tuple | list):
-                value = ";".join(str(plain(v)) for v in value)
-            cells.append("" if value is None else plain(value))
-        writer.writerow(cells)
-    return buffer.getvalue()
-
-
 @contextlib.contextmanager
 def fitting(message, args, stderr):
     """While the estimators are fitted: the progress indicator (unless
     ``--quiet`` or ``-v``), and the engine's and joblib's verbose messages
     sent to stderr so that stdout holds only the requested output."""
     show_progress = not args.quiet and not args.verbose
+    # The time shown covers the tests too; with --store, the fits already
+    # stored were read, not refitted: say so rather than claim fits.
+    note = " (tests included"
+    if getattr(args, "store", None):
+        note += "; fits already in --store were read, not refitted"
     with (
-        Progress(message, stream=stderr, enabled=show_progress),
+        Progress(message, stream=stderr, enabled=show_progress, note=note + ")"),
         contextlib.redirect_stdout(stderr),
     ):
         yield

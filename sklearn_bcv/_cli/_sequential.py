@@ -20,10 +20,10 @@ from ._data import add_data_arguments, load_data
 from ._estimators import add_pair_estimator_arguments, build_pair_estimators
 from ._output import (
     check_plot_path,
-    csv_text,
     fitting,
     new_figure,
-    plain,
+    result_document,
+    result_table,
     save_figure,
     write_result,
 )
@@ -165,6 +165,7 @@ def run(args, *, stdout, stderr):
         )
     (estimator_a, estimator_b), names = build_pair_estimators(args, data, stderr)
 
+    from .._results._sequential import format_sequential_summary
     from .._sequential import sequential_compare
 
     message = (
@@ -212,7 +213,8 @@ def run(args, *, stdout, stderr):
         table=lambda: result_to_csv(result),
         text=lambda: (
             f"A: {estimator_a!r}\nB: {estimator_b!r}\n"
-            f"data: {data.description}\ncv: {result.cv!r}\n\n{result}\n"
+            f"data: {data.description}\ncv: {result.cv!r}\n\n"
+            f"{format_sequential_summary(result, where='cli')}\n"
         ),
     )
     if plot_path is not None:
@@ -223,75 +225,24 @@ def run(args, *, stdout, stderr):
 # --------------------------------------------------------------------------
 # Output
 
-SETTINGS = (
-    "test",
-    "boundary",
-    "alpha",
-    "alternative",
-    "rope",
-    "futility",
-    "futility_threshold",
-)
-COUNTS = (
-    "decision",
-    "n_repeats",
-    "min_repeats",
-    "max_repeats",
-    "n_fits",
-    "n_fits_saved",
-)
-LOOK_FIELDS = (
-    "repeats",
-    "statistic",
-    "lower",
-    "upper",
-    "estimate",
-    "low",
-    "high",
-    "conditional_power",
-)
-
 
 def result_to_dict(result, context):
-    """The JSON document of ``--format json``."""
-    document = dict(context)
-    document.update({key: plain(result[key]) for key in SETTINGS + COUNTS})
-    document["estimate"] = plain(result.estimate)
-    document["confidence_interval"] = plain(list(result.confidence_interval))
-    document["looks"] = result_rows(result)
-    document["boundaries"] = {
-        key: plain(result.boundaries[key])
-        for key in ("repeats", "lower", "upper", "nominal_alpha", "constant")
+    """The JSON document of ``--format json``: ``result.to_dict()``, the
+    command line's settings, the looks as rows (``looks``) and the
+    fixed-design tests on the same fits (``fixed_design_tests``, not
+    sequentially adjusted)."""
+    from .._results._document import sequential_rows, to_plain
+
+    extra = {
+        "looks": sequential_rows(result),
+        "fixed_design_tests": to_plain(dict(result.comparison.tests)),
     }
-    comparison = result.comparison
-    document["fixed_design_tests"] = {
-        name: plain(dict(test)) for name, test in comparison.tests.items()
-    }
-    return document
-
-
-def result_rows(result):
-    """One dict per look taken; infinite boundaries (one-sided) are None."""
-    from .._results._sequential import look_labels
-
-    rows = []
-    labels = look_labels(result.trace)
-    for i in range(len(result.trace.repeats)):
-        row = {}
-        for key in LOOK_FIELDS:
-            value = float(result.trace[key][i])
-            row[key] = value if abs(value) != float("inf") else None
-        row["repeats"] = int(row["repeats"])
-        row["decision"] = labels[i]
-        rows.append(row)
-    return rows
+    return result_document(result, {**context, **extra})
 
 
 def result_to_csv(result):
     """The CSV text of ``--format csv``: one row per look."""
-    fields = LOOK_FIELDS + ("decision",)
-    rows = [[row[field] for field in fields] for row in result_rows(result)]
-    return csv_text(fields, rows)
+    return result_table(result)
 
 
 def plot_figure(result, names):

@@ -6,6 +6,7 @@ from sklearn.utils import Bunch
 
 from .._engine._plan import run_tests
 from ..stats._ranks import rank_scores
+from ._document import DocumentMixin
 from ._pairwise import (
     matrix_fields,
     pairs_tested,
@@ -14,20 +15,95 @@ from ._pairwise import (
     split_pairs,
 )
 from ._text import format_number, text_table
+from ._verdict import check_show
 
 __all__ = ["BenchmarkResult", "build_datasets_result"]
 
 
-class BenchmarkResult(Bunch):
+class BenchmarkResult(DocumentMixin, Bunch):
     """The result of :func:`~sklearn_bcv.benchmark` or
     :func:`~sklearn_bcv.compare_scores`.
 
-    A :class:`~sklearn.utils.Bunch` whose fields are documented in
-    :func:`~sklearn_bcv.compare_scores` (and, for the fits,
-    :func:`~sklearn_bcv.benchmark`). Printing it shows the estimators by
-    mean rank, the Friedman test, the post hoc groups and the pairwise
-    tests; :meth:`to_frame` gives the same as tables.
+    A :class:`~sklearn.utils.Bunch` with fixed fields, listed here once
+    (an unknown field is a ``TypeError``; one that does not apply is None).
+    Printing it shows the estimators by mean rank, the Friedman test, the
+    post hoc groups and the pairwise tests; :meth:`to_frame` gives the same
+    as tables, :meth:`to_dict` and :meth:`to_json` as a JSON-safe document.
+
+    Attributes
+    ----------
+    names : list of str
+        The estimators' names.
+    datasets : list of str
+        The data sets' names.
+    scores, ranks : ndarray of shape (n_datasets, k)
+        Mean score and rank (1 = best) of each estimator on each data set.
+    mean_scores, mean_ranks : ndarray of shape (k,)
+        Their means over the data sets.
+    tests : Bunch
+        Omnibus and post hoc test name -> its result.
+    skipped_tests : dict
+        Test name -> why it was not run.
+    pairwise : Bunch
+        Pairwise test name -> its (k, k) table.
+    alpha : float
+        Significance level.
+    alternative : str
+        Alternative of the pairwise tests.
+    correction : str or None
+        Multiple-comparison correction of the pairwise p-values.
+    control : str or None
+        The control estimator, if any.
+    verdict : Bunch
+        ``omnibus_test``, ``omnibus_reject``, ``posthoc_test``,
+        ``pairwise_test``, ``differ``, ``differ_by_test`` and ``text``.
+    split_scores : ndarray or list of ndarray or None
+        Per-split scores of each data set, when known.
+    n_train, n_test : ndarray or None
+        Training and test sizes of the splits, when known.
+    scoring : str or None
+        The scoring's name.
+    fit_time, score_time, failed_fits : ndarray or None
+        Per-split times and failures (:func:`~sklearn_bcv.benchmark`).
+    per_dataset : Bunch or None
+        Data set name -> its :class:`ManyComparisonResult`
+        (:func:`~sklearn_bcv.benchmark`).
+    effect_sizes : Bunch or None
+        Effect sizes with their confidence intervals, when computed.
+    auto : Bunch or None
+        The assumption tests and the path of ``tests="auto"``.
+    greater_is_better : bool, default=True
+        Whether a higher score is better (False for losses and errors).
     """
+
+    _FIELDS = (
+        "names",
+        "datasets",
+        "scores",
+        "mean_scores",
+        "ranks",
+        "mean_ranks",
+        "tests",
+        "skipped_tests",
+        "pairwise",
+        "alpha",
+        "alternative",
+        "correction",
+        "control",
+        "verdict",
+        "split_scores",
+        "n_train",
+        "n_test",
+        "scoring",
+        "fit_time",
+        "score_time",
+        "failed_fits",
+        "per_dataset",
+        "effect_sizes",
+        "auto",
+        "greater_is_better",
+    )
+    _DEFAULTS = {"greater_is_better": True}
 
     def to_frame(self, kind="pairwise"):
         """The result as a :class:`pandas.DataFrame`.
@@ -82,8 +158,24 @@ class BenchmarkResult(Bunch):
         row.update({field: np.asarray(table[field])[a, b].item() for field in fields})
         return row
 
+    def summary(self, show="default"):
+        """The printed summary: ranking, omnibus, post hoc and pairwise tests.
+
+        Parameters
+        ----------
+        show : {"default", "all"}, default="default"
+            Every test of a benchmark is shown whatever ``show`` (none of
+            the tests across data sets is marked not recommended); given
+            for the same call on every result.
+
+        Returns
+        -------
+        text : str
+        """
+        return _format_summary(self, show)
+
     def __repr__(self):
-        return _format_summary(self)
+        return self.summary()
 
     __str__ = __repr__
 
@@ -259,6 +351,12 @@ def _omnibus_line(result, name, test):
 def _rank_lines(result, name, test, differ):
     cd = test.get("critical_difference")
     cd_text = "" if cd is None else f", critical difference {format_number(cd, 3)}"
+    if cd is not None and test.get("continuity"):
+        n = len(result.datasets)
+        cd_text += (
+            f" (with the continuity correction 1/(2N) = {format_number(0.5 / n, 3)};"
+            f" the textbook CD of Demšar is {format_number(cd - 0.5 / n, 3)})"
+        )
     correction = test.get("correction")
     label = name
     if correction is not None and not name.startswith(
@@ -268,7 +366,7 @@ def _rank_lines(result, name, test, differ):
     lines = [
         f"Post hoc {label} on mean ranks{cd_text}: {len(differ)} "
         f"{'pair differs' if len(differ) == 1 else 'pairs differ'} at "
-        f"alpha={result.alpha}."
+        f"alpha={result.alpha} (family-wise)."
     ]
     if differ:
         width = max(len(result.names[better]) for better, _ in differ)
@@ -285,7 +383,8 @@ def _rank_lines(result, name, test, differ):
     return lines
 
 
-def _format_summary(result):
+def _format_summary(result, show="default"):
+    check_show(show)
     k, n = len(result.names), len(result.datasets)
     scoring = result.get("scoring")
     lines = [

@@ -5,6 +5,7 @@ import numpy as np
 from sklearn.utils import Bunch
 
 from .._engine._plan import plan_tests, run_tests
+from ._document import DocumentMixin
 from ._pair import build_pair_result, refuse_failed_fits
 from ._pairwise import (
     matrix_fields,
@@ -14,20 +15,86 @@ from ._pairwise import (
     split_pairs,
 )
 from ._text import format_number, text_table
+from ._verdict import NOT_RECOMMENDED, check_show
 
 __all__ = ["ManyComparisonResult", "build_many_result"]
 
 
-class ManyComparisonResult(Bunch):
+class ManyComparisonResult(DocumentMixin, Bunch):
     """The result of :func:`compare_many_estimators` (or ``_predictions``).
 
-    A :class:`~sklearn.utils.Bunch` whose fields are documented in
-    :func:`compare_many_predictions`. :meth:`pair` gives the two-estimator
+    A :class:`~sklearn.utils.Bunch` with fixed fields, listed here once
+    (an unknown field is a ``TypeError``; one that does not apply is None);
+    :meth:`to_dict` and :meth:`to_json` give it as a JSON-safe document.
+    :meth:`pair` gives the two-estimator
     result of any pair (the same numbers as :func:`compare_estimators` on
     the same splits), :meth:`to_frame` a long table of the pairwise tests.
     Printing it shows the ranking, the omnibus verdict and the pairs that
     differ, best estimator first.
+
+    Attributes
+    ----------
+    names : list of str
+        The estimators' names.
+    tests : Bunch
+        Omnibus test name -> its result.
+    skipped_tests : dict
+        Test name -> why it was not run.
+    pairwise : Bunch
+        Pairwise test name -> its (k, k) table (``pvalue``,
+        ``pvalue_adjusted``, ``reject``, ... and ``results`` by pair).
+    scores : ndarray of shape (n_splits, k)
+        Per-split scores.
+    mean_scores : ndarray of shape (k,)
+        Mean score of each estimator.
+    n_train, n_test : ndarray of shape (n_splits,)
+        Training and test sizes of each split.
+    test_indices : list of ndarray
+        The test records of each split.
+    design : Design
+        The resampling design.
+    task, scoring : str
+        The task and the scoring's name.
+    alpha : float
+        Significance level.
+    alternative : str
+        Alternative of the pairwise tests.
+    correction : str or None
+        Multiple-comparison correction of the pairwise p-values.
+    control : str or None
+        The control estimator, if any.
+    verdict : Bunch
+        ``omnibus_test``, ``omnibus_reject``, ``pairwise_test``,
+        ``differ``, ``differ_by_test`` and ``text``.
+    failed_fits, fit_time, score_time : ndarray of shape (n_splits, k) or None
+        Per-split failures and times.
+    predictions : dict or None
+        Name -> per-split predictions (``return_predictions=True``).
     """
+
+    _FIELDS = (
+        "names",
+        "tests",
+        "skipped_tests",
+        "pairwise",
+        "scores",
+        "mean_scores",
+        "n_train",
+        "n_test",
+        "test_indices",
+        "design",
+        "task",
+        "scoring",
+        "alpha",
+        "alternative",
+        "correction",
+        "control",
+        "verdict",
+        "failed_fits",
+        "fit_time",
+        "score_time",
+        "predictions",
+    )
 
     def pair(self, name_a, name_b):
         """The two-estimator comparison of ``name_a`` (A) and ``name_b`` (B).
@@ -113,8 +180,23 @@ class ManyComparisonResult(Bunch):
                 rows.append(row)
         return pd.DataFrame(rows)
 
+    def summary(self, show="default"):
+        """The printed summary: the ranking, the omnibus verdict, the pairs that differ.
+
+        Parameters
+        ----------
+        show : {"default", "all"}, default="default"
+            ``"all"`` also shows the pairwise tests this library does not
+            recommend (e.g. ``paired_t``); by default they are only named.
+
+        Returns
+        -------
+        text : str
+        """
+        return _format_many_summary(self, show)
+
     def __repr__(self):
-        return _format_many_summary(self)
+        return self.summary()
 
     __str__ = __repr__
 
@@ -133,7 +215,7 @@ def _pair_of(result, a, b, *, tests):
         skipped=skipped,
         alpha=result.alpha,
         alternative=result.alternative,
-        return_predictions="predictions" in result,
+        return_predictions=result.get("predictions") is not None,
         fits=result._fits,
         estimator_names=(result.names[a], result.names[b]),
     )
@@ -246,7 +328,7 @@ def _many_verdict(result):
         verdict.differ_by_test[test] = [
             (result.names[better], result.names[worse]) for better, worse in differ
         ]
-        lines += pairwise_lines(result, test, table, differ, same)
+    lines += _pairwise_text(result, "all")
     if result.pairwise:
         verdict.pairwise_test = next(iter(result.pairwise))
         verdict.differ = verdict.differ_by_test[verdict.pairwise_test]
@@ -254,7 +336,26 @@ def _many_verdict(result):
     return verdict
 
 
-def _format_many_summary(result):
+def _pairwise_text(result, show):
+    lines, hidden = [], []
+    for test, table in result.pairwise.items():
+        if show != "all" and test in NOT_RECOMMENDED:
+            hidden.append(test)
+            continue
+        differ, same = split_pairs(result, table)
+        lines += pairwise_lines(result, test, table, differ, same)
+        if test in NOT_RECOMMENDED:
+            lines.append(f"  (not recommended: {NOT_RECOMMENDED[test]})")
+    if hidden:
+        lines.append(
+            f"Not shown, not recommended here: {', '.join(hidden)} "
+            "(summary(show='all') or --all-tests shows them)."
+        )
+    return lines
+
+
+def _format_many_summary(result, show="default"):
+    check_show(show)
     lines = [
         f"Comparison of {len(result.names)} estimators on "
         f"{result.design.describe()}, {result.design.n_samples} records",
@@ -270,5 +371,8 @@ def _format_many_summary(result):
             ("rank", "estimator", "mean score"), rows, right_aligned=(0, 2)
         )
     ]
-    lines.append(result.verdict.text)
+    verdict = result.verdict.text.splitlines()
+    if result.pairwise and (show != "all") and "fits failed" not in result.verdict.text:
+        verdict = verdict[: 1 if result.tests else 0] + _pairwise_text(result, show)
+    lines += verdict
     return "\n".join(lines)

@@ -4,21 +4,99 @@ import numpy as np
 from sklearn.utils import Bunch
 
 from .._engine._plan import plan_tests, recommend, run_tests
+from ._document import DocumentMixin
 from ._text import format_number, text_table
+from ._verdict import (
+    NOT_RECOMMENDED,
+    bayesian_rule,
+    check_show,
+    is_bayesian_result,
+    test_status,
+)
 
 __all__ = ["ComparisonResult", "build_pair_result", "refuse_failed_fits"]
 
 
-class ComparisonResult(Bunch):
+class ComparisonResult(DocumentMixin, Bunch):
     """The result of :func:`compare_estimators` or :func:`compare_predictions`.
 
-    A :class:`~sklearn.utils.Bunch` (attribute and key access) whose fields
-    are documented in :func:`compare_predictions`. It keeps what the tests
-    need (``tables``, ``differences``, ``n_train``, ``n_test``,
+    A :class:`~sklearn.utils.Bunch` (attribute and key access) with fixed
+    fields, listed here once: built with an unknown field it raises a
+    ``TypeError``; a field that does not apply is None. It keeps what the
+    tests need (``tables``, ``differences``, ``n_train``, ``n_test``,
     ``loss_differences``) so :meth:`run_test` runs any other registered test
-    later, without refitting. Printing it shows a table of the tests and the
-    verdict (``verdict``) of the test recommended for the design.
+    later, without refitting. Printing it (:meth:`summary`) leads with the
+    verdict of the test recommended for the design; :meth:`to_dict` and
+    :meth:`to_json` give it as a JSON-safe document.
+
+    Attributes
+    ----------
+    tests : Bunch
+        Test name -> its result (a Bunch), in the order run.
+    skipped_tests : dict
+        Test name -> why it was not run.
+    scores_a, scores_b, differences : ndarray of shape (n_splits,)
+        Per-split scores and their difference A - B.
+    n_train, n_test : ndarray of shape (n_splits,)
+        Training and test sizes of each split.
+    tables : ndarray of shape (n_splits, 2, 2) or None
+        Contingency tables of the splits (classification).
+    loss_differences : list of ndarray or None
+        Per-record loss differences of each split.
+    test_indices : list of ndarray
+        The test records of each split.
+    design : Design
+        The resampling design the splits make.
+    task, scoring : str
+        ``"classification"`` or ``"regression"``; the scoring's name.
+    alpha : float
+        Significance level.
+    alternative : str
+        ``"two-sided"``, ``"greater"`` (A better) or ``"less"``.
+    recommended_test : str or None
+        The test recommended for the design.
+    verdict : Bunch
+        ``test``, ``rationale``, ``decision``, ``pvalue`` and ``text``.
+    predictions_a, predictions_b : list of ndarray or None
+        Per-split predictions (``return_predictions=True``).
+    estimator_names : tuple of str or None
+        Names of A and B, when known.
+    failed_fits, fit_time, score_time : ndarray of shape (n_splits, 2) or None
+        Per-split failures and times of A and B (fitted here).
+    estimators_a, estimators_b : list of estimators or None
+        The fitted estimators (``return_estimator=True``).
+    sequentially_adjusted : bool or None
+        False on the fixed-design comparison of a sequential result.
     """
+
+    _FIELDS = (
+        "tests",
+        "skipped_tests",
+        "scores_a",
+        "scores_b",
+        "differences",
+        "n_train",
+        "n_test",
+        "tables",
+        "loss_differences",
+        "test_indices",
+        "design",
+        "task",
+        "scoring",
+        "alpha",
+        "alternative",
+        "recommended_test",
+        "verdict",
+        "predictions_a",
+        "predictions_b",
+        "estimator_names",
+        "failed_fits",
+        "fit_time",
+        "score_time",
+        "estimators_a",
+        "estimators_b",
+        "sequentially_adjusted",
+    )
 
     def run_test(self, name, **params):
         """Run the registered test ``name`` on the stored needs.
@@ -44,8 +122,24 @@ class ComparisonResult(Bunch):
         )
         return run_tests(plan, dict(self), alpha, alternative)[name]
 
+    def summary(self, show="default"):
+        """The printed summary, the verdict of the recommended test first.
+
+        Parameters
+        ----------
+        show : {"default", "all"}, default="default"
+            ``"all"`` also shows the tests this library does not recommend
+            (e.g. ``paired_t``), each with the reason; by default they are
+            only named.
+
+        Returns
+        -------
+        text : str
+        """
+        return format_pair_summary(self, show)
+
     def __repr__(self):
-        return _format_pair_summary(self)
+        return format_pair_summary(self)
 
     __str__ = __repr__
 
@@ -178,7 +272,16 @@ def _pair_verdict(result, why):
     pvalue = test_result.get("pvalue")
     p_text = "" if pvalue is None else f" (p = {format_number(pvalue, 3)})"
     decision = _decision(test_result, mean_difference)
-    if decision not in (None, "no difference"):
+    if is_bayesian_result(test_result):
+        probabilities = (
+            f"P(A better) = {format_number(test_result.get('p_a_better'), 3)}, "
+            f"P(rope) = {format_number(test_result.get('p_rope'), 3)}, "
+            f"P(B better) = {format_number(test_result.get('p_b_better'), 3)}"
+        )
+        rule = bayesian_rule(result.alpha, result.alternative)
+        found = "no decision" if decision in (None, "no difference") else decision
+        outcome = f"{probabilities}; {found} ({rule})."
+    elif decision not in (None, "no difference"):
         outcome = f"the estimators differ at alpha={result.alpha}{p_text}: {decision}."
     else:
         outcome = f"no significant difference at alpha={result.alpha}{p_text}."
@@ -192,7 +295,71 @@ def _pair_verdict(result, why):
     return verdict
 
 
-def _format_pair_summary(result):
+def _frequentist_rows(result, names, mean_difference):
+    return [
+        (
+            name,
+            format_number(result.tests[name].get("statistic")),
+            format_number(result.tests[name].get("df")),
+            format_number(result.tests[name].get("pvalue")),
+            _decision_text(result.tests[name], mean_difference),
+            test_status(result, name),
+        )
+        for name in names
+    ]
+
+
+def _bayesian_rows(result, names, mean_difference):
+    rows = []
+    for name in names:
+        r = result.tests[name]
+        decision = _decision(r, mean_difference)
+        rows.append(
+            (
+                name,
+                format_number(r.get("p_a_better"), 3),
+                format_number(r.get("p_rope"), 3),
+                format_number(r.get("p_b_better"), 3),
+                "no decision" if decision == "no difference" else str(decision),
+                test_status(result, name),
+            )
+        )
+    return rows
+
+
+def _test_lines(result, names, mean_difference):
+    """The tables of the tests ``names``: frequentist under their alpha,
+    Bayesian as posterior probabilities with the decision rule named."""
+    lines = []
+    frequentist = [n for n in names if not is_bayesian_result(result.tests[n])]
+    bayesian = [n for n in names if is_bayesian_result(result.tests[n])]
+    if frequentist:
+        header = (
+            "test",
+            "statistic",
+            "df",
+            "p-value",
+            f"decision (alpha={result.alpha})",
+            "status",
+        )
+        rows = _frequentist_rows(result, frequentist, mean_difference)
+        lines += ["  " + x for x in text_table(header, rows, right_aligned=(1, 2, 3))]
+    if bayesian:
+        lines.append(
+            "  Bayesian tests (posterior probabilities; "
+            f"{bayesian_rule(result.alpha, result.alternative)}):"
+        )
+        header = ("test", "P(A better)", "P(rope)", "P(B better)", "decision", "status")
+        rows = _bayesian_rows(result, bayesian, mean_difference)
+        lines += ["  " + x for x in text_table(header, rows, right_aligned=(1, 2, 3))]
+    return lines
+
+
+def format_pair_summary(result, show="default"):
+    """The printed summary: the verdict of the recommended test first, the
+    other tests apart with their status (the tests this library does not
+    recommend only with ``show="all"``)."""
+    check_show(show)
     names = result.get("estimator_names")
     who = (
         f"A = {names[0]} and B = {names[1]}" if names else "estimator A and estimator B"
@@ -203,33 +370,29 @@ def _format_pair_summary(result):
         f"task: {result.task}, scoring: {result.scoring}, mean score A "
         f"{np.mean(result.scores_a):.4g}, B {np.mean(result.scores_b):.4g}, "
         f"mean difference (A - B) {np.mean(result.differences):+.4g}",
+        result.verdict.text,
     ]
     mean_difference = float(np.mean(result.differences))
-    if result.tests:
-        header = (
-            "test",
-            "statistic",
-            "df",
-            "p-value",
-            f"decision (alpha={result.alpha})",
+    lead = result.verdict.test
+    if lead is not None and lead in result.tests:
+        lines += _test_lines(result, [lead], mean_difference)
+    others = [name for name in result.tests if name != lead]
+    hidden = []
+    if show != "all":
+        hidden = [n for n in others if n in NOT_RECOMMENDED]
+        others = [n for n in others if n not in NOT_RECOMMENDED]
+    if others:
+        lines.append("Other tests (not the verdict; each with its status):")
+        lines += _test_lines(result, others, mean_difference)
+    if hidden:
+        lines.append(
+            f"Not shown, not recommended here: {', '.join(hidden)} "
+            "(summary(show='all') or --all-tests shows them)."
         )
-        rows = [
-            (
-                # Mark the test the verdict is based on.
-                f"{name} *" if name == result.verdict.test else name,
-                format_number(r.get("statistic")),
-                format_number(r.get("df")),
-                format_number(r.get("pvalue")),
-                _decision_text(r, mean_difference),
-            )
-            for name, r in result.tests.items()
-        ]
-        lines += text_table(header, rows, right_aligned=(1, 2, 3))
     skipped = result.get("skipped_tests") or {}
     if skipped and not np.any(result.get("failed_fits", False)):
         lines.append(
             f"not run (alternative={result.alternative!r} unsupported): "
             + ", ".join(skipped)
         )
-    lines.append(result.verdict.text)
     return "\n".join(lines)

@@ -170,16 +170,25 @@ def split_pairs(result, table):
 
 
 def pairwise_lines(result, test, table, differ, same):
-    if table.get("correction"):
-        how = f"{table.correction}-adjusted p-values"
-    elif "p_a_better" in table:
-        how = "posterior probabilities"
+    n_pairs = len(table.results)
+    if "p_a_better" in table:
+        from ._verdict import bayesian_rule
+
+        rule = bayesian_rule(result.alpha, result.alternative)
+        lines = [
+            f"Pairwise {test} (Bayesian: posterior probabilities, not corrected "
+            f"for the {n_pairs} pairs; {rule}): "
+            f"{len(differ)} decided."
+        ]
     else:
-        how = "raw p-values"
-    lines = [
-        f"Pairwise {test} ({how}, {len(table.results)} pairs): "
-        f"{len(differ)} differ at alpha={result.alpha}."
-    ]
+        if table.get("correction"):
+            how = f"{table.correction}-adjusted p-values"
+        else:
+            how = f"raw p-values, not corrected for the {n_pairs} pairs"
+        lines = [
+            f"Pairwise {test} ({how}, {n_pairs} pairs): "
+            f"{len(differ)} differ at alpha={result.alpha}."
+        ]
     if differ:
         width = max(len(result.names[better]) for better, _ in differ)
         width_worse = max(len(result.names[worse]) for _, worse in differ)
@@ -190,7 +199,11 @@ def pairwise_lines(result, test, table, differ, same):
         ]
     if same:
         lines.append(
-            "  no significant difference: "
+            (
+                "  no decision: "
+                if "p_a_better" in table
+                else "  no significant difference: "
+            )
             + ", ".join(f"{result.names[a]} ~ {result.names[b]}" for a, b in same)
         )
     return lines

@@ -3,7 +3,9 @@
 import numpy as np
 from sklearn.utils import Bunch
 
+from ._document import DocumentMixin
 from ._text import format_number, text_table
+from ._verdict import check_show
 
 __all__ = ["SequentialResult", "look_labels"]
 
@@ -36,14 +38,81 @@ def look_labels(trace):
     return labels
 
 
-class SequentialResult(Bunch):
+class SequentialResult(DocumentMixin, Bunch):
     """The result of :func:`~sklearn_bcv.sequential_compare`.
 
-    A :class:`~sklearn.utils.Bunch` whose fields are documented in
-    :func:`~sklearn_bcv.sequential_compare`. Printing it shows the looks
+    A :class:`~sklearn.utils.Bunch` with fixed fields, listed here once
+    (an unknown field is a ``TypeError``). Printing it shows the looks
     taken, the boundaries and the decision; ``comparison`` holds the
-    fixed-design tests on the same fits (not sequentially adjusted).
+    fixed-design tests on the same fits (not sequentially adjusted);
+    :meth:`to_dict` and :meth:`to_json` give it as a JSON-safe document.
+
+    Attributes
+    ----------
+    decision : str
+        ``"A better"``, ``"B better"``, ``"no difference"``, ``"no
+        difference found (futility)"`` or ``"undecided"``.
+    n_repeats, min_repeats, max_repeats : int
+        Repetitions taken, and the least and most allowed.
+    trace : Bunch
+        One entry per look: ``repeats``, ``statistic``, ``lower``,
+        ``upper``, ``estimate``, ``low``, ``high`` (an interval not
+        sequentially adjusted), ``conditional_power`` and ``decision``.
+    boundaries : Bunch
+        The group-sequential boundaries and their constants.
+    n_fits, n_fits_saved : int
+        Fits made, and fits saved against ``max_repeats``.
+    comparison : ComparisonResult
+        The fixed-design tests on the same fits (not sequentially adjusted).
+    test : str
+        The look statistic's test.
+    test_params : dict
+        Its parameters.
+    statistic_reference : str
+        ``"t"`` or ``"normal"``.
+    boundary : str
+        ``"pocock"`` or ``"obrien_fleming"``.
+    alpha : float
+        Overall significance level.
+    alternative : str
+        The alternative.
+    rope : float
+        Region of practical equivalence.
+    futility : str or None
+        The futility rule.
+    futility_threshold : float or None
+        Its threshold of conditional power.
+    cv : cross-validator
+        The splitter of the repetitions.
+    estimate : float
+        The mean difference at the last look.
+    confidence_interval : tuple of float
+        Its interval at the last look, not sequentially adjusted.
     """
+
+    _FIELDS = (
+        "decision",
+        "n_repeats",
+        "min_repeats",
+        "max_repeats",
+        "trace",
+        "boundaries",
+        "n_fits",
+        "n_fits_saved",
+        "comparison",
+        "test",
+        "test_params",
+        "statistic_reference",
+        "boundary",
+        "alpha",
+        "alternative",
+        "rope",
+        "futility",
+        "futility_threshold",
+        "cv",
+        "estimate",
+        "confidence_interval",
+    )
 
     @classmethod
     def build(
@@ -120,8 +189,23 @@ class SequentialResult(Bunch):
         frame["decision"] = look_labels(self.trace)
         return frame
 
+    def summary(self, show="default"):
+        """The printed summary: the looks taken, the boundaries and the decision.
+
+        Parameters
+        ----------
+        show : {"default", "all"}, default="default"
+            Given for the same call on every result; a sequential summary
+            has one test, shown whatever ``show``.
+
+        Returns
+        -------
+        text : str
+        """
+        return format_sequential_summary(self, show=show)
+
     def __repr__(self):
-        return _format_sequential_summary(self)
+        return self.summary()
 
     __str__ = __repr__
 
@@ -131,7 +215,10 @@ def _boundary_name(result):
     return name[result.boundary]
 
 
-def _format_sequential_summary(result):
+def format_sequential_summary(result, *, show="default", where="python"):
+    """The printed summary; ``where="cli"`` names what a command-line user
+    has (``--format json``) rather than ``result.comparison``."""
+    check_show(show)
     comparison = result.comparison
     names = comparison.get("estimator_names")
     who = f"A = {names[0]} and B = {names[1]}" if names else "A and B"
@@ -174,7 +261,7 @@ def _format_sequential_summary(result):
         "statistic",
         "lower",
         "upper",
-        "interval (A - B)",
+        "interval (A - B)*",
         "cond. power",
         "look",
     )
@@ -185,7 +272,16 @@ def _format_sequential_summary(result):
         f"{result.n_fits_saved} saved)."
     )
     lines.append(
-        "result.comparison holds the fixed-design tests on these fits; their "
-        "p-values are not sequentially adjusted."
+        "* not sequentially adjusted: an interval excluding 0 at a look is not "
+        "a decision; the boundaries decide."
+    )
+    lines.append(
+        "The fixed-design tests on these fits ("
+        + (
+            "fixed_design_tests of --format json"
+            if where == "cli"
+            else "result.comparison"
+        )
+        + ") are not sequentially adjusted either."
     )
     return "\n".join(lines)
