@@ -218,7 +218,8 @@ def _column(header, name, path, *, what):
     lowered = [column.lower() for column in header]
     if name.lower() not in lowered:
         raise UsageError(
-            f"{OPTION}: {path} has no {what} column {name!r}; columns are "
+            f"{OPTION}: {path} has no column {name!r} (a long table has {what}); "
+            f"columns are "
             f"{_listed(header)}"
         )
     return lowered.index(name.lower())
@@ -227,8 +228,9 @@ def _column(header, name, path, *, what):
 def _read_long(header, body, path, *, score_column, decimal_comma):
     """``{dataset: {estimator: score or {split: score}}}`` of a long table,
     the estimators in order of appearance, and the score column's name."""
-    i_dataset = _column(header, "dataset", path, what="'dataset'")
-    i_estimator = _column(header, "estimator", path, what="'estimator'")
+    what = "dataset, estimator, [split] and score columns"
+    i_dataset = _column(header, "dataset", path, what=what)
+    i_estimator = _column(header, "estimator", path, what=what)
     lowered = [column.lower() for column in header]
     i_split = lowered.index(SPLIT_COLUMN) if SPLIT_COLUMN in lowered else None
     keys = {i_dataset, i_estimator, i_split} - {None}
