@@ -3,6 +3,7 @@
 import csv
 import io
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -417,3 +418,53 @@ def test_random_state_reproduces_bayesian_tests(tmp_path):
         np.asarray(table["p_a_better"], float),
         result.pairwise.bayesian_signed_rank.p_a_better,
     )
+
+
+# --------------------------------------------------------------------------
+# The documented example runs and says what the docs say
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _section(path, title):
+    text = path.read_text(encoding="utf-8")
+    start = text.index(f"{title}\n{'-' * len(title)}\n")
+    end = text.find("\n---", start + 2 * len(title) + 2)
+    return text[start:end]
+
+
+def _indented_block(text, after):
+    """The indented literal block that follows the line ending with ``after``."""
+    lines = text[text.index(after) + len(after) :].splitlines()[1:]
+    block = []
+    for line in lines:
+        if line and not line.startswith("    "):
+            break
+        block.append(line[4:])
+    return "\n".join(block).strip() + "\n"
+
+
+def test_readme_example_runs(tmp_path, monkeypatch, capsys):
+    section = _section(ROOT / "README.rst", "Scores you already have")
+    table = _indented_block(section, "one column per estimator::")
+    cli_section = _section(ROOT / "doc" / "cli.rst", "Scores you already have")
+    assert _indented_block(cli_section, "``results.csv``::") == table
+    (tmp_path / "results.csv").write_text(table, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    code = _indented_block(section, ".. code-block:: python")
+    namespace = {}
+    exec(compile(code, "README.rst", "exec"), namespace)  # noqa: S102
+    result, errors = namespace["result"], namespace["errors"]
+    assert "p = 0.0113" in section
+    assert round(result.tests.friedman.pvalue, 4) == 0.0113
+    assert result.verdict.differ == [("forest", "bayes")]
+    np.testing.assert_allclose(errors.mean_ranks, result.mean_ranks)
+    capsys.readouterr()
+    # The command line on the same file prints the numbers doc/cli.rst shows.
+    status, out, err = run_cli("results.csv", "--plot", "cd.png")
+    assert status == 0, err
+    for line in out.splitlines():
+        if line.startswith(("friedman:", "  forest   > bayes", "     1  forest")):
+            assert line in cli_section, line
+    assert "statistic 8.974 (df 2, p = 0.0113)" in out
+    assert (tmp_path / "cd.png").is_file()
