@@ -353,6 +353,13 @@ def test_bad_files(tmp_path, monkeypatch):
     assert_usage_error([path], "the limit is 64 bytes")
 
 
+def test_too_many_estimators(tmp_path):
+    names = [f"m{j}" for j in range(201)]
+    scores = np.random.default_rng(0).random((3, 201))
+    text = wide_text(scores, names, ["d1", "d2", "d3"])
+    assert_usage_error([write(tmp_path, text)], "201 estimators; the command line")
+
+
 def test_bad_options(tmp_path):
     path = write(tmp_path, wide_text())
     assert_usage_error([path, "--control", "D"], "--control: no estimator 'D'")

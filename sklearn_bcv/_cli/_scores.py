@@ -59,6 +59,11 @@ SPLIT_COLUMN = "split"
 #: How the CLI names the file in its messages.
 OPTION = "FILE"
 
+#: Most estimators a table may have: every pair is tested, k (k - 1) / 2 of
+#: them (19,900 for 200, some 20 s on one core); a file of thousands of
+#: columns would run for hours. Larger studies are a job for the library.
+MAX_ESTIMATORS = 200
+
 #: How many names a message lists before "and N more".
 SHOWN = 10
 
@@ -387,6 +392,12 @@ def read_scores(
         raise UsageError(
             f"{OPTION}: {path} has {len(names)} estimator(s) ({_listed(names)}); "
             "comparing needs at least 2"
+        )
+    if len(names) > MAX_ESTIMATORS:
+        raise UsageError(
+            f"{OPTION}: {path} has {len(names):,} estimators; the command line "
+            f"compares at most {MAX_ESTIMATORS} (every pair is tested); give "
+            "fewer, or call sklearn_bcv.compare_scores"
         )
     if len(datasets) < 2:
         dropped = f" after leaving out {len(incomplete)}" if incomplete else ""
