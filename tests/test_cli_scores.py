@@ -388,8 +388,11 @@ def test_layout_forced(tmp_path):
 
 
 def test_tests_list(tmp_path):
-    status, out, _ = run_cli(tmp_path / "unused.csv", "--tests", "list")
+    status, out, _ = run_cli("--tests", "list")
     assert status == 0 and "friedman" in out and "wilcoxon" not in out
+    status, out, _ = run_cli("--pairwise-tests", "list")
+    assert status == 0 and "wilcoxon" in out and "friedman " not in out
+    assert_usage_error([], "give the results table")
 
 
 def test_auto_is_passed_to_the_library(tmp_path):

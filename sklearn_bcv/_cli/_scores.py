@@ -463,9 +463,12 @@ def add_arguments(parser):
         "file",
         metavar="FILE.csv",
         type=Path,
-        help="the scores: wide (first column the data set names, one column "
-        "per estimator) or long (columns dataset, estimator, optional split, "
-        "and a score column); UTF-8, a BOM is skipped",
+        nargs="?",
+        default=None,
+        help="the scores (required unless a test option is 'list'): wide "
+        "(first column the data set names, one column per estimator) or "
+        "long (columns dataset, estimator, optional split, and a score "
+        "column); UTF-8, a BOM is skipped",
     )
     data.add_argument(
         "--layout",
@@ -605,6 +608,11 @@ def run(args, *, stdout, stderr):
         if getattr(args, option[2:].replace("-", "_")) == "list":
             list_tests_of(option, stdout)
             return None
+    if args.file is None:
+        raise UsageError(
+            "give the results table: sklearn-bcv scores FILE.csv (see "
+            "'sklearn-bcv scores --help')"
+        )
     tests, pairwise_tests = _tests_of(args)
     plot_path = None if args.plot is None else check_plot_path(args.plot)
     if (args.n_train is None) != (args.n_test is None):
