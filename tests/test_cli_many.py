@@ -72,7 +72,7 @@ def python_result(**kwargs):
 
 
 def test_subcommands_are_registered_and_listed_in_the_help():
-    assert list(SUBCOMMANDS) == ["compare", "many", "benchmark", "sequential"]
+    assert list(SUBCOMMANDS) == ["compare", "many", "benchmark", "scores", "sequential"]
     status, out, _ = run_cli("--help")
     assert status == 0
     assert out.startswith("usage: sklearn-bcv [-h]")
@@ -82,6 +82,7 @@ def test_subcommands_are_registered_and_listed_in_the_help():
         "  many        any number of estimators on one data set; also what runs " in out
     )
     assert "  benchmark   " in out
+    assert "  scores      scores you already have" in out
     assert "  sequential  two estimators, one repetition at a time" in out
     assert "also what runs when --sequential is given" in out
     status, out, _ = run_cli("many", "--help")

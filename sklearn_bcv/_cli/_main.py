@@ -19,7 +19,7 @@ import textwrap
 import warnings
 
 from .._compat import InvalidParameterError
-from . import _benchmark, _compare, _many, _sequential
+from . import _benchmark, _compare, _many, _scores, _sequential
 from ._args import (
     EXIT_STATUS,
     PROG,
@@ -41,6 +41,7 @@ SUBCOMMANDS = {
         _compare.COMMAND,
         _many.COMMAND,
         _benchmark.COMMAND,
+        _scores.COMMAND,
         _sequential.COMMAND,
     )
 }
