@@ -97,7 +97,7 @@ def test_friedman_statistic_of_a_small_table(tmp_path):
     assert friedman["pvalue"] == pytest.approx(np.exp(-FRIEDMAN / 2))  # chi2, 2 df
     assert document["mean_ranks"] == pytest.approx([1.2, 2.4, 2.4])
     assert document["names"] == NAMES
-    assert document["dataset_names"] == DATASETS
+    assert document["datasets"] == DATASETS
     np.testing.assert_allclose(document["scores"], SCORES)
 
 
@@ -240,7 +240,7 @@ def test_bom_semicolons_and_decimal_commas(tmp_path):
 def test_index_as_first_column(tmp_path):
     text = wide_text(datasets=["0", "1", "2", "3", "4"], first="")
     document = run_json(write(tmp_path, text))
-    assert document["dataset_names"] == ["0", "1", "2", "3", "4"]
+    assert document["datasets"] == ["0", "1", "2", "3", "4"]
     assert document["tests"]["friedman"]["statistic"] == pytest.approx(FRIEDMAN)
 
 
@@ -293,7 +293,7 @@ def test_drop_incomplete(tmp_path):
     assert status == 0, err
     assert "left out 1 incomplete data set(s): d4" in err
     document = json.loads(out)
-    assert document["dataset_names"] == ["d1", "d2", "d3", "d5"]
+    assert document["datasets"] == ["d1", "d2", "d3", "d5"]
     assert document["dropped_datasets"] == ["d4"]
     kept = np.delete(SCORES, 3, axis=0)
     reference = stats.friedmanchisquare(*kept.T)
