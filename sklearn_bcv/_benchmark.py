@@ -10,6 +10,7 @@ the Poisson-binomial test of per-split posteriors, the Bayesian signed-rank
 and sign tests), the frequentist p-values adjusted for multiplicity.
 """
 
+import dataclasses
 import os
 from numbers import Integral, Real
 
@@ -122,6 +123,7 @@ def _sampling_seed(random_state):
         "n_test": [Real, "array-like", None],
         "names": ["array-like", None],
         "datasets": ["array-like", None],
+        "greater_is_better": ["boolean"],
         **_STATISTICS_PARAMETERS,
     },
     prefer_skip_nested_validation=True,
@@ -133,6 +135,7 @@ def compare_scores(
     n_test=None,
     names=None,
     datasets=None,
+    greater_is_better=True,
     tests=None,
     pairwise_tests=None,
     correction="holm",
@@ -153,12 +156,13 @@ def compare_scores(
     Parameters
     ----------
     scores : array-like or pandas.DataFrame
-        Higher is better. Either (n_datasets, k) mean scores (rows = data
-        sets, columns = estimators) or (n_datasets, n_splits, k) per-split
-        scores, which the split-aware ``poisson_binomial`` test needs. A
-        DataFrame gives the names: its columns are the estimators, its index
-        the data sets, or a two-level index (data set, split) for per-split
-        scores. At least 2 data sets and 2 estimators; finite.
+        Higher is better (see ``greater_is_better``). Either (n_datasets, k)
+        mean scores (rows = data sets, columns = estimators) or (n_datasets,
+        n_splits, k) per-split scores, which the split-aware
+        ``poisson_binomial`` test needs. A DataFrame gives the names: its
+        columns are the estimators, its index the data sets, or a two-level
+        index (data set, split) for per-split scores. At least 2 data sets and 2
+        estimators; finite.
     n_train, n_test : float or array-like of shape (n_datasets,), default=None
         Training and test set sizes of the splits (one value, or one per
         data set), needed by ``poisson_binomial``.
@@ -168,6 +172,16 @@ def compare_scores(
     datasets : list of str, default=None
         The data sets, in row order (default: the DataFrame's index, else
         ``dataset_0``, ...).
+    greater_is_better : bool, default=True
+        False for losses and error rates (log loss, RMSE, error rate): the
+        lower score is then the better one, and the ranks (1 = lowest
+        loss), the pairwise differences, ``alternative`` ("greater": A
+        better, i.e. lower) and every test follow. The scores are negated
+        once, before any statistic: ``scores``, ``split_scores`` and
+        ``mean_scores`` of the result stay in your units, while pairwise
+        differences and test statistics are on the "higher is better"
+        scale, so a positive difference always means A is better.
+        Recorded as ``result.greater_is_better``.
     tests : str, list of str or dict, default=None
         Tests of all k estimators at once (``available_tests(kind=
         "datasets")`` that need ``scores``): the omnibus tests
@@ -235,7 +249,8 @@ def compare_scores(
             ->`` the full result of the pair).
         n_train, n_test : ndarray of shape (n_datasets,) or None
         skipped_tests : dict
-        alpha, alternative, correction, control : the settings.
+        alpha, alternative, correction, control, greater_is_better : the
+            settings.
         verdict : Bunch
             ``omnibus_test``, ``omnibus_reject``, ``posthoc_test``,
             ``pairwise_test``, ``differ`` (pairs ``(better, worse)`` of the
@@ -310,6 +325,15 @@ def compare_scores(
     table = score_table(
         scores, names=names, datasets=datasets, n_train=n_train, n_test=n_test
     )
+    given = table
+    if not greater_is_better:
+        # Negate once at the boundary: every statistic below sees "higher is
+        # better"; the result gets the user's units back.
+        table = dataclasses.replace(
+            table,
+            scores=-table.scores,
+            split_scores=None if table.split_scores is None else -table.split_scores,
+        )
     rank_plan, pairwise_plan, control = _plan(
         table.available,
         table.names,
@@ -321,7 +345,7 @@ def compare_scores(
         alternative=alternative,
         random_state=random_state,
     )
-    return build_datasets_result(
+    result = build_datasets_result(
         table,
         rank_plan=rank_plan,
         pairwise_plan=pairwise_plan,
@@ -330,6 +354,12 @@ def compare_scores(
         alpha=alpha,
         alternative=alternative,
     )
+    result["scores"] = given.scores
+    result["mean_scores"] = given.scores.mean(axis=0)
+    if given.split_scores is not None:
+        result["split_scores"] = given.split_scores
+    result["greater_is_better"] = bool(greater_is_better)
+    return result
 
 
 def _check_datasets(datasets):
@@ -611,6 +641,7 @@ def benchmark(
         else None,
     )
     result["scoring"] = prepared[0].scoring.label
+    result["greater_is_better"] = True  # scikit-learn scorers: higher is better
     if not isinstance(split_scores, np.ndarray):
         result["split_scores"] = split_scores
     result["fit_time"] = _stack([fits.fit_time for fits, _ in fitted])

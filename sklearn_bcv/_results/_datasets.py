@@ -292,8 +292,9 @@ def _format_summary(result):
         f"Comparison of {k} estimators on {n} data sets"
         + (f", scoring: {scoring}" if scoring else "")
     ]
+    sign = 1.0 if result.get("greater_is_better", True) else -1.0
     order = sorted(
-        range(k), key=lambda j: (result.mean_ranks[j], -result.mean_scores[j])
+        range(k), key=lambda j: (result.mean_ranks[j], -sign * result.mean_scores[j])
     )
     rows = [
         (

@@ -66,7 +66,9 @@ def family_decisions(result, test, alpha=None):
     elif result.get("control") is not None and "control" in _keywords(test):
         params["control"] = names.index(result["control"])
     level = result.get("alpha", 0.05) if alpha is None else float(alpha)
-    fresh = get_test(test)(scores=np.asarray(result["scores"]), alpha=level, **params)
+    sign = 1.0 if result.get("greater_is_better", True) else -1.0
+    scores = sign * np.asarray(result["scores"])
+    fresh = get_test(test)(scores=scores, alpha=level, **params)
     return np.asarray(fresh.reject, dtype=bool), fresh.get("control"), fresh
 
 

@@ -149,7 +149,8 @@ def ranking(result):
     there is one, else by mean score (ties in names order)."""
     if "mean_ranks" in result:
         return sorted(range(len(result.names)), key=lambda j: result.mean_ranks[j])
-    return sorted(range(len(result.names)), key=lambda j: -result.mean_scores[j])
+    sign = 1.0 if result.get("greater_is_better", True) else -1.0
+    return sorted(range(len(result.names)), key=lambda j: -sign * result.mean_scores[j])
 
 
 def split_pairs(result, table):
@@ -204,7 +205,8 @@ def _pair_a_better(result, table, a, b):
         return True
     if result.alternative == "less":
         return False
-    return result.mean_scores[a] >= result.mean_scores[b]
+    sign = 1.0 if result.get("greater_is_better", True) else -1.0
+    return sign * result.mean_scores[a] >= sign * result.mean_scores[b]
 
 
 def _pair_evidence(table, better, worse):
