@@ -266,3 +266,62 @@ default="cohen_dz"
         n=int(a.shape[0]),
         note=note,
     )
+
+
+# All pairs up to this many estimators; above it only the pairs with the
+# control (or the best by mean rank), with fewer resamples: the cost stays
+# linear in k.
+ALL_PAIRS_MAX_K = 10
+_FEW_RESAMPLES = 1999
+
+
+def pairwise_effect_sizes(
+    scores,
+    names,
+    *,
+    kind,
+    confidence_level=0.95,
+    reference=None,
+    random_state=None,
+):
+    """Effect sizes of the pairs of columns of an (N, k) higher-is-better table.
+
+    Every pair ``i < j`` in ``names`` order (``a = names[i]``) while ``k <=
+    ALL_PAIRS_MAX_K`` (9999 resamples each); above, only the pairs that
+    include column ``reference`` (1999 resamples each). Returns a list of
+    Bunch ``a``, ``b``, ``kind``, ``estimate``, ``confidence_interval``,
+    ``confidence_level``, ``magnitude``, ``note``.
+    """
+    scores = np.asarray(scores, dtype=np.float64)
+    k = scores.shape[1]
+    n_resamples = 9999
+    if k <= ALL_PAIRS_MAX_K or reference is None:
+        pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
+    else:
+        pairs = [
+            (i, j) for i in range(k) for j in range(i + 1, k) if reference in (i, j)
+        ]
+        n_resamples = _FEW_RESAMPLES
+    out = []
+    for i, j in pairs:
+        one = effect_size(
+            scores[:, i],
+            scores[:, j],
+            kind=kind,
+            confidence_level=confidence_level,
+            n_resamples=n_resamples,
+            random_state=random_state,
+        )
+        out.append(
+            Bunch(
+                a=names[i],
+                b=names[j],
+                kind=kind,
+                estimate=one.estimate,
+                confidence_interval=one.confidence_interval,
+                confidence_level=one.confidence_level,
+                magnitude=one.magnitude,
+                note=one.note,
+            )
+        )
+    return out

@@ -306,3 +306,115 @@ def paired_t_datasets(dataset_differences, *, alpha=0.05, alternative="two-sided
         alternative=alternative,
         mean_difference=float(d.mean()),
     )
+
+
+def _shapiro(column):
+    """``(statistic, pvalue, note)`` of Shapiro–Wilk; None where undefined."""
+    if column.size < 3:
+        return None, None, "fewer than 3 data sets"
+    if np.all(column == column[0]):
+        return None, None, "constant scores"
+    with np.errstate(all="ignore"):
+        res = stats.shapiro(column)
+    return float(res.statistic), float(res.pvalue), None
+
+
+def auto_path(scores, names, *, alpha=0.05, control=None):
+    """The decision of ``tests="auto"`` on an (N, k) higher-is-better table.
+
+    Returns a Bunch: ``path`` ("paired_t", "wilcoxon", "rm_anova" or
+    "friedman"), ``reason`` (a sentence), ``normality`` (one Bunch per
+    estimator in ``names`` order: ``estimator``, ``statistic``, ``pvalue``,
+    ``normal``, ``note``), ``normality_level`` (alpha / k), ``variance``
+    (Bunch ``test``, ``statistic``, ``pvalue``, ``equal``, or None when it
+    cannot run), ``effect_size_kind``, and ``tests`` / ``pairwise_tests``:
+    the registered tests the path runs.
+
+    Shapiro–Wilk is undefined on fewer than 3 data sets or a constant
+    column: that column is then not taken as normal (the rank-based path,
+    which needs no such assumption).
+    """
+    scores = check_score_table(scores)
+    n, k = scores.shape
+    level = alpha / k
+    normality = []
+    for j, name in enumerate(names):
+        statistic, pvalue, note = _shapiro(scores[:, j])
+        normality.append(
+            {
+                "estimator": name,
+                "statistic": statistic,
+                "pvalue": pvalue,
+                "normal": bool(pvalue is not None and pvalue >= level),
+                "note": note,
+            }
+        )
+    all_normal = all(row["normal"] for row in normality)
+    variance = None
+    columns = [scores[:, j] for j in range(k)]
+    if n >= 2 and not all(np.all(c == c[0]) for c in columns):
+        test = "bartlett" if all_normal else "levene"
+        with np.errstate(all="ignore"):
+            res = (
+                stats.bartlett(*columns)
+                if all_normal
+                else stats.levene(*columns, center="median")
+            )
+        statistic, pvalue = float(res.statistic), float(res.pvalue)
+        if np.isfinite(statistic) and np.isfinite(pvalue):
+            variance = {
+                "test": test,
+                "statistic": statistic,
+                "pvalue": pvalue,
+                "equal": bool(pvalue >= alpha),
+            }
+    not_normal = [row["estimator"] for row in normality if not row["normal"]]
+    why_not = (
+        f"Shapiro-Wilk at alpha/k = {level:.3g} rejects normality of (or cannot "
+        f"test) {', '.join(not_normal)}"
+    )
+    if k == 2:
+        if all_normal:
+            path, tests, pairwise = "paired_t", [], ["paired_t_datasets"]
+            reason = (
+                f"Both estimators' scores pass Shapiro-Wilk at alpha/k = "
+                f"{level:.3g}: paired t test."
+            )
+        else:
+            path, tests, pairwise = "wilcoxon", [], ["wilcoxon"]
+            reason = f"{why_not}: Wilcoxon signed-rank test."
+    elif all_normal and variance is not None and variance["equal"]:
+        path, tests, pairwise = "rm_anova", ["rm_anova", "tukey_rm"], []
+        reason = (
+            f"Every estimator's scores pass Shapiro-Wilk at alpha/k = {level:.3g} "
+            f"and Bartlett's test finds no unequal variances (p = "
+            f"{variance['pvalue']:.3g}): repeated-measures ANOVA with Tukey's HSD "
+            "on its error term."
+        )
+    else:
+        posthoc = "nemenyi" if control is None else "bonferroni_dunn"
+        path, tests, pairwise = "friedman", ["friedman", posthoc], []
+        if all_normal:
+            reason = (
+                "Every estimator's scores pass Shapiro-Wilk, but Bartlett's test "
+                "finds unequal variances"
+                + (
+                    f" (p = {variance['pvalue']:.3g})"
+                    if variance is not None
+                    else " (or cannot test them)"
+                )
+                + f": Friedman test with {posthoc}."
+            )
+        else:
+            reason = f"{why_not}: Friedman test with {posthoc}."
+    parametric = path in ("paired_t", "rm_anova")
+    return {
+        "path": path,
+        "reason": reason,
+        "normality": normality,
+        "normality_level": level,
+        "variance": variance,
+        "effect_size_kind": "cohen_d" if parametric else "akinshin_gamma",
+        "tests": tests,
+        "pairwise_tests": pairwise,
+    }
