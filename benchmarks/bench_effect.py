@@ -59,8 +59,8 @@ def main():
         # The per-resample loop is timed on 999 resamples and scaled by 10.
         best = best_of(
             {
-                "vectorised": lambda: _all_pairs(table, kind, True, 9999),
-                "loop_999": lambda: _all_pairs(table, kind, False, 999),
+                "vectorised": lambda kind=kind: _all_pairs(table, kind, True, 9999),
+                "loop_999": lambda kind=kind: _all_pairs(table, kind, False, 999),
             },
             args.repeats,
         )

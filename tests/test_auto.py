@@ -222,3 +222,38 @@ def test_auto_path_holds_its_level_roughly_small():
 def test_auto_path_holds_its_level_roughly(heavy):
     rate = _type_one_error(2000, 10, 3, heavy=heavy, seed=1)
     assert rate < 0.05 + 3 * np.sqrt(0.05 * 0.95 / 2000)
+
+
+def test_benchmark_auto_decides_like_compare_scores_on_its_scores():
+    from sklearn.datasets import load_iris, load_wine
+    from sklearn.dummy import DummyClassifier
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.tree import DecisionTreeClassifier
+
+    from sklearn_bcv import benchmark
+
+    data = {
+        "iris": load_iris(return_X_y=True),
+        "wine": load_wine(return_X_y=True),
+        "iris2": tuple(a[::2] for a in load_iris(return_X_y=True)),
+    }
+    estimators = {
+        "bayes": GaussianNB(),
+        "tree": DecisionTreeClassifier(max_depth=2, random_state=0),
+        "majority": DummyClassifier(),
+    }
+    study = benchmark(estimators, data, tests="auto", random_state=0)
+    again = compare_scores(
+        study.scores, names=study.names, tests="auto", random_state=0
+    )
+    assert study.auto.path == again.auto.path
+    assert study.auto.reason == again.auto.reason
+    assert list(study.tests) == list(again.tests)
+    assert list(study.pairwise) == list(again.pairwise)
+    assert study.effect_size_kind == again.effect_size_kind
+    assert [e.estimate for e in study.effect_sizes] == pytest.approx(
+        [e.estimate for e in again.effect_sizes]
+    )
+    default = benchmark(estimators, data, random_state=0)
+    assert default.auto is None and default.effect_size_kind == "cohen_dz"
+    assert len(default.effect_sizes) == 3
