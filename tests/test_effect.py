@@ -114,6 +114,9 @@ def test_degenerate_sample_gets_the_point_and_a_note():
     shifted = effect_size([0.75, 1.0, 1.25], [0.5, 0.75, 1.0])  # d = 0.25 exactly
     assert shifted.estimate == np.inf
     assert shifted.confidence_interval == (np.inf, np.inf)
+    for kind in KINDS:
+        same = effect_size([0.5, 0.6, 0.7], [0.5, 0.6, 0.7], kind=kind)
+        assert same.confidence_interval == (0.0, 0.0) and "degenerate" in same.note
     constant = effect_size([1, 1, 1], [0, 0, 0], kind="cliff_delta")
     assert constant.estimate == 1.0 and constant.confidence_interval == (1.0, 1.0)
 

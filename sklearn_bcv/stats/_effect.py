@@ -206,7 +206,8 @@ default="cohen_dz"
     Notes
     -----
     The sample is degenerate when no resample can change the estimate: all
-    differences ``a - b`` equal (``cohen_dz``), or both samples constant.
+    differences ``a - b`` equal (``cohen_dz``), ``a`` equal to ``b`` (every
+    kind), or both samples constant.
     Its interval is then the point itself, with a note.
 
     References
@@ -242,11 +243,14 @@ default="cohen_dz"
     d = a - b
     constant_d = bool(np.all(d == d[0]))
     both_constant = bool(np.all(a == a[0]) and np.all(b == b[0]))
-    if both_constant or (kind == "cohen_dz" and constant_d):
+    identical = bool(np.all(d == 0))
+    if identical or both_constant or (kind == "cohen_dz" and constant_d):
         low = high = estimate
         note = (
             "degenerate sample (every difference a - b is the same): the "
             "interval is the point"
+            if constant_d
+            else "degenerate sample (both constant): the interval is the point"
         )
     else:
         low, high, note = _interval(
