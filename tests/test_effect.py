@@ -201,3 +201,21 @@ def test_pairwise_effect_sizes_all_pairs_then_only_the_reference():
         wide, names, kind="cohen_dz", reference=5, random_state=0
     )
     assert len(out) == 11 and all("m5" in (e.a, e.b) for e in out)
+
+
+def test_akinshin_gamma_and_cohen_d_as_autorank_computes_them():
+    # autorank 1.3's _util: pooled sd with (n - 1) weights over 2n - 2 df,
+    # pooled MAD from scipy's median_abs_deviation(scale=1/1.4826).
+    rng = np.random.default_rng(7)
+    x, y = rng.normal(1.0, 1.0, 17), rng.standard_t(3, 17)
+    n = 17
+    pooled_sd = np.sqrt(
+        ((n - 1) * x.var(ddof=1) + (n - 1) * y.var(ddof=1)) / (2 * n - 2)
+    )
+    mad_x = stats.median_abs_deviation(x, scale=1 / 1.4826)
+    mad_y = stats.median_abs_deviation(y, scale=1 / 1.4826)
+    pooled_mad = np.sqrt(((n - 1) * mad_x**2 + (n - 1) * mad_y**2) / (2 * n - 2))
+    d = effect_size(x, y, kind="cohen_d", n_resamples=9).estimate
+    gamma = effect_size(x, y, kind="akinshin_gamma", n_resamples=9).estimate
+    assert d == pytest.approx((x.mean() - y.mean()) / pooled_sd)
+    assert gamma == pytest.approx((np.median(x) - np.median(y)) / pooled_mad)
