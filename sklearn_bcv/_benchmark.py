@@ -32,6 +32,8 @@ from ._engine._validation import (
 from ._results import BenchmarkResult, build_datasets_result, build_many_result
 from ._store import StudyStore, opened_store
 from .stats._corrections import CORRECTIONS, check_family
+from .stats._effect import EFFECT_SIZE_KINDS, pairwise_effect_sizes
+from .stats._parametric_across import auto_path
 from .stats._registry import default_tests
 
 __all__ = ["BenchmarkResult", "benchmark", "compare_scores"]
@@ -44,8 +46,41 @@ _STATISTICS_PARAMETERS = {
     "rope": [Interval(Real, 0, None, closed="left")],
     "alpha": [Interval(Real, 0, 1, closed="neither")],
     "alternative": [StrOptions(set(ALTERNATIVES))],
+    "effect_size": [StrOptions(set(EFFECT_SIZE_KINDS)), None],
     "random_state": ["random_state"],
 }
+
+
+def _is_auto(tests):
+    return isinstance(tests, str) and tests == "auto"
+
+
+def _auto(scores, names, alpha, control):
+    """The ``auto`` field: :func:`~sklearn_bcv.stats._parametric_across.auto_path`
+    as Bunches."""
+    decision = auto_path(scores, names, alpha=alpha, control=control)
+    decision["normality"] = [Bunch(**row) for row in decision["normality"]]
+    if decision["variance"] is not None:
+        decision["variance"] = Bunch(**decision["variance"])
+    return Bunch(**decision)
+
+
+def _attach_effect_sizes(result, scores, *, kind, seed):
+    """``result.effect_sizes`` from the (N, k) higher-is-better ``scores``
+    (none when a fit failed: no statistic runs then)."""
+    names = result.names
+    result["effect_size_kind"] = kind
+    if not np.all(np.isfinite(scores)):
+        result["effect_sizes"] = []
+        return
+    reference = (
+        names.index(result.control)
+        if result.get("control") is not None
+        else int(np.argmin(result.mean_ranks))
+    )
+    result["effect_sizes"] = pairwise_effect_sizes(
+        scores, names, kind=kind, reference=reference, random_state=seed
+    )
 
 
 def _default_tests(tests, pairwise_tests, control, available):
@@ -143,6 +178,7 @@ def compare_scores(
     rope=0.0,
     alpha=0.05,
     alternative="two-sided",
+    effect_size=None,
     random_state=None,
 ):
     """Compare k estimators across data sets from a table of their scores.
@@ -182,8 +218,20 @@ def compare_scores(
         differences and test statistics are on the "higher is better"
         scale, so a positive difference always means A is better.
         Recorded as ``result.greater_is_better``.
-    tests : str, list of str or dict, default=None
-        Tests of all k estimators at once (``available_tests(kind=
+    tests : "auto", str, list of str or dict, default=None
+        ``"auto"`` chooses the tests from the table (autorank's procedure,
+        corrected): Shapiro–Wilk on each estimator's scores at level
+        ``alpha / k``; if all look normal, Bartlett's test of equal
+        variances (else Levene's, centred on the median) at ``alpha``.
+        k = 2: the paired t test (``paired_t_datasets``) when both are
+        normal, else Wilcoxon, with ``alternative`` honoured; k ≥ 3:
+        repeated-measures ANOVA with Tukey's HSD on its error term
+        (``rm_anova``, ``tukey_rm``) when all are normal with equal
+        variances, else Friedman with Nemenyi (Bonferroni–Dunn with a
+        control). Fewer than 3 data sets, or an estimator with constant
+        scores, cannot be tested for normality and take the rank-based
+        path. ``result.auto`` says which path and why. Otherwise, tests
+        of all k estimators at once (``available_tests(kind=
         "datasets")`` that need ``scores``): the omnibus tests
         ``friedman`` (with Iman–Davenport inside it), ``friedman_aligned``
         and ``quade``, and the post hoc families ``nemenyi`` (all pairs),
@@ -218,8 +266,16 @@ def compare_scores(
         Of the pairwise tests, with A the first of a pair in ``names`` order
         (or the other estimator against ``control``): ``"greater"`` tests
         "A better". The rank tests are two-sided.
+    effect_size : {"cohen_dz", "cohen_d", "cliff_delta", "akinshin_gamma"}, \
+default=None
+        Kind of ``result.effect_sizes`` (see
+        :func:`~sklearn_bcv.stats.effect_size`), over the data sets. None:
+        the kind of the automatic path with ``tests="auto"`` (``cohen_d``
+        on the parametric path, ``akinshin_gamma`` on the rank-based one,
+        as autorank), else ``cohen_dz``, the effect of the paired design.
     random_state : int, RandomState instance or None, default=None
-        Seeds the Monte Carlo sampling of the Bayesian tests.
+        Seeds the Monte Carlo sampling of the Bayesian tests and the
+        bootstrap of the effect sizes.
 
     Returns
     -------
@@ -251,6 +307,24 @@ def compare_scores(
         skipped_tests : dict
         alpha, alternative, correction, control, greater_is_better : the
             settings.
+        effect_sizes : list of Bunch
+            One per pair ``i < j`` in ``names`` order: ``a`` (=
+            ``names[i]``), ``b``, ``kind``, ``estimate`` (positive when A
+            is better), ``confidence_interval`` (paired BCa bootstrap over
+            the data sets), ``confidence_level``, ``magnitude``, ``note``.
+            Above 10 estimators only the pairs with the control (or the
+            best by mean rank), with 1999 resamples, so the cost grows
+            linearly in k.
+        effect_size_kind : str
+        auto : Bunch or None
+            With ``tests="auto"``: ``path`` (``"paired_t"``,
+            ``"wilcoxon"``, ``"rm_anova"`` or ``"friedman"``), ``reason``
+            (a sentence), ``normality`` (per estimator in ``names`` order:
+            ``estimator``, ``statistic``, ``pvalue``, ``normal``,
+            ``note``), ``normality_level``, ``variance`` (``test``,
+            ``statistic``, ``pvalue``, ``equal``; None when all scores are
+            constant), ``effect_size_kind``, ``tests``,
+            ``pairwise_tests``. None otherwise.
         verdict : Bunch
             ``omnibus_test``, ``omnibus_reject``, ``posthoc_test``,
             ``pairwise_test``, ``differ`` (pairs ``(better, worse)`` of the
@@ -326,6 +400,7 @@ def compare_scores(
         scores, names=names, datasets=datasets, n_train=n_train, n_test=n_test
     )
     given = table
+    seed = _sampling_seed(random_state)
     if not greater_is_better:
         # Negate once at the boundary: every statistic below sees "higher is
         # better"; the result gets the user's units back.
@@ -334,6 +409,13 @@ def compare_scores(
             scores=-table.scores,
             split_scores=None if table.split_scores is None else -table.split_scores,
         )
+    auto = None
+    if _is_auto(tests):
+        check_names_subset(control, table.names, name="control")
+        auto = _auto(table.scores, table.names, alpha, control)
+        tests = auto.tests
+        if pairwise_tests is None:
+            pairwise_tests = auto.pairwise_tests
     rank_plan, pairwise_plan, control = _plan(
         table.available,
         table.names,
@@ -343,7 +425,7 @@ def compare_scores(
         correction=correction,
         rope=rope,
         alternative=alternative,
-        random_state=random_state,
+        random_state=seed,
     )
     result = build_datasets_result(
         table,
@@ -359,6 +441,13 @@ def compare_scores(
     if given.split_scores is not None:
         result["split_scores"] = given.split_scores
     result["greater_is_better"] = bool(greater_is_better)
+    result["auto"] = auto
+    _attach_effect_sizes(
+        result,
+        table.scores,
+        kind=effect_size or ("cohen_dz" if auto is None else auto.effect_size_kind),
+        seed=seed,
+    )
     return result
 
 
@@ -448,6 +537,7 @@ def benchmark(
     rope=0.0,
     alpha=0.05,
     alternative="two-sided",
+    effect_size=None,
     n_jobs=None,
     verbose=0,
     random_state=None,
@@ -478,8 +568,10 @@ def benchmark(
     scoring : str, callable or scorer, default=None
         As in :func:`compare_estimators` (accuracy for classifiers, r2 for
         regressors).
-    tests, pairwise_tests, correction, control, rope, alpha, alternative
-        As in :func:`compare_scores`. ``pairwise_tests=None`` runs
+    tests, pairwise_tests, correction, control, rope, alpha, alternative, \
+effect_size
+        As in :func:`compare_scores` (``tests="auto"`` decides on the mean
+        scores of the data sets, once the fits are done). ``pairwise_tests=None`` runs
         ``wilcoxon`` and ``poisson_binomial`` (the per-split scores and the
         set sizes are known here).
     n_jobs : int, default=None
@@ -567,16 +659,30 @@ def benchmark(
     seeds = check_random_state(random_state).randint(
         np.iinfo(np.int32).max, size=len(pairs)
     )
-    rank_plan, pairwise_plan, control_index = _plan(
-        {"scores", "dataset_differences", "split_differences", "n_train", "n_test"},
-        names,
-        tests=tests,
-        pairwise_tests=pairwise_tests,
+    sampling_seed = _sampling_seed(random_state)
+    plan_kwargs = dict(
         control=control,
         correction=correction,
         rope=rope,
         alternative=alternative,
-        random_state=random_state,
+        random_state=sampling_seed,
+    )
+    full_needs = {
+        "scores",
+        "dataset_differences",
+        "split_differences",
+        "n_train",
+        "n_test",
+    }
+    auto_requested = _is_auto(tests)
+    rank_plan, pairwise_plan, control_index = _plan(  # checked before any fit
+        full_needs,
+        names,
+        tests=[] if auto_requested else tests,
+        pairwise_tests=[]
+        if auto_requested and pairwise_tests is None
+        else pairwise_tests,
+        **plan_kwargs,
     )
     prepared, many_plans = [], []
     for (name, data), seed in zip(pairs, seeds):
@@ -625,6 +731,18 @@ def benchmark(
         n_train=np.array([store.n_train for store in stores]),
         n_test=np.array([store.n_test for store in stores]),
     )
+    auto = None
+    if auto_requested and not failed:
+        auto = _auto(table.scores, names, alpha, control)
+        rank_plan, pairwise_plan, _ = _plan(
+            full_needs,
+            names,
+            tests=auto.tests,
+            pairwise_tests=auto.pairwise_tests
+            if pairwise_tests is None
+            else pairwise_tests,
+            **plan_kwargs,
+        )
     if table.split_scores is None:  # uneven numbers of splits
         pairwise_plan = [t for t in pairwise_plan if "split_differences" not in t.needs]
     reason = f"fits failed on {', '.join(failed)}" if failed else None
@@ -642,6 +760,13 @@ def benchmark(
     )
     result["scoring"] = prepared[0].scoring.label
     result["greater_is_better"] = True  # scikit-learn scorers: higher is better
+    result["auto"] = auto
+    _attach_effect_sizes(
+        result,
+        table.scores,
+        kind=effect_size or ("cohen_dz" if auto is None else auto.effect_size_kind),
+        seed=sampling_seed,
+    )
     if not isinstance(split_scores, np.ndarray):
         result["split_scores"] = split_scores
     result["fit_time"] = _stack([fits.fit_time for fits, _ in fitted])

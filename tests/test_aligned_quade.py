@@ -343,7 +343,12 @@ def test_bad_tables(test):
 
 
 def test_registry_declares_the_family():
-    assert declared_tests(role="omnibus") == ["friedman", "friedman_aligned", "quade"]
+    assert declared_tests(role="omnibus") == [
+        "friedman",
+        "friedman_aligned",
+        "quade",
+        "rm_anova",  # the parametric path of tests="auto"
+    ]
     assert declared_tests(role="posthoc", diagram="bar") == [
         "bonferroni_dunn",
         "nemenyi",

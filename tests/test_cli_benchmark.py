@@ -472,6 +472,8 @@ def test_tests_list_prints_the_tests_each_option_takes():
         "nemenyi",
         "quade",
         "quade_posthoc",
+        "rm_anova",
+        "tukey_rm",
     ]
     assert all(" needs=scores" in line for line in out.splitlines())
     status, out, _ = run_cli("--pairwise-tests", "list")

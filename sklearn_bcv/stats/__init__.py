@@ -53,6 +53,7 @@ from ._aso import (
 from ._bayesian import bayesian_correlated_t
 from ._bayesian_bcv import bayesian_bcv_mcnemar
 from ._corrections import adjust_pvalues  # noqa: F401 (not a registered test)
+from ._effect import effect_size  # noqa: F401 (not a registered test)
 from ._hierarchical import bayesian_hierarchical
 from ._mcnemar import (
     bcv_mcnemar,
@@ -61,6 +62,7 @@ from ._mcnemar import (
     mcnemar_table,  # noqa: F401 (re-exported by sklearn_bcv)
 )
 from ._omnibus import bcv_cochran_q, cochran_q, looney_f
+from ._parametric_across import paired_t_datasets, rm_anova, tukey_rm
 from ._registry import (  # noqa: F401 (re-exported by sklearn_bcv)
     available_tests,
     get_test,
@@ -114,6 +116,8 @@ __all__ = [
     "friedman_posthoc",
     "aligned_posthoc",
     "quade_posthoc",
+    "rm_anova",
+    "tukey_rm",
     # two estimators across data sets (one pair at a time)
     "wilcoxon",
     "sign",
@@ -121,6 +125,7 @@ __all__ = [
     "bayesian_signed_rank",
     "bayesian_sign",
     "bayesian_hierarchical",
+    "paired_t_datasets",
     # score samples of two algorithms (e.g. one score per random seed)
     "aso",
 ]
