@@ -114,8 +114,10 @@ class ManyComparisonResult(Bunch):
         return pd.DataFrame(rows)
 
     def report(self, format="text"):
-        """A report of the comparison of k estimators: what was compared, which tests ran and
-        why, the verdicts in sentences, the effect sizes and the tables.
+        """A report of the comparison of k estimators.
+
+        What was compared, which tests ran and why, the verdicts in
+        sentences, the effect sizes and the tables.
 
         Parameters
         ----------

@@ -45,8 +45,10 @@ class ComparisonResult(Bunch):
         return run_tests(plan, dict(self), alpha, alternative)[name]
 
     def report(self, format="text"):
-        """A report of the comparison of two estimators: what was compared, which tests ran and
-        why, the verdicts in sentences, the effect sizes and the tables.
+        """A report of the comparison of two estimators.
+
+        What was compared, which tests ran and why, the verdicts in
+        sentences, the effect sizes and the tables.
 
         Parameters
         ----------

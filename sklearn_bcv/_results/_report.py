@@ -215,7 +215,12 @@ def _posthoc_sentence(name, test, pairs, alpha):
 def _pairwise_sentence(name, table, pairs, alpha):
     correction = table.get("correction")
     if "p_a_better" in table:
-        how = "posterior probabilities, decided at P > 1 - alpha/2 (not a frequentist level)"
+        how = (
+            "posterior probabilities, a decision when P(better) > 1 - alpha, "
+            "not a frequentist test"
+        )
+        if correction:
+            how += f"; {correction} correction"
     elif correction:
         how = f"{correction}-adjusted p-values"
     else:
@@ -517,11 +522,11 @@ def _pair_blocks(result):
         if test.get("pvalue") is not None:
             shown.append(f"p = {_num(test.pvalue)}")
         decision = verdict.decision
-        outcome = (
-            f"found {decision.replace('A', names[0], 1) if decision.startswith('A') else decision.replace('B', names[1], 1)}"
-            if decision not in (None, "no difference")
-            else "found no significant difference between the estimators"
-        )
+        if decision in ("A better", "B better"):
+            better, worse = names if decision == "A better" else names[::-1]
+            outcome = f"found {better} better than {worse}"
+        else:
+            outcome = "found no significant difference between the estimators"
         sentence = (
             f"The {_test_name(verdict.test)} ({', '.join(shown)}), "
             f"{verdict.rationale}, {outcome} at alpha = {result.alpha}."

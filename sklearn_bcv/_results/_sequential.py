@@ -121,8 +121,10 @@ class SequentialResult(Bunch):
         return frame
 
     def report(self, format="text"):
-        """A report of the sequential comparison: what was compared, which tests ran and
-        why, the verdicts in sentences, the effect sizes and the tables.
+        """A report of the sequential comparison.
+
+        What was compared, which tests ran and why, the verdicts in
+        sentences, the effect sizes and the tables.
 
         Parameters
         ----------
