@@ -103,9 +103,13 @@ def test_friedman_sentence_quotes_scipys_statistic(across):
 def test_nemenyi_sentence_says_its_critical_difference_is_corrected(across):
     text = across.report()
     cd = across.tests.nemenyi.critical_difference
+    # Demšar's CD: q_alpha sqrt(k (k + 1) / (6 N)), q_0.05 for k = 4 is 2.569.
+    textbook = 2.569 * np.sqrt(4 * 5 / (6 * len(SCORES)))
+    assert cd > textbook
     assert (
-        f"critical difference {cd:.4g}, computed with a continuity correction" in text
-    )
+        f"critical difference {cd:.4g}, with a continuity correction of 1/(2N); "
+        f"without it, as in Demšar (2006), {textbook:.4g}"
+    ) in text
     for better, worse in across.verdict.differ_by_test["nemenyi"]:
         assert f"{better} better than {worse}" in text
 

@@ -192,14 +192,19 @@ def _pairs_sentence(pairs):
     return f"found {len(pairs)} {that}: {shown}"
 
 
-def _posthoc_sentence(name, test, pairs, alpha):
+def _posthoc_sentence(name, test, pairs, alpha, n_datasets):
     details = []
     cd = test.get("critical_difference")
     if cd is not None:
         cd_text = f"critical difference {_num(cd, 4)}"
         if test.get("continuity"):
+            from ..stats._ranks import critical_difference
+
+            k = len(np.asarray(test.get("mean_ranks")))
+            textbook = critical_difference(k, n_datasets, alpha, name, continuity=False)
             cd_text += (
-                ", computed with a continuity correction; the textbook value is smaller"
+                ", with a continuity correction of 1/(2N); without it, as in "
+                f"Demšar (2006), {_num(textbook, 4)}"
             )
         details.append(cd_text)
     correction = test.get("correction")
@@ -339,7 +344,7 @@ def _datasets_blocks(result):
     for name, test in result.tests.items():
         if np.ndim(test.get("reject")) == 2:
             pairs = verdict.differ_by_test.get(name, [])
-            sentences.append(_posthoc_sentence(name, test, pairs, alpha))
+            sentences.append(_posthoc_sentence(name, test, pairs, alpha, n))
     for name, table in result.pairwise.items():
         pairs = verdict.differ_by_test.get(name, [])
         sentences.append(_pairwise_sentence(name, table, pairs, alpha))
