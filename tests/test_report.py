@@ -310,3 +310,27 @@ def test_markdown_tables_have_one_cell_per_column(across):
         assert len(cells) == 5
     assert "d\\|e\\*f" in markdown
     assert "<script>" not in markdown
+
+
+def test_user_guide_quotes_the_report_it_shows():
+    from pathlib import Path
+
+    guide = (Path(__file__).parents[1] / "doc" / "user_guide.rst").read_text("utf-8")
+    section = guide[guide.index("\nReporting\n") :]
+    scores = np.array(
+        [
+            [0.80, 0.85, 0.70],
+            [0.75, 0.79, 0.72],
+            [0.90, 0.91, 0.86],
+            [0.66, 0.71, 0.60],
+            [0.84, 0.88, 0.83],
+            [0.71, 0.70, 0.75],
+        ]
+    )
+    text = compare_scores(scores, names=["svm", "forest", "knn"]).report()
+    quoted = (
+        "A Friedman test did not reject equal performance of the 3 estimators "
+        "(chi2(2) = 5.33, p = 0.0695, alpha = 0.05);"
+    )
+    assert quoted in text
+    assert " ".join(quoted.split()) in " ".join(section.split())
