@@ -378,7 +378,7 @@ def _marks_against(result, names):
         how.append("critical difference with continuity correction")
     note = (
         f"† differs from {what}, {names[ref]}, by {', '.join(how)} at "
-        f"alpha = {result.alpha}. Bold: the best mean score of each row."
+        f"alpha = {result.alpha}."
     )
     return marked, note
 
@@ -410,7 +410,10 @@ def _datasets_table(result):
     bold += [(i + 1, 1 + int(j)) for j in best]
     marked, note = _marks_against(result, names)
     caption = "Mean score" + (" (± sd over the splits)" if sd is not None else "")
-    caption += " per data set and estimator, and the mean ranks (1 = best)."
+    caption += (
+        " per data set and estimator, and the mean ranks (1 = best); the best"
+        " of each row in bold."
+    )
     return _Table(
         ["data set", *names],
         rows,
@@ -483,7 +486,7 @@ def _many_blocks(result):
         _Table(
             ("estimator", "mean score" + ("" if sd is None else " ± sd")),
             rows,
-            caption="Mean score of each estimator over the splits.",
+            caption="Mean score of each estimator over the splits (the best in bold).",
             bold={(best, 1)},
             marked={(j, 1) for j in marked},
             notes=[note] if note else [],
@@ -508,7 +511,11 @@ def _pair_blocks(result):
     verdict = result.verdict
     tests_text = []
     for name in result.tests:
-        status = "recommended" if name == result.get("recommended_test") else "also run"
+        status = (
+            "recommended"
+            if name == result.get("recommended_test")
+            else "for reference, not the basis of the verdict"
+        )
         why = verdict.rationale if name == verdict.test else _why(name)
         tests_text.append(f"{name} ({status})" + (f": {why}" if why else ""))
     tests_text += [
@@ -545,28 +552,40 @@ def _pair_blocks(result):
     for i, (name, r) in enumerate(result.tests.items()):
         if name == verdict.test:
             bold.add((i, 0))
-        decision = r.get("reject")
+        decision = _decision(r, float(np.mean(result.differences)))
+        if "p_a_better" in r:
+            evidence = f"P(A better) = {_num(r.get('p_a_better'), 4)}"
+        else:
+            evidence = f"p = {_num(r.get('pvalue'), 4)}"
         rows.append(
             (
                 name,
                 _num(r.get("statistic"), 4),
                 _num(r.get("df"), 4),
-                _num(r.get("pvalue"), 4),
-                "-" if decision is None else str(bool(np.all(decision))),
+                evidence,
+                "-" if decision is None else decision,
             )
         )
     if rows:
         blocks += [
             ("heading", "Tables"),
             _Table(
-                ("test", "statistic", "df", "p-value", "reject"),
+                ("test", "statistic", "df", "p-value or posterior", "decision"),
                 rows,
                 caption="The tests run (bold: the one the verdict rests on; "
-                "the others are shown for reference).",
+                "the others are shown for reference). A Bayesian test decides "
+                "when a posterior probability exceeds 1 - alpha; it is not a "
+                "frequentist test at level alpha.",
                 bold=bold,
             ),
         ]
     return blocks
+
+
+def _decision(test, mean_difference):
+    from ._pair import _decision as decision
+
+    return decision(test, mean_difference)
 
 
 def _sequential_blocks(result):
