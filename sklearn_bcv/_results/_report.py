@@ -153,6 +153,10 @@ def _names_list(names):
     return ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def _count(n, noun):
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
 def _capital(text):
     return text[:1].upper() + text[1:]
 
@@ -231,8 +235,9 @@ def _pairwise_sentence(name, table, pairs, alpha):
     else:
         how = "unadjusted p-values"
     name_text = _test_name(name)
+    n_pairs = len(table.get("results", {}))
     return (
-        f"The pairwise {name_text} ({how}, {len(table.get('results', {}))} pairs) "
+        f"The pairwise {name_text} ({how}, {_count(n_pairs, 'pair')}) "
         f"{_pairs_sentence(pairs)} at alpha = {alpha}."
     )
 
@@ -376,10 +381,16 @@ def _marks_against(result, names):
         how.append(f"{test.correction} correction")
     if test.get("continuity"):
         how.append("critical difference with continuity correction")
-    note = (
-        f"† differs from {what}, {names[ref]}, by {', '.join(how)} at "
-        f"alpha = {result.alpha}."
-    )
+    if marked:
+        note = (
+            f"† differs from {what}, {names[ref]}, by {', '.join(how)} at "
+            f"alpha = {result.alpha}."
+        )
+    else:
+        note = (
+            f"No estimator differs from {what}, {names[ref]}, by "
+            f"{', '.join(how)} at alpha = {result.alpha}."
+        )
     return marked, note
 
 
