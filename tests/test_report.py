@@ -1,6 +1,7 @@
 """Tests of the reports: ``result.report(format)`` and ``render_report``."""
 
 import html
+from html.parser import HTMLParser
 import re
 import shutil
 import subprocess
@@ -334,3 +335,47 @@ def test_user_guide_quotes_the_report_it_shows():
     )
     assert quoted in text
     assert " ".join(quoted.split()) in " ".join(section.split())
+
+
+class _Headers(HTMLParser):
+    """The text of every ``<th>`` and whether a ``<script>`` tag was seen."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.headers, self.scripts, self._in = [], 0, False
+
+    def handle_starttag(self, tag, attrs):
+        self.scripts += tag == "script"
+        if tag == "th":
+            self._in = True
+            self.headers.append("")
+
+    def handle_endtag(self, tag):
+        if tag == "th":
+            self._in = False
+
+    def handle_data(self, data):
+        if self._in:
+            self.headers[-1] += data
+
+
+names_strategy = st.lists(
+    st.text(
+        alphabet=st.characters(blacklist_categories=("Cs", "Cc")),
+        min_size=1,
+        max_size=12,
+    ).filter(lambda s: s.strip() == s and s),
+    min_size=3,
+    max_size=3,
+    unique=True,
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(names_strategy)
+def test_html_table_headers_read_back_as_the_names(names):
+    result = compare_scores(SCORES[:, :3], names=names)
+    parser = _Headers()
+    parser.feed(render_report(result, "html", figures=False))
+    assert parser.scripts == 0
+    assert parser.headers[1:4] == names
