@@ -1,11 +1,11 @@
 """Tests of the reports: ``result.report(format)`` and ``render_report``."""
 
 import html
-from html.parser import HTMLParser
 import re
 import shutil
 import subprocess
 import sys
+from html.parser import HTMLParser
 
 import numpy as np
 import pytest
