@@ -17,7 +17,12 @@ import numpy as np
 
 from ._text import format_number, text_table
 
-__all__ = ["REPORT_FORMATS", "check_report_format", "render_report"]
+__all__ = [
+    "REPORT_FORMATS",
+    "check_report_format",
+    "register_figures",
+    "render_report",
+]
 
 #: The formats of :func:`render_report`.
 REPORT_FORMATS = ("text", "markdown", "latex", "html")
@@ -661,6 +666,20 @@ def _sequential_blocks(result):
 # Figures (HTML)
 
 
+#: The function listing the figures of a result for the HTML report:
+#: ``result -> [(caption, draw), ...]``, ``draw(ax)`` drawing on a
+#: matplotlib Axes. The plots sit above the results in the package's layers,
+#: so :mod:`sklearn_bcv._plot` sets it when imported (as ``import
+#: sklearn_bcv`` does) through :func:`register_figures`.
+_FIGURES = []
+
+
+def register_figures(func):
+    """Set the function listing the figures of a result (see ``_FIGURES``)."""
+    _FIGURES[:] = [func]
+    return func
+
+
 def _figure_blocks(result):
     try:
         from matplotlib.figure import Figure
@@ -671,47 +690,20 @@ def _figure_blocks(result):
                 "Figures are left out: they need matplotlib (pip install matplotlib).",
             )
         ]
-    from .. import _plot
-
-    makers = []
-    if "boundaries" in result:
-        makers.append(("Sequential looks", _plot.SequentialDisplay.from_result, {}))
-    elif "datasets" in result:
-        name, _ = _first_posthoc(result)
-        if name is not None:
-            makers.append(
-                (
-                    f"Critical difference diagram ({name})",
-                    _plot.CriticalDifferenceDisplay.from_result,
-                    {"test": name},
-                )
-            )
-    elif "names" in result:
-        if result.pairwise:
-            makers.append(
-                (
-                    "Pairwise significance",
-                    _plot.SignificanceMatrixDisplay.from_result,
-                    {},
-                )
-            )
-    else:
-        makers.append(
-            ("Score differences", _plot.ScoreDifferencesDisplay.from_result, {})
-        )
+    if not _FIGURES:  # pragma: no cover - sklearn_bcv imports the plots
+        return [("para", "Figures are left out: sklearn_bcv._plot is not loaded.")]
     blocks = []
-    for caption, make, kwargs in makers:
+    for caption, draw in _FIGURES[0](result):
         fig = Figure(figsize=(6.4, 3.6))
         try:
-            make(result, ax=fig.add_subplot(), **kwargs)
+            draw(fig.add_subplot())
         except Exception as exc:  # a figure never stops the report
             blocks.append(("para", f"{caption}: not drawn ({exc})."))
             continue
         buffer = io.StringIO()
         fig.savefig(buffer, format="svg", bbox_inches="tight")
         svg = buffer.getvalue()
-        svg = svg[svg.find("<svg") :]
-        blocks.append(_Figure(caption, svg))
+        blocks.append(_Figure(caption, svg[svg.find("<svg") :]))
     return blocks
 
 
