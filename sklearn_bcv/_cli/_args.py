@@ -224,7 +224,8 @@ def add_level_arguments(group, *, alternative_help):
 
 
 def add_output_arguments(parser, *, format_help, plot_help):
-    """``--format``, ``--plot``, ``--quiet``, ``-v`` and ``--version``."""
+    """``--format``, ``--plot``, ``--report``, ``--quiet``, ``-v`` and
+    ``--version``."""
     output = parser.add_argument_group("output")
     output.add_argument("--format", choices=FORMATS, default="text", help=format_help)
     output.add_argument(
@@ -240,6 +241,9 @@ def add_output_arguments(parser, *, format_help, plot_help):
         help=f"{plot_help}. Without a suffix .png is appended; the file "
         "written is the one reported; a directory is refused",
     )
+    from ._report import add_report_option
+
+    add_report_option(output)
     output.add_argument(
         "--quiet",
         action="store_true",

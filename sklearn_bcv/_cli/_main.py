@@ -30,6 +30,7 @@ from ._args import (
 )
 from ._data import MAX_FILE_BYTES, MAX_LINE_CHARS
 from ._estimators import no_current_directory_imports
+from ._report import check_report_path, write_report
 
 __all__ = ["SUBCOMMANDS", "build_parser", "main"]
 
@@ -171,7 +172,16 @@ def _run(subcommand, args, *, stdout, stderr):
         if getattr(args, dest, None) == "list":
             list_tests(stdout, kind)
             return None
-    return subcommand.run(args, stdout=stdout, stderr=stderr)
+    # --report: the path is checked before anything runs, the report written
+    # after the subcommand returns its result.
+    report = getattr(args, "report", None)
+    report = None if report is None else check_report_path(report)
+    result = subcommand.run(args, stdout=stdout, stderr=stderr)
+    if report is not None and result is not None:
+        write_report(
+            result, report[0], format=report[1], quiet=args.quiet, stderr=stderr
+        )
+    return result
 
 
 def main(argv=None, *, stdout=None, stderr=None):

@@ -22,6 +22,7 @@ from ._contingency import ContingencyTableDisplay
 from ._critical_difference import CriticalDifferenceDisplay
 from ._differences import ScoreDifferencesDisplay
 from ._posterior import PosteriorDisplay
+from ._report_figures import report_figures  # noqa: F401 (registers them)
 from ._sequential import SequentialDisplay
 from ._significance import SignificanceMatrixDisplay
 from ._simplex import PosteriorSimplexDisplay

@@ -195,6 +195,42 @@ class ManyComparisonResult(DocumentMixin, Bunch):
         """
         return _format_many_summary(self, show)
 
+    def report(self, format="text"):
+        """A report of the comparison of k estimators.
+
+        What was compared, which tests ran and why, the verdicts in
+        sentences, the effect sizes and the tables.
+
+        Parameters
+        ----------
+        format : {"text", "markdown", "latex", "html"}, default="text"
+            ``"latex"``: a fragment whose tables use ``booktabs``;
+            ``"html"``: one self-contained page, the figures inline SVG
+            (tables only without matplotlib). Every name is escaped.
+
+        Returns
+        -------
+        report : str
+
+        Examples
+        --------
+        >>> from sklearn.datasets import make_classification
+        >>> from sklearn.dummy import DummyClassifier
+        >>> from sklearn.linear_model import LogisticRegression
+        >>> from sklearn.tree import DecisionTreeClassifier
+        >>> from sklearn_bcv import compare_many_estimators
+        >>> X, y = make_classification(n_samples=200, random_state=0)
+        >>> result = compare_many_estimators(
+        ...     [("logistic", LogisticRegression()),
+        ...      ("tree", DecisionTreeClassifier(random_state=0)),
+        ...      ("majority", DummyClassifier())], X, y, random_state=0)
+        >>> print(result.report("markdown").splitlines()[0])
+        # Report
+        """
+        from ._report import render_report
+
+        return render_report(self, format)
+
     def __repr__(self):
         return self.summary()
 

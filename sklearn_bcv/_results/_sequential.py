@@ -204,6 +204,39 @@ class SequentialResult(DocumentMixin, Bunch):
         """
         return format_sequential_summary(self, show=show)
 
+    def report(self, format="text"):
+        """A report of the sequential comparison.
+
+        What was compared, which tests ran and why, the verdicts in
+        sentences, the effect sizes and the tables.
+
+        Parameters
+        ----------
+        format : {"text", "markdown", "latex", "html"}, default="text"
+            ``"latex"``: a fragment whose tables use ``booktabs``;
+            ``"html"``: one self-contained page, the figures inline SVG
+            (tables only without matplotlib). Every name is escaped.
+
+        Returns
+        -------
+        report : str
+
+        Examples
+        --------
+        >>> from sklearn.datasets import make_classification
+        >>> from sklearn.dummy import DummyClassifier
+        >>> from sklearn.linear_model import LogisticRegression
+        >>> from sklearn_bcv import sequential_compare
+        >>> X, y = make_classification(n_samples=200, random_state=0)
+        >>> result = sequential_compare(
+        ...     LogisticRegression(), DummyClassifier(), X, y, random_state=0)
+        >>> "The sequential test stopped" in result.report()
+        True
+        """
+        from ._report import render_report
+
+        return render_report(self, format)
+
     def __repr__(self):
         return self.summary()
 

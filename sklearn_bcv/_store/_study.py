@@ -749,8 +749,9 @@ class StudyStore:
         """One row per stored fit, as a :class:`pandas.DataFrame`.
 
         Rows in the order of the calls that made them, then of data sets,
-        estimators (as first stored) and splits. Columns: ``dataset``, ``estimator`` (names), ``split`` (its index in
-        the call that made the fit), ``n_train``, ``n_test``, ``fit_time``,
+        estimators (as first stored) and splits. Columns: ``dataset``,
+        ``estimator`` (names), ``split`` (its index in the call that made the
+        fit), ``n_train``, ``n_test``, ``fit_time``,
         ``score_time``, ``failed``, ``error``, ``outputs`` (the arrays kept,
         comma-separated), ``created``, and the fingerprints
         ``dataset_fingerprint``, ``estimator_fingerprint``,

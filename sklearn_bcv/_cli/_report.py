@@ -1,0 +1,141 @@
+"""``--report FILE``: the report of the result, its format read off the
+file's suffix, checked before any fit and written atomically.
+
+Every subcommand has the option (:func:`add_report_option`, called by
+:func:`~._args.add_output_arguments`); :func:`~._main.main` checks the path
+(:func:`check_report_path`) before the subcommand runs and writes the
+report of the result it returns (:func:`write_report`).
+"""
+
+import os
+import tempfile
+from pathlib import Path
+
+from ._args import CLIError, UsageError
+
+__all__ = [
+    "REPORT_SUFFIXES",
+    "add_report_option",
+    "check_report_path",
+    "write_report",
+]
+
+#: The suffix of the ``--report`` file -> the format of
+#: :meth:`~sklearn_bcv.BenchmarkResult.report`.
+REPORT_SUFFIXES = {
+    ".txt": "text",
+    ".md": "markdown",
+    ".tex": "latex",
+    ".html": "html",
+}
+
+
+def add_report_option(parser):
+    """Add ``--report FILE`` to ``parser`` (a parser or an argument group)."""
+    parser.add_argument(
+        "--report",
+        metavar="FILE",
+        default=None,
+        help="also write a report (what was compared, the tests and why, the "
+        "verdicts in sentences, effect sizes, tables) in the format of the "
+        "suffix: .txt, .md (markdown), .tex (LaTeX, booktabs) or .html (one "
+        "self-contained page, figures inline when matplotlib is installed); "
+        "checked before any fit, written atomically",
+    )
+
+
+def check_report_path(text):
+    """The file ``--report`` writes and its format, checked before fitting.
+
+    Parameters
+    ----------
+    text : str or path-like
+        The value of ``--report``.
+
+    Returns
+    -------
+    path : pathlib.Path
+        The file to write.
+    format : str
+        ``"text"``, ``"markdown"``, ``"latex"`` or ``"html"``.
+    """
+    text = os.fspath(text)
+    if not text.strip():
+        raise UsageError("--report: give a file name such as report.html")
+    separators = tuple(sep for sep in (os.sep, os.altsep, "/") if sep)
+    path = Path(text)
+    try:
+        if text.endswith(separators) or path.is_dir():
+            raise UsageError(
+                f"--report: {text} is a directory; give a file name, such as "
+                f"{path / 'report.html'}"
+            )
+        suffix = path.suffix.lower()
+        if suffix not in REPORT_SUFFIXES:
+            raise UsageError(
+                f"--report: unknown report format {path.suffix or '(no suffix)'!r}; "
+                f"use one of {', '.join(REPORT_SUFFIXES)}"
+            )
+        parent = path.parent
+        if not parent.is_dir():
+            raise CLIError(
+                f"--report: no directory {str(parent)!r} to write {path.name} in"
+            )
+        if not os.access(parent, os.W_OK | os.X_OK):
+            raise CLIError(f"--report: cannot write in the directory {str(parent)!r}")
+        if not path.is_symlink() and path.exists() and not path.is_file():
+            raise CLIError(f"--report: {path} exists and is not a regular file")
+    except OSError as exc:  # a name too long, a loop of links, ...
+        raise CLIError(f"--report: cannot use {text}: {exc.strerror or exc}") from None
+    return path, REPORT_SUFFIXES[suffix]
+
+
+def write_report(result, path, *, format=None, quiet=False, stderr=None):
+    """Write the report of ``result`` to ``path``, atomically.
+
+    The report goes to a temporary file in the same directory, which then
+    replaces ``path`` (:func:`os.replace`): a reader never sees half a
+    report, and a symbolic link at ``path`` is replaced, not followed.
+
+    Parameters
+    ----------
+    result : ComparisonResult, ManyComparisonResult, BenchmarkResult or SequentialResult
+        What :meth:`report` is called on.
+    path : str or path-like
+        The file, as :func:`check_report_path` returned it.
+    format : str, default=None
+        The report format; None reads it off the suffix.
+    quiet : bool, default=False
+        Say nothing on ``stderr``.
+    stderr : file-like, default=None
+        Where "report written to PATH" goes.
+    """
+    path = Path(path)
+    if format is None:
+        format = REPORT_SUFFIXES.get(path.suffix.lower(), "text")
+    text = result.report(format)
+    fd, temporary = tempfile.mkstemp(
+        prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or "."
+    )
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as file:
+            file.write(text)
+        os.chmod(temporary, 0o644 & ~_umask())
+        os.replace(temporary, path)
+    except OSError as exc:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise CLIError(
+            f"--report: cannot write {path}: {exc.strerror or exc}"
+        ) from None
+    if not quiet and stderr is not None:
+        stderr.write(f"report written to {path}\n")
+    return path
+
+
+def _umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
