@@ -126,7 +126,8 @@ def test_benchmark_report_is_latex_and_stdout_is_unchanged(benchmark_runs):
     assert reported[0] == 0, reported[2]
     assert reported[1] == plain[1]
     latex = (folder / "r.tex").read_text(encoding="utf-8")
-    assert latex.count("\\toprule") == 1 and latex.count("\\bottomrule") == 1
+    # The effect sizes and the scores.
+    assert latex.count("\\toprule") == 2 and latex.count("\\bottomrule") == 2
     assert latex_escape("n_b") in latex and "n_b" not in latex
     for dataset in ("iris", "wine", "moons:1"):
         assert f"\n{dataset} & " in latex

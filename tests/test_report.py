@@ -189,8 +189,11 @@ def test_effect_sizes_and_auto_are_rendered_when_present():
     latex = result.report("latex")
     assert r"alpha\_1 & beta & cohen\_dz & -0.612 & [-1.25, -0.125] & medium" in latex
     # Without them: no such section.
-    plain = compare_scores(SCORES[:, :2], names=["alpha_1", "beta"]).report()
-    assert "Effect sizes" not in plain and "Automatic path" not in plain
+    plain = compare_scores(SCORES[:, :2], names=["alpha_1", "beta"])
+    assert "Effect sizes" in plain.report()  # compare_scores attaches them
+    plain["effect_sizes"] = None
+    assert "Effect sizes" not in plain.report()
+    assert "Automatic path" not in plain.report()
 
 
 # ---- LaTeX ---------------------------------------------------------------------
@@ -221,15 +224,19 @@ def test_latex_escape_leaves_no_active_character(text):
 
 def _latex_table(result):
     latex = result.report("latex")
-    return latex, latex[latex.index("\\begin{table}") : latex.index("\\end{table}")]
+    start = latex.index("\\caption{Mean score")
+    start = latex.rindex("\\begin{table}", 0, start)
+    return latex, latex[start : latex.index("\\end{table}", start)]
 
 
 def test_latex_environments_are_balanced_with_booktabs_rules(across):
-    latex, _ = _latex_table(across)
+    latex, table = _latex_table(across)
     for env in ("table", "tabular", "itemize"):
         assert latex.count(f"\\begin{{{env}}}") == latex.count(f"\\end{{{env}}}")
-    assert latex.count("\\toprule") == latex.count("\\bottomrule") == 1
-    assert latex.count("\\midrule") == 2
+    # Two tables: the effect sizes and the scores (its ranks set apart).
+    assert latex.count("\\toprule") == latex.count("\\bottomrule") == 2
+    assert table.count("\\toprule") == table.count("\\bottomrule") == 1
+    assert table.count("\\midrule") == 2
     assert "\\hline" not in latex
     for name in HOSTILE:
         assert latex_escape(name) in latex
@@ -299,12 +306,13 @@ def test_html_without_matplotlib_has_tables_only_and_says_so(across, monkeypatch
     page = render_report(across, "html")
     assert "<svg" not in page
     assert "need matplotlib" in page
-    assert page.count("<table>") == 1
+    assert page.count("<table>") == 2  # the effect sizes and the scores
 
 
 def test_markdown_tables_have_one_cell_per_column(across):
     markdown = across.report("markdown")
-    rows = [line for line in markdown.splitlines() if line.startswith("|")]
+    scores = markdown[markdown.index("*Mean score per data set") :]
+    rows = [line for line in scores.splitlines() if line.startswith("|")]
     assert len(rows) == 2 + len(SCORES) + 2
     for row in rows:
         cells = re.split(r"(?<!\\)\|", row)[1:-1]
@@ -375,6 +383,7 @@ names_strategy = st.lists(
 @given(names_strategy)
 def test_html_table_headers_read_back_as_the_names(names):
     result = compare_scores(SCORES[:, :3], names=names)
+    result["effect_sizes"] = None  # the scores table comes first
     parser = _Headers()
     parser.feed(render_report(result, "html", figures=False))
     assert parser.scripts == 0
