@@ -184,7 +184,7 @@ def test_effect_sizes_and_auto_are_rendered_when_present():
     assert re.search(
         r"alpha_1\s+beta\s+cohen_dz\s+-0\.612\s+\[-1\.25, -0\.125\]\s+medium", text
     )
-    assert "Automatic path: wilcoxon, because beta is not normal." in text
+    assert "Automatic path: wilcoxon. beta is not normal" in text
     assert "beta (W = 0.71, p = 0.001, not normal)" in text
     latex = result.report("latex")
     assert r"alpha\_1 & beta & cohen\_dz & -0.612 & [-1.25, -0.125] & medium" in latex

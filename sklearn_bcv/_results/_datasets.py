@@ -399,7 +399,8 @@ def _rank_lines(result, name, test, differ):
     ):
         label = f"{name} ({correction})"
     lines = [
-        f"Post hoc {label} on mean ranks{cd_text}: {len(differ)} "
+        f"Post hoc {label} on mean {'scores' if name == 'tukey_rm' else 'ranks'}"
+        f"{cd_text}: {len(differ)} "
         f"{'pair differs' if len(differ) == 1 else 'pairs differ'} at "
         f"alpha={result.alpha} (family-wise)."
     ]
@@ -447,6 +448,9 @@ def _format_summary(result, show="default"):
             right_aligned=(0, 2, 3),
         )
     ]
+    auto = result.get("auto")
+    if auto:
+        lines.append(f"tests chosen automatically ({auto.path}): {auto.reason}")
     failed = result.get("failed_fits")
     if failed is not None:
         where = [d for d, f in zip(result.datasets, failed) if np.any(f)]

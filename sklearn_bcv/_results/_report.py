@@ -42,6 +42,9 @@ _TEST_NAMES = {
     "sign": "sign test",
     "corrected_t": "corrected resampled t test (Nadeau & Bengio)",
     "paired_t": "paired t test",
+    "rm_anova": "repeated-measures ANOVA",
+    "tukey_rm": "Tukey's HSD test on the repeated-measures error term",
+    "paired_t_datasets": "paired t test across data sets",
 }
 
 #: Why a test across data sets is run, when the registry gives no rationale.
@@ -56,6 +59,12 @@ _WHY = {
     "bonferroni_dunn": "each estimator against the control by mean ranks",
     "wilcoxon": "each pair on its paired scores across data sets, the "
     "pairwise test Demšar (2006) recommends",
+    "rm_anova": "the parametric test of k estimators across data sets, chosen "
+    "when every estimator's scores look normal with equal variances",
+    "tukey_rm": "all pairs by their mean scores, with the family-wise error "
+    "controlled, on the repeated-measures ANOVA's error term",
+    "paired_t_datasets": "a pair on its paired scores across data sets, "
+    "chosen when both look normal",
 }
 
 
@@ -175,6 +184,8 @@ def _omnibus_sentence(name, test, alpha, what):
     stat = _num(test.get("statistic"))
     if name in ("friedman", "friedman_aligned") and df is not None:
         shown = f"chi2({_num(df)}) = {stat}"
+    elif name == "rm_anova" and df is not None:
+        shown = f"F{_num(tuple(df))} = {stat}"
     elif df is not None:
         shown = f"statistic {stat}, df {_num(df)}"
     else:
@@ -251,10 +262,9 @@ def _auto_paragraphs(result):
     auto = result.get("auto") if hasattr(result, "get") else None
     if not auto:
         return []
-    text = f"Automatic path: {auto.get('path')}"
+    text = f"Automatic path: {auto.get('path')}."
     if auto.get("reason"):
-        text += f", because {auto.get('reason')}"
-    text += "."
+        text += f" {auto.get('reason')}"
     normality = auto.get("normality") or []
     if normality:
         parts = [
