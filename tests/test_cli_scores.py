@@ -397,16 +397,14 @@ def test_tests_list(tmp_path):
 
 def test_auto_is_passed_to_the_library(tmp_path):
     path = write(tmp_path, wide_text())
-    try:
-        result = compare_scores(SCORES, names=NAMES, datasets=DATASETS, tests="auto")
-    except (ValueError, TypeError):
-        result = None
-    status, out, err = run_cli(path, "--tests", "auto", "--format", "json")
-    if result is None:  # the library does not offer tests="auto" (yet)
-        assert status != 0 and err.startswith("error: ")
-    else:
-        assert status == 0, err
-        assert list(json.loads(out)["tests"]) == list(result.tests)
+    result = compare_scores(SCORES, names=NAMES, datasets=DATASETS, tests="auto")
+    document = run_json(path, "--tests", "auto")
+    assert list(document["tests"]) == list(result.tests)
+    assert document["auto"]["path"] == result.auto.path
+    assert [n["estimator"] for n in document["auto"]["normality"]] == NAMES
+    status, out, err = run_cli(path, "--tests", "auto")
+    assert status == 0, err
+    assert f"tests chosen automatically ({result.auto.path})" in out
 
 
 def test_random_state_reproduces_bayesian_tests(tmp_path):

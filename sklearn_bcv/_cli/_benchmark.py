@@ -381,7 +381,9 @@ def add_arguments(parser):
         "test (friedman, friedman_aligned, quade) and post hoc families "
         "(nemenyi, bonferroni_dunn, holm, friedman_posthoc, aligned_posthoc, "
         "quade_posthoc) (default: friedman,nemenyi, or "
-        "friedman,bonferroni_dunn with --control); "
+        "friedman,bonferroni_dunn with --control); 'auto' chooses them from "
+        "the scores (normality and variance checks: repeated-measures ANOVA "
+        "and Tukey, or Friedman and Nemenyi); "
         "'list' prints the tests across data sets",
     )
     add_tests_argument(
@@ -452,7 +454,12 @@ def _all_at_once(name):
 
 def _parse_test_options(args):
     """``(tests, pairwise_tests)``: registered tests across data sets, each
-    in its own option."""
+    in its own option; ``--tests auto`` is the library's automatic path."""
+    if args.tests is not None and args.tests.strip() == "auto":
+        _, pairwise_tests = _parse_test_options(
+            argparse.Namespace(tests=None, pairwise_tests=args.pairwise_tests)
+        )
+        return "auto", pairwise_tests
     tests = parse_tests(args.tests, kind="datasets")
     pairwise_tests = parse_tests(
         args.pairwise_tests, kind="datasets", option="--pairwise-tests"

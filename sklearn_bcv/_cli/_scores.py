@@ -591,17 +591,6 @@ def add_arguments(parser):
 # Running
 
 
-def _tests_of(args):
-    """``(tests, pairwise_tests)`` as compare_scores takes them; ``auto``
-    is passed through (the library says whether it offers it)."""
-    if args.tests is not None and args.tests.strip() == "auto":
-        _, pairwise_tests = _parse_test_options(
-            argparse.Namespace(tests=None, pairwise_tests=args.pairwise_tests)
-        )
-        return "auto", pairwise_tests
-    return _parse_test_options(args)
-
-
 def run(args, *, stdout, stderr):
     """Compare the scores of the parsed ``args``' file; return the result."""
     for option in ("--tests", "--pairwise-tests"):
@@ -613,7 +602,7 @@ def run(args, *, stdout, stderr):
             "give the results table: sklearn-bcv scores FILE.csv (see "
             "'sklearn-bcv scores --help')"
         )
-    tests, pairwise_tests = _tests_of(args)
+    tests, pairwise_tests = _parse_test_options(args)
     plot_path = None if args.plot is None else check_plot_path(args.plot)
     if (args.n_train is None) != (args.n_test is None):
         raise UsageError("--n-train and --n-test go together; give both")
