@@ -68,8 +68,13 @@ class BenchmarkResult(DocumentMixin, Bunch):
     per_dataset : Bunch or None
         Data set name -> its :class:`ManyComparisonResult`
         (:func:`~sklearn_bcv.benchmark`).
-    effect_sizes : Bunch or None
-        Effect sizes with their confidence intervals, when computed.
+    effect_sizes : list of Bunch or None
+        Effect sizes with their confidence intervals, one per pair compared
+        (``a``, ``b``, ``kind``, ``estimate`` positive when ``a`` is better,
+        ``confidence_interval``, ``confidence_level``, ``magnitude``,
+        ``note``); see :func:`~sklearn_bcv.stats.effect_size`.
+    effect_size_kind : str or None
+        The kind of ``effect_sizes``.
     auto : Bunch or None
         The assumption tests and the path of ``tests="auto"``.
     greater_is_better : bool, default=True
@@ -100,6 +105,7 @@ class BenchmarkResult(DocumentMixin, Bunch):
         "failed_fits",
         "per_dataset",
         "effect_sizes",
+        "effect_size_kind",
         "auto",
         "greater_is_better",
     )
