@@ -12,6 +12,7 @@ import io
 import json
 import math
 import os
+import re
 import sys
 import threading
 import time
@@ -20,16 +21,19 @@ from pathlib import Path
 import numpy as np
 
 from ._args import CLIError
+from ._files import check_output_path, write_atomically
 
 __all__ = [
     "Progress",
     "check_plot_path",
     "chatter",
+    "csv_cell",
     "csv_text",
     "fitting",
     "json_text",
     "new_figure",
     "plain",
+    "printable",
     "save_figure",
     "write_result",
 ]
@@ -114,6 +118,48 @@ def plain(value):
     return repr(value)
 
 
+#: ANSI/VT escape sequences (CSI ``ESC [ ... final``, OSC ``ESC ] ... BEL or
+#: ESC \\``, and two-character ``ESC x``), then any other C0/C1 control
+#: character and DEL.
+_ESCAPES = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"
+    r"|\x1b[@-_]?"
+    r"|\x9b[0-?]*[ -/]*[@-~]"
+)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text, *, keep_newlines=True):
+    """``text`` safe to print: escape sequences removed (they would reach the
+    terminal) and other control characters shown as ``\\xNN``. Newlines
+    (and tabs) are kept unless ``keep_newlines`` is False, when they are
+    escaped too (a name or a one-line message)."""
+    text = _ESCAPES.sub("", str(text))
+    pattern = _CONTROL if keep_newlines else re.compile(r"[\x00-\x1f\x7f-\x9f]")
+    return pattern.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+#: The first characters that make a spreadsheet read a cell as a formula.
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value):
+    """One CSV cell: control characters escaped, and a text beginning with
+    ``=``, ``+``, ``-``, ``@``, a tab or a carriage return prefixed with
+    ``'`` so a spreadsheet shows it as text instead of running it as a
+    formula (CSV injection). Numbers are written as numbers (a negative
+    number is not text and is left alone)."""
+    if not isinstance(value, str):
+        return value
+    if value.startswith(_FORMULA_STARTS):
+        try:  # a number, or numbers joined with ";", is not a formula
+            [float(part) for part in value.split(";")]
+        except ValueError:
+            value = "'" + value
+    return printable(value, keep_newlines=False)
+
+
 def json_text(document):
     """``document`` as indented JSON, one trailing newline."""
     return json.dumps(plain(document), indent=2) + "\n"
@@ -127,22 +173,24 @@ def write_result(stdout, output_format, *, document, table, text):
     elif output_format == "csv":
         stdout.write(table())
     else:
-        stdout.write(text())
+        stdout.write(printable(text()))
     stdout.flush()
 
 
 def csv_text(header, rows):
     """CSV text of ``rows`` under ``header``: None is an empty cell, a tuple
-    or list is joined with ``;``, numpy values are plain numbers."""
+    or list is joined with ``;``, numpy values are plain numbers; every text
+    cell goes through :func:`csv_cell` (no formula injection, no control
+    characters)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(header)
+    writer.writerow([csv_cell(str(name)) for name in header])
     for row in rows:
         cells = []
         for value in row:
             if isinstance(value, tuple | list):
                 value = ";".join(str(plain(v)) for v in value)
-            cells.append("" if value is None else plain(value))
+            cells.append("" if value is None else csv_cell(plain(value)))
         writer.writerow(cells)
     return buffer.getvalue()
 
@@ -229,8 +277,6 @@ def _resolve_plot_path(text, formats):
     parent = path.parent
     if not parent.is_dir():
         raise CLIError(f"--plot: no directory {str(parent)!r} to save {path.name} in")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise CLIError(f"--plot: cannot write in the directory {str(parent)!r}")
     try:
         name_max = os.pathconf(parent, "PC_NAME_MAX")
     except (AttributeError, OSError, ValueError):  # not on every platform
@@ -240,8 +286,8 @@ def _resolve_plot_path(text, formats):
             f"--plot: the file name {path.name[:40]!r}... is longer than "
             f"{name_max} bytes, the limit of its directory"
         )
-    if path.exists() and not path.is_file():
-        raise CLIError(f"--plot: {path} exists and is not a regular file")
+    # A symbolic link, an unwritable directory (/proc, read-only), ...
+    check_output_path(path, "--plot")
     if path.exists() and not os.access(path, os.W_OK):
         raise CLIError(f"--plot: {path} exists and cannot be written")
     return path
@@ -261,8 +307,13 @@ def save_figure(fig, path, *, args, stderr):
     :func:`check_plot_path` returned (its suffix names the format, so
     nothing is appended), and say so on stderr (unless ``--quiet``)."""
     path = Path(path)
+    image_format = path.suffix.lower().lstrip(".")
     try:
-        fig.savefig(path, dpi=100, format=path.suffix.lower().lstrip("."))
+        write_atomically(
+            path,
+            lambda file: fig.savefig(file, dpi=100, format=image_format),
+            "--plot",
+        )
     except (OSError, ValueError, RuntimeError) as exc:
         raise CLIError(f"--plot: cannot save {path}: {exc}") from None
     if not args.quiet:
