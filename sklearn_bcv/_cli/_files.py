@@ -98,7 +98,8 @@ def write_atomically(path, write, option, *, binary=True):
     try:
         fd, temp = tempfile.mkstemp(prefix=_TEMP_PREFIX, dir=path.parent)
     except OSError as exc:
-        raise CLIError(f"{option}: cannot write {path}: {exc.strerror or exc}") from None
+        reason = exc.strerror or exc
+        raise CLIError(f"{option}: cannot write {path}: {reason}") from None
     try:
         mode = "wb" if binary else "w"
         encoding = None if binary else "utf-8"

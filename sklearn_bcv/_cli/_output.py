@@ -195,17 +195,52 @@ def csv_text(header, rows):
     return buffer.getvalue()
 
 
+#: Errors that mean a worker process died (killed, ``os._exit``, a crash in
+#: compiled code): joblib/loky's and dask's, matched by name so neither
+#: library is imported for it.
+_DEAD_WORKER_ERRORS = frozenset(
+    {
+        "TerminatedWorkerError",
+        "BrokenProcessPool",
+        "FutureCancelledError",
+        "CancelledError",
+        "KilledWorker",
+    }
+)
+
+
+def dead_worker(exc):
+    """Whether ``exc`` says a worker process died."""
+    return any(cls.__name__ in _DEAD_WORKER_ERRORS for cls in type(exc).__mro__)
+
+
+def dead_worker_message(exc, doing):
+    """One line for a dead worker while ``doing`` (what was being fitted)."""
+    return (
+        f"a worker process died while {doing} ({type(exc).__name__}: killed, "
+        "out of memory, or an estimator's compiled code crashed or called "
+        "exit); run with --n-jobs 1 to see which fit"
+    )
+
+
 @contextlib.contextmanager
 def fitting(message, args, stderr):
     """While the estimators are fitted: the progress indicator (unless
     ``--quiet`` or ``-v``), and the engine's and joblib's verbose messages
-    sent to stderr so that stdout holds only the requested output."""
+    sent to stderr so that stdout holds only the requested output. A worker
+    process that dies is reported as one error naming what was fitted on
+    which data (``message``)."""
     show_progress = not args.quiet and not args.verbose
-    with (
-        Progress(message, stream=stderr, enabled=show_progress),
-        contextlib.redirect_stdout(stderr),
-    ):
-        yield
+    try:
+        with (
+            Progress(message, stream=stderr, enabled=show_progress),
+            contextlib.redirect_stdout(stderr),
+        ):
+            yield
+    except Exception as exc:
+        if dead_worker(exc):
+            raise CLIError(dead_worker_message(exc, message)) from exc
+        raise
 
 
 def chatter(args, stderr):
