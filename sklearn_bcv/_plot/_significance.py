@@ -172,7 +172,7 @@ class SignificanceMatrixDisplay:
         probabilities P(A better than B) in [0, 1] (``"probability"``).
         Entries of untested cells are ignored; NaN in a tested cell is
         refused (for ``"reject"`` too: it is no decision). At most
-        ``MAX_MATRIX_K`` = 60 estimators (the figure grows with k²).
+        ``MAX_MATRIX_K`` = 40 estimators (the figure grows with k²).
     names : list of str of length k
         The estimators, in the order of the rows of ``values``.
     alpha : float, default=0.05

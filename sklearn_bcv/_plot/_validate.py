@@ -23,7 +23,7 @@ __all__ = [
 #: Most estimators a significance matrix draws: k² annotated cells; above
 #: this the figure is unreadable and its memory grows past a gigabyte
 #: (k = 150 needed 5.8 GB). Summarize with a critical-difference diagram.
-MAX_MATRIX_K = 60
+MAX_MATRIX_K = 40
 
 #: Most looks a sequential display draws (a group-sequential design has a
 #: handful; the library's own cap is far below this).
