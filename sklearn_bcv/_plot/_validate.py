@@ -144,5 +144,5 @@ def check_finite_sequence(values, *, name, max_length=MAX_LOOKS, allow_inf=False
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         what = "not NaN" if allow_inf else "finite"
-        raise ValueError(f"{name} must be {what}; got {x[i]!r} at position {i}.")
+        raise ValueError(f"{name} must be {what}; got {float(x[i])!r} at position {i}.")
     return x
