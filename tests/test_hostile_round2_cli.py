@@ -198,6 +198,22 @@ def test_plot_refuses_symbolic_links_before_fitting(matplotlib, tmp_path, comman
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([*links, "victim.txt"])
 
 
+@pytest.mark.parametrize("existing", [True, False])
+def test_store_refuses_symbolic_links(tmp_path, existing):
+    target = tmp_path / "target.sqlite"
+    if existing:
+        target.write_bytes(b"")
+    (tmp_path / "link.sqlite").symlink_to(target)
+    status, out, err = run_cli(
+        *SUBCOMMAND_ARGS["compare"], "--store", str(tmp_path / "link.sqlite")
+    )
+    assert_one_line_error(status, err, "--store: ")
+    assert "is a symbolic link; refusing" in err
+    assert target.exists() == existing
+    if existing:
+        assert target.read_bytes() == b""
+
+
 @pytest.mark.parametrize(
     "directory", ["/proc", "/proc/self", "/sys/kernel"], ids=lambda d: d[1:]
 )

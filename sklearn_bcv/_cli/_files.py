@@ -6,7 +6,9 @@ fails in the early check, not after the fits) and :func:`write_atomically`
 at the end. Neither follows a symbolic link at the final path: a link there
 is refused, whether it points at a file (which would be overwritten) or
 nowhere (whose target would be created) -- the classic symlink attack in a
-shared directory. The file is written to a temporary file in the same
+shared directory. A file written in place as the run goes (the study store
+of ``--store``) cannot be written atomically; it is checked with
+:func:`refuse_link` alone. The file is written to a temporary file in the same
 directory and renamed over the final name (:func:`os.replace`), so a reader
 never sees half a file and an interrupted run leaves the old file intact.
 """
@@ -18,12 +20,14 @@ from pathlib import Path
 
 from ._args import CLIError
 
-__all__ = ["check_output_path", "write_atomically"]
+__all__ = ["check_output_path", "refuse_link", "write_atomically"]
 
 _TEMP_PREFIX = ".sklearn-bcv-"
 
 
-def _refuse_link(path, option):
+def refuse_link(path, option):
+    """Refuse a symbolic link at ``path`` (dangling or not): writing through
+    it would overwrite, or create, a file elsewhere than the one named."""
     if os.path.islink(path):
         raise CLIError(
             f"{option}: {path} is a symbolic link; refusing to write through it "
@@ -55,7 +59,7 @@ def check_output_path(path, option):
         ``/proc`` or a read-only file system).
     """
     path = Path(path)
-    _refuse_link(path, option)
+    refuse_link(path, option)
     parent = path.parent
     if not parent.is_dir():
         raise CLIError(f"{option}: no directory {str(parent)!r} to save {path.name} in")
@@ -94,7 +98,7 @@ def write_atomically(path, write, option, *, binary=True):
         The file written.
     """
     path = Path(path)
-    _refuse_link(path, option)
+    refuse_link(path, option)
     try:
         fd, temp = tempfile.mkstemp(prefix=_TEMP_PREFIX, dir=path.parent)
     except OSError as exc:
@@ -111,7 +115,7 @@ def write_atomically(path, write, option, *, binary=True):
         umask = os.umask(0)
         os.umask(umask)
         os.chmod(temp, 0o666 & ~umask)
-        _refuse_link(path, option)  # a link made while writing
+        refuse_link(path, option)  # a link made while writing
         os.replace(temp, path)
     except BaseException:
         with contextlib.suppress(OSError):
