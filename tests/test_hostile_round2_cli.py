@@ -402,7 +402,6 @@ def test_hostile_estimator_names_in_every_output(output_format):
         "many",
         "--dataset",
         "iris",
-        "--quiet",
         "--format",
         output_format,
         *[f"--estimator={name}={DUMMY}" for name in names[:2]],
@@ -410,6 +409,7 @@ def test_hostile_estimator_names_in_every_output(output_format):
     )
     assert status == 0, err
     assert "\x1b" not in out
+    assert "\x1b" not in err
     assert "red" in out
     if output_format == "csv":
         cells = [cell for row in csv.reader(io.StringIO(out)) for cell in row]

@@ -202,7 +202,8 @@ def _write_warnings(caught, stderr):
     """Each distinct warning once, on one line."""
     seen = set()
     for warning in caught:
-        text = f"warning: {' '.join(str(warning.message).split())}"
+        message = printable(" ".join(str(warning.message).split()), keep_newlines=False)
+        text = f"warning: {message}"
         if text not in seen:
             seen.add(text)
             stderr.write(text + "\n")

@@ -231,6 +231,7 @@ def fitting(message, args, stderr):
     process that dies is reported as one error naming what was fitted on
     which data (``message``)."""
     show_progress = not args.quiet and not args.verbose
+    message = printable(message, keep_newlines=False)  # names typed by anyone
     try:
         with (
             Progress(message, stream=stderr, enabled=show_progress),
@@ -352,4 +353,4 @@ def save_figure(fig, path, *, args, stderr):
     except (OSError, ValueError, RuntimeError) as exc:
         raise CLIError(f"--plot: cannot save {path}: {exc}") from None
     if not args.quiet:
-        stderr.write(f"plot saved to {path}\n")
+        stderr.write(f"plot saved to {printable(path, keep_newlines=False)}\n")
