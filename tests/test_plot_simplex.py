@@ -239,7 +239,8 @@ def test_simplex_display_from_test_result_without_samples():
         (
             [[0.5, 0.2, 0.3]],
             {"probabilities": (0.5, 1.5, 0.0)},
-            r"probabilities must be None or three probabilities in \[0, 1\]",
+            r"probabilities \(A better, rope, B better\) must be 3 probabilities in "
+            r"\[0, 1\] summing to 1",
         ),
         (
             [[0.5, 0.2, 0.3]],

@@ -49,7 +49,7 @@ MAX_REPEATS = 1000
 
 EXIT_STATUS = (
     "Exit status: 0 on success, 1 when the comparison cannot run, 2 on "
-    "a usage error,\n130 when interrupted; errors are one line on "
+    "a usage error,\n130 when interrupted, 143 when terminated; errors are one line on "
     "stderr starting with 'error:'."
 )
 

@@ -58,6 +58,16 @@ MAX_CLASSES = 20
 #: free-text field, a numeric column with a typo) is reported instead.
 MAX_CATEGORIES = 1000
 
+#: Most columns of the encoded feature matrix, all columns together (each
+#: numeric column is one, each non-numeric column one per distinct value):
+#: the per-column limit alone lets 60 columns of 1,000 values make a 60,000
+#: column matrix. Checked when the file is loaded, before any fit.
+MAX_ENCODED_COLUMNS = 5000
+
+#: Largest encoded feature matrix (records x encoded columns, float64), in
+#: bytes (1 GiB); every fit holds a copy of it.
+MAX_ENCODED_BYTES = 2**30
+
 #: Largest file the command line reads, in bytes (256 MiB). The whole table
 #: is held as Python strings and then as arrays, several times its size in
 #: memory, and every estimator is fitted on it 10 times or more: a larger
@@ -375,6 +385,30 @@ def _check_categories(columns, parsed):
             )
 
 
+def _check_encoded_size(columns, parsed):
+    """Reject data whose encoded feature matrix would be too wide
+    (:data:`MAX_ENCODED_COLUMNS`) or too large (:data:`MAX_ENCODED_BYTES`),
+    and data whose feature columns are all empty (nothing to fit on)."""
+    if all(all(value == "" for value in raw) for raw in columns.values()):
+        raise CLIError(
+            "--data: every feature column is empty; there is nothing to fit on"
+        )
+    width = sum(
+        1 if column is not None else len(set(raw) - {""})
+        for raw, column in zip(columns.values(), parsed)
+    )
+    n_records = len(next(iter(columns.values())))
+    n_bytes = n_records * width * 8
+    if width > MAX_ENCODED_COLUMNS or n_bytes > MAX_ENCODED_BYTES:
+        raise CLIError(
+            f"--data: one-hot encoding makes {width:,} feature columns for "
+            f"{n_records:,} records ({n_bytes / 2**30:.2f} GiB); at most "
+            f"{MAX_ENCODED_COLUMNS:,} columns and "
+            f"{MAX_ENCODED_BYTES // 2**30} GiB are taken; drop or merge "
+            "non-numeric columns"
+        )
+
+
 def features_from_columns(columns):
     """Turn raw string columns into ``(X, preprocessor)``.
 
@@ -390,6 +424,7 @@ def features_from_columns(columns):
     parsed = [_numeric_column(values) for values in columns.values()]
     _check_finite_features(columns, parsed)
     _check_categories(columns, parsed)
+    _check_encoded_size(columns, parsed)
     numeric = [j for j, col in enumerate(parsed) if col is not None]
     categorical = [j for j, col in enumerate(parsed) if col is None]
     X = np.array(

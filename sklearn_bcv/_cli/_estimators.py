@@ -12,6 +12,7 @@ import contextlib
 import importlib
 import importlib.machinery
 import inspect
+import io
 import json
 import os
 import sys
@@ -146,12 +147,23 @@ def import_estimator_class(path, option, *, stdout=None):
             f"{option}: expected an import path such as sklearn.svm.SVC; got {path!r}"
         )
     top = module_name.partition(".")[0]
+    # What the module prints while importing (to stdout or stderr) is held
+    # back, and passed on only if the import succeeds: a module that fails
+    # (or exits, printing its usage) ends in one error line.
+    printed = io.StringIO()
     try:
         with (
             installed_environment_only(),
-            contextlib.redirect_stdout(stdout or sys.stderr),
+            contextlib.redirect_stdout(printed),
+            contextlib.redirect_stderr(printed),
         ):
             module = importlib.import_module(module_name)
+    except SystemExit as exc:  # a script's module (unittest.__main__)
+        raise CLIError(
+            f"{option}: importing module {module_name!r} made it exit "
+            f"(sys.exit({exc.code!r})); it is a script, not a module of "
+            "estimators"
+        ) from None
     except ImportError as exc:
         if exc.name == top and _in_current_directory(top):
             raise CLIError(
@@ -167,6 +179,7 @@ def import_estimator_class(path, option, *, stdout=None):
             f"{option}: importing module {module_name!r} failed "
             f"({type(exc).__name__}: {exc})"
         ) from None
+    (stdout or sys.stderr).write(printed.getvalue())
     cls = getattr(module, class_name, None)
     if cls is None:
         raise CLIError(f"{option}: module {module_name!r} has no {class_name!r}")

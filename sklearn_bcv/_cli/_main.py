@@ -8,14 +8,18 @@ defining a :class:`~._args.Subcommand`, listed in :data:`SUBCOMMANDS`.
 Whatever the subcommand, :func:`main` turns every failure into one line
 ``error: ...`` on stderr after any warnings, and an exit status: 0 on
 success, 1 when the comparison cannot run, 2 on a usage error, 130 when
-interrupted; when the reader of stdout goes away it stops quietly.
+interrupted (Ctrl-C), 143 when terminated (SIGTERM); when the reader of
+stdout goes away it stops quietly. Interrupted or terminated, it shuts the
+worker processes down before returning, so none is left behind.
 """
 
 import argparse
 import contextlib
 import os
+import signal
 import sys
 import textwrap
+import threading
 import warnings
 
 from .._compat import InvalidParameterError
@@ -30,6 +34,7 @@ from ._args import (
 )
 from ._data import MAX_FILE_BYTES, MAX_LINE_CHARS
 from ._estimators import no_current_directory_imports
+from ._output import dead_worker, dead_worker_message, printable
 from ._report import check_report_path, write_report
 
 __all__ = ["SUBCOMMANDS", "build_parser", "main"]
@@ -130,8 +135,54 @@ def select_subcommand(argv):
     return DEFAULT, argv, PROG
 
 
+class Terminated(KeyboardInterrupt):
+    """Raised in the main thread by SIGTERM, so a terminated run unwinds
+    like Ctrl-C (a study store keeps what is done) and ends with 143."""
+
+
+#: Set by the SIGTERM handler: the engine may re-raise the interruption as
+#: a plain KeyboardInterrupt carrying a study store's message.
+_TERMINATED = threading.Event()
+
+
+def _raise_terminated(signum, frame):
+    _TERMINATED.set()
+    raise Terminated("terminated (SIGTERM)")
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt():
+    """SIGTERM raises :class:`Terminated` while the block runs (main thread
+    only: a handler cannot be installed elsewhere)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    _TERMINATED.clear()
+    previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _stop_workers():
+    """Shut down joblib's reusable loky executor, killing its workers, so an
+    interrupted or terminated run leaves no process behind (the resource
+    tracker exits with this process once its pipe closes)."""
+    reusable = sys.modules.get("joblib.externals.loky.reusable_executor")
+    if reusable is None or getattr(reusable, "_executor", None) is None:
+        return
+    with contextlib.suppress(Exception):
+        reusable._executor.shutdown(wait=True, kill_workers=True)
+
+
 def _one_line(exc):
-    """The message of ``exc`` as one line for ``error: ...``."""
+    """The message of ``exc`` as one line for ``error: ...`` (control
+    characters and terminal escapes removed)."""
+    return printable(_message(exc), keep_newlines=False)
+
+
+def _message(exc):
     # sklearn's validate_params re-attributes an estimator's parameter error
     # to the decorated function (compare_estimators); the estimator's own
     # message, kept as the cause, names the class whose parameter is wrong.
@@ -141,6 +192,8 @@ def _one_line(exc):
     ):
         exc = cause
     text = " ".join(str(exc).split())
+    if dead_worker(exc):
+        return dead_worker_message(exc, "fitting")
     if isinstance(exc, CLIError | ValueError | TypeError | OSError | ImportError):
         return text or type(exc).__name__
     # Anything else is unexpected: say what kind of error it was.
@@ -151,7 +204,8 @@ def _write_warnings(caught, stderr):
     """Each distinct warning once, on one line."""
     seen = set()
     for warning in caught:
-        text = f"warning: {' '.join(str(warning.message).split())}"
+        message = printable(" ".join(str(warning.message).split()), keep_newlines=False)
+        text = f"warning: {message}"
         if text not in seen:
             seen.add(text)
             stderr.write(text + "\n")
@@ -198,11 +252,14 @@ def main(argv=None, *, stdout=None, stderr=None):
     -------
     status : int
         0 on success, 1 when the comparison cannot run, 2 on a usage error,
-        130 when interrupted (Ctrl-C). Every error is reported as one line
-        ``error: ...`` on ``stderr``, after any warnings.
+        130 when interrupted (Ctrl-C), 143 when terminated (SIGTERM). Every
+        error is reported as one line ``error: ...`` on ``stderr``, after any
+        warnings.
     """
     stdout = sys.stdout if stdout is None else stdout
     stderr = sys.stderr if stderr is None else stderr
+    if stderr is None:  # started with stderr closed (2>&-)
+        stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the run
     argv = sys.argv[1:] if argv is None else list(argv)
     name, argv, prog = select_subcommand(argv)
     try:
@@ -216,20 +273,32 @@ def main(argv=None, *, stdout=None, stderr=None):
     except CLIError as exc:
         stderr.write(f"error: {_one_line(exc)}\n")
         return 2
+    if stdout is None:  # started with stdout closed (>&-)
+        stderr.write("error: standard output is closed; nowhere to write the result\n")
+        return 1
     error, status = None, 0
     with (
         warnings.catch_warnings(record=True) as caught,
         no_current_directory_imports(),  # lazy imports and workers too
+        _sigterm_as_interrupt(),
     ):
         warnings.simplefilter("always")
         try:
-            _run(SUBCOMMANDS[name], args, stdout=stdout, stderr=stderr)
+            try:
+                _run(SUBCOMMANDS[name], args, stdout=stdout, stderr=stderr)
+            except BaseException:
+                _stop_workers()
+                raise
         except BrokenPipeError:
             _silence_broken_stdout(stdout)
             return 1
         except KeyboardInterrupt as exc:
             # A study store's message says what is kept and how to resume.
-            error, status = " ".join(str(exc).split()) or "interrupted", 130
+            error = printable(" ".join(str(exc).split()), keep_newlines=False)
+            if _TERMINATED.is_set():  # SIGTERM: stopped, workers shut down
+                error, status = error or "terminated (SIGTERM)", 143
+            else:
+                error, status = error or "interrupted", 130
         except UsageError as exc:
             error, status = _one_line(exc), 2
         except Exception as exc:  # every failure ends in one line, no traceback

@@ -16,15 +16,19 @@ import threading
 import time
 from pathlib import Path
 
+from .._results._text import csv_cell, printable
 from ._args import CLIError
+from ._files import check_output_path, write_atomically
 
 __all__ = [
     "Progress",
     "check_plot_path",
     "chatter",
+    "csv_cell",
     "fitting",
     "json_text",
     "new_figure",
+    "printable",
     "result_document",
     "result_table",
     "save_figure",
@@ -127,26 +131,62 @@ def write_result(stdout, output_format, *, document, table, text):
     elif output_format == "csv":
         stdout.write(table())
     else:
-        stdout.write(text())
+        stdout.write(printable(text()))
     stdout.flush()
+
+
+#: Errors that mean a worker process died (killed, ``os._exit``, a crash in
+#: compiled code): joblib/loky's and dask's, matched by name so neither
+#: library is imported for it.
+_DEAD_WORKER_ERRORS = frozenset(
+    {
+        "TerminatedWorkerError",
+        "BrokenProcessPool",
+        "FutureCancelledError",
+        "CancelledError",
+        "KilledWorker",
+    }
+)
+
+
+def dead_worker(exc):
+    """Whether ``exc`` says a worker process died."""
+    return any(cls.__name__ in _DEAD_WORKER_ERRORS for cls in type(exc).__mro__)
+
+
+def dead_worker_message(exc, doing):
+    """One line for a dead worker while ``doing`` (what was being fitted)."""
+    return (
+        f"a worker process died while {doing} ({type(exc).__name__}: killed, "
+        "out of memory, or an estimator's compiled code crashed or called "
+        "exit); run with --n-jobs 1 to see which fit"
+    )
 
 
 @contextlib.contextmanager
 def fitting(message, args, stderr):
     """While the estimators are fitted: the progress indicator (unless
     ``--quiet`` or ``-v``), and the engine's and joblib's verbose messages
-    sent to stderr so that stdout holds only the requested output."""
+    sent to stderr so that stdout holds only the requested output. A worker
+    process that dies is reported as one error naming what was fitted on
+    which data (``message``)."""
     show_progress = not args.quiet and not args.verbose
     # The time shown covers the tests too; with --store, the fits already
     # stored were read, not refitted: say so rather than claim fits.
     note = " (tests included"
     if getattr(args, "store", None):
         note += "; fits already in --store were read, not refitted"
-    with (
-        Progress(message, stream=stderr, enabled=show_progress, note=note + ")"),
-        contextlib.redirect_stdout(stderr),
-    ):
-        yield
+    message = printable(message, keep_newlines=False)  # names typed by anyone
+    try:
+        with (
+            Progress(message, stream=stderr, enabled=show_progress, note=note + ")"),
+            contextlib.redirect_stdout(stderr),
+        ):
+            yield
+    except Exception as exc:
+        if dead_worker(exc):
+            raise CLIError(dead_worker_message(exc, message)) from exc
+        raise
 
 
 def chatter(args, stderr):
@@ -218,8 +258,6 @@ def _resolve_plot_path(text, formats):
     parent = path.parent
     if not parent.is_dir():
         raise CLIError(f"--plot: no directory {str(parent)!r} to save {path.name} in")
-    if not os.access(parent, os.W_OK | os.X_OK):
-        raise CLIError(f"--plot: cannot write in the directory {str(parent)!r}")
     try:
         name_max = os.pathconf(parent, "PC_NAME_MAX")
     except (AttributeError, OSError, ValueError):  # not on every platform
@@ -229,8 +267,8 @@ def _resolve_plot_path(text, formats):
             f"--plot: the file name {path.name[:40]!r}... is longer than "
             f"{name_max} bytes, the limit of its directory"
         )
-    if path.exists() and not path.is_file():
-        raise CLIError(f"--plot: {path} exists and is not a regular file")
+    # A symbolic link, an unwritable directory (/proc, read-only), ...
+    check_output_path(path, "--plot")
     if path.exists() and not os.access(path, os.W_OK):
         raise CLIError(f"--plot: {path} exists and cannot be written")
     return path
@@ -250,9 +288,14 @@ def save_figure(fig, path, *, args, stderr):
     :func:`check_plot_path` returned (its suffix names the format, so
     nothing is appended), and say so on stderr (unless ``--quiet``)."""
     path = Path(path)
+    image_format = path.suffix.lower().lstrip(".")
     try:
-        fig.savefig(path, dpi=100, format=path.suffix.lower().lstrip("."))
+        write_atomically(
+            path,
+            lambda file: fig.savefig(file, dpi=100, format=image_format),
+            "--plot",
+        )
     except (OSError, ValueError, RuntimeError) as exc:
         raise CLIError(f"--plot: cannot save {path}: {exc}") from None
     if not args.quiet:
-        stderr.write(f"plot saved to {path}\n")
+        stderr.write(f"plot saved to {printable(path, keep_newlines=False)}\n")

@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 from ._args import CLIError
+from ._files import refuse_link
 
 __all__ = ["add_store_argument", "opened_store"]
 
@@ -42,6 +43,7 @@ def opened_store(args, stderr):
     text = args.store
     if text.endswith((os.sep, "/")) or Path(text).is_dir():
         raise CLIError(f"--store: {text} is a directory; give the name of a file")
+    refuse_link(text, "--store")
     from .._store import StudyStore
 
     try:

@@ -9,6 +9,7 @@ from .._results._letters import check_posthoc_test, family_decisions, maximal_gr
 from ..stats._ranks import critical_difference
 from ..stats._registry import declared_tests, get_entry
 from ._common import check_result
+from ._validate import check_mean_ranks
 
 __all__ = ["CriticalDifferenceDisplay"]
 
@@ -232,20 +233,8 @@ class CriticalDifferenceDisplay:
             isinstance(n_datasets, Integral) and n_datasets >= 2
         ):
             raise ValueError(f"n_datasets must be an integer >= 2; got {n_datasets!r}.")
-        mean_ranks = np.asarray(self.mean_ranks, dtype=float)
-        if mean_ranks.ndim != 1 or len(mean_ranks) < 2:
-            raise ValueError(
-                "mean_ranks must be a 1-D array of at least 2 mean ranks; got "
-                f"shape {mean_ranks.shape}."
-            )
+        mean_ranks = check_mean_ranks(self.mean_ranks)
         k = len(mean_ranks)
-        if not np.all(np.isfinite(mean_ranks)) or np.any(
-            (mean_ranks < 1) | (mean_ranks > k)
-        ):
-            raise ValueError(
-                f"mean_ranks must be finite ranks between 1 and k = {k}; got "
-                f"{mean_ranks.tolist()}."
-            )
         names = [str(name) for name in self.names]
         if len(names) != k:
             raise ValueError(

@@ -14,6 +14,7 @@ from ._common import (
     result_pair_names,
     single_axes,
 )
+from ._validate import check_probabilities
 
 __all__ = ["PosteriorDisplay"]
 
@@ -52,6 +53,7 @@ class PosteriorDisplay:
         Half-width of the region of practical equivalence.
     p_a_better, p_rope, p_b_better : float, default=None
         The three probabilities; None computes them from the posterior.
+        Given, they must lie in [0, 1] and sum to 1 (within 0.001).
     estimator_names : tuple of str, default=None
         Names of the two estimators; None means ``("A", "B")``.
 
@@ -153,7 +155,10 @@ class PosteriorDisplay:
     def _probabilities(self, posterior, rope):
         given = (self.p_a_better, self.p_rope, self.p_b_better)
         if all(p is not None for p in given):
-            return tuple(float(p) for p in given)
+            checked = check_probabilities(
+                given, name="(p_a_better, p_rope, p_b_better)", atol=1e-3
+            )
+            return tuple(float(p) for p in checked)
         return posterior.probabilities(rope)
 
     def plot(self, ax=None, *, n_points=400):

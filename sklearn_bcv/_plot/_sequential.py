@@ -4,8 +4,12 @@ import numpy as np
 
 from .._compat import check_matplotlib_support
 from ._common import check_result, legend_below, pair_names, single_axes
+from ._validate import check_finite_sequence
 
 __all__ = ["SequentialDisplay"]
+
+#: Most looks labelled one tick each; more get about ten integer ticks.
+_MAX_TICKS = 30
 
 
 class SequentialDisplay:
@@ -26,7 +30,8 @@ class SequentialDisplay:
         Every possible look.
     lower, upper : array-like of shape (n_looks,)
         The boundaries at every possible look; ``-inf`` / ``inf`` where a
-        one-sided test does not stop.
+        one-sided test does not stop. NaN is refused in every array, as are
+        more than 1,000 looks (``_validate.MAX_LOOKS``).
     decision : str, default=None
         The decision at the last look taken, written at the stop.
     estimator_names : tuple of str, default=None
@@ -88,11 +93,11 @@ class SequentialDisplay:
         self.statistic_name = statistic_name
 
     def _checked(self):
-        repeats = np.asarray(self.repeats, dtype=float)
-        statistic = np.asarray(self.statistic, dtype=float)
-        looks = np.asarray(self.boundary_repeats, dtype=float)
-        lower = np.asarray(self.lower, dtype=float)
-        upper = np.asarray(self.upper, dtype=float)
+        repeats = check_finite_sequence(self.repeats, name="repeats")
+        statistic = check_finite_sequence(self.statistic, name="statistic")
+        looks = check_finite_sequence(self.boundary_repeats, name="boundary_repeats")
+        lower = check_finite_sequence(self.lower, name="lower", allow_inf=True)
+        upper = check_finite_sequence(self.upper, name="upper", allow_inf=True)
         if repeats.ndim != 1 or not len(repeats) or statistic.shape != repeats.shape:
             raise ValueError(
                 "repeats and statistic must be non-empty 1-D arrays of one length; "
@@ -155,7 +160,12 @@ class SequentialDisplay:
             zorder=3,
         )
         ax.set_ylim(bottom, top)
-        ax.set_xticks(looks)
+        if len(looks) <= _MAX_TICKS:
+            ax.set_xticks(looks)
+        else:  # one tick per look would be thousands of labels
+            from matplotlib.ticker import MaxNLocator
+
+            ax.xaxis.set_major_locator(MaxNLocator(nbins=10, integer=True))
         ax.set_xlim(looks.min() - 0.5, looks.max() + 0.5)
         ax.set_xlabel("repetitions fitted (m)")
         ax.set_ylabel(self.statistic_name)

@@ -8,6 +8,7 @@ import numpy as np
 from .._compat import check_matplotlib_support
 from ..stats import available_tests
 from ._common import check_result, score_name_of
+from ._validate import check_bool_matrix, check_matrix_size
 
 __all__ = ["SignificanceMatrixDisplay"]
 
@@ -169,7 +170,9 @@ class SignificanceMatrixDisplay:
         The matrix drawn, in ``names`` order, row = A and column = B:
         p-values in [0, 1] (``kind="pvalue"``), booleans (``"reject"``) or
         probabilities P(A better than B) in [0, 1] (``"probability"``).
-        Entries of untested cells are ignored.
+        Entries of untested cells are ignored; NaN in a tested cell is
+        refused (for ``"reject"`` too: it is no decision). At most
+        ``MAX_MATRIX_K`` = 40 estimators (the figure grows with k²).
     names : list of str of length k
         The estimators, in the order of the rows of ``values``.
     alpha : float, default=0.05
@@ -275,14 +278,16 @@ class SignificanceMatrixDisplay:
         alpha = self.alpha
         if not (isinstance(alpha, Real) and 0 < alpha < 1):
             raise ValueError(f"alpha must be a number in (0, 1); got {alpha!r}.")
-        dtype = bool if self.kind == "reject" else float
-        values = np.asarray(self.values, dtype=dtype)
+        values = np.asarray(self.values)
+        if self.kind != "reject":
+            values = values.astype(float)
         if values.ndim != 2 or values.shape[0] != values.shape[1] or not len(values):
             raise ValueError(
                 "values must be a square matrix of shape (k, k); got shape "
                 f"{np.shape(self.values)}."
             )
         k = len(values)
+        check_matrix_size(k, name="values")
         names = [str(name) for name in self.names]
         if len(names) != k:
             raise ValueError(
@@ -292,6 +297,10 @@ class SignificanceMatrixDisplay:
         tested = self._square("tested", self.tested, k)
         if tested is None:
             tested = ~np.eye(k, dtype=bool)
+        if self.kind == "reject":  # NaN is no decision: refused where tested
+            values = check_bool_matrix(
+                np.where(tested, values, False), name="values (tested cells)"
+            )
         if self.kind != "reject":
             inside = np.isfinite(values) & (values >= 0) & (values <= 1)
             if not inside[tested].all():
@@ -321,7 +330,7 @@ class SignificanceMatrixDisplay:
     def _square(name, array, k):
         if array is None:
             return None
-        array = np.asarray(array, dtype=bool)
+        array = check_bool_matrix(array, name=name)
         if array.shape != (k, k):
             raise ValueError(
                 f"{name} must have the shape of values, ({k}, {k}); got shape "

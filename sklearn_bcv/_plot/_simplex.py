@@ -6,6 +6,7 @@ import numpy as np
 
 from .._compat import check_matplotlib_support
 from ._common import check_result
+from ._validate import check_probabilities
 
 __all__ = ["PosteriorSimplexDisplay"]
 
@@ -73,7 +74,8 @@ class PosteriorSimplexDisplay:
     probabilities : tuple of float, default=None
         ``(P(A better), P(rope), P(B better))`` as reported by the test;
         None computes them from ``samples``, as the fraction of samples in
-        which each θ is the largest.
+        which each θ is the largest. Given, they must lie in [0, 1] and sum
+        to 1 (within 0.001, for values rounded to three decimals).
     rope : float, default=None
         Half-width of the rope, in the title; None leaves it out.
 
@@ -151,12 +153,14 @@ class PosteriorSimplexDisplay:
         if self.probabilities is None:
             probabilities = winning_probabilities(samples)
         else:
-            probabilities = tuple(float(p) for p in self.probabilities)
-            if len(probabilities) != 3 or not all(0 <= p <= 1 for p in probabilities):
-                raise ValueError(
-                    "probabilities must be None or three probabilities in [0, 1] "
-                    f"(A better, rope, B better); got {self.probabilities!r}."
+            probabilities = tuple(
+                float(p)
+                for p in check_probabilities(
+                    self.probabilities,
+                    name="probabilities (A better, rope, B better)",
+                    atol=1e-3,
                 )
+            )
         if self.rope is not None and not (np.isfinite(self.rope) and self.rope >= 0):
             raise ValueError(
                 f"rope must be None or a finite number >= 0; got {self.rope!r}."

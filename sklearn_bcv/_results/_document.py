@@ -23,6 +23,8 @@ from pathlib import PurePath
 
 import numpy as np
 
+from ._text import csv_cell
+
 __all__ = [
     "SCHEMA_VERSION",
     "DocumentMixin",
@@ -192,17 +194,20 @@ def result_document(result):
 def csv_text(header, rows):
     """CSV text of ``rows`` (dicts) under ``header``: None, NaN and infinity
     are empty cells (a ``note`` column says why where it matters), numpy
-    values are plain numbers, a list is joined with ``;``."""
+    values are plain numbers, a list is joined with ``;``; every text cell
+    goes through :func:`~sklearn_bcv._results._text.csv_cell` (a cell
+    beginning with ``=``, ``+``, ``-`` or ``@`` is quoted as text)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(header)
+    writer.writerow([csv_cell(str(name)) for name in header])
     for row in rows:
         cells = []
         for field in header:
             value = to_plain(row.get(field))
             if isinstance(value, list):
                 value = ";".join("" if v is None else str(v) for v in value)
-            cells.append("" if value is None else value)
+            # Names are typed by anyone: no formula injection, no escapes.
+            cells.append("" if value is None else csv_cell(value))
         writer.writerow(cells)
     return buffer.getvalue()
 

@@ -1,9 +1,16 @@
 """Short texts shared by the printed summaries of every result."""
 
 import numbers
+import re
 from numbers import Real
 
-__all__ = ["estimator_name", "format_number", "text_table"]
+__all__ = [
+    "csv_cell",
+    "estimator_name",
+    "format_number",
+    "printable",
+    "text_table",
+]
 
 
 def format_number(value, digits=4):
@@ -48,3 +55,45 @@ def text_table(header, rows, *, right_aligned=()):
         ]
         lines.append("  ".join(cells).rstrip())
     return lines
+
+
+#: ANSI/VT escape sequences (CSI ``ESC [ ... final``, OSC ``ESC ] ... BEL or
+#: ESC \\``, and two-character ``ESC x``), then any other C0/C1 control
+#: character and DEL.
+_ESCAPES = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"
+    r"|\x1b[@-_]?"
+    r"|\x9b[0-?]*[ -/]*[@-~]"
+)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text, *, keep_newlines=True):
+    """``text`` safe to print: escape sequences removed (they would reach the
+    terminal) and other control characters shown as ``\\xNN``. Newlines
+    (and tabs) are kept unless ``keep_newlines`` is False, when they are
+    escaped too (a name or a one-line message)."""
+    text = _ESCAPES.sub("", str(text))
+    pattern = _CONTROL if keep_newlines else re.compile(r"[\x00-\x1f\x7f-\x9f]")
+    return pattern.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+#: The first characters that make a spreadsheet read a cell as a formula.
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value):
+    """One CSV cell: control characters escaped, and a text beginning with
+    ``=``, ``+``, ``-``, ``@``, a tab or a carriage return prefixed with
+    ``'`` so a spreadsheet shows it as text instead of running it as a
+    formula (CSV injection). Numbers are written as numbers (a negative
+    number is not text and is left alone)."""
+    if not isinstance(value, str):
+        return value
+    if value.startswith(_FORMULA_STARTS):
+        try:  # a number, or numbers joined with ";", is not a formula
+            [float(part) for part in value.split(";")]
+        except ValueError:
+            value = "'" + value
+    return printable(value, keep_newlines=False)

@@ -33,6 +33,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .._compat import Interval, StrOptions, validate_params
 from .._engine._fit import worker_count
 from ..stats._bayesian import _posterior_probabilities, correlated_t_posterior
+from ._checks import check_grid
 from ._result import rejection_rate_interval
 
 __all__ = [
@@ -463,9 +464,10 @@ def simulate_seed002(
         Experiments per (delta, m); seed 002 runs 5000.
     deltas : array-like, default=None
         ``delta_acc`` (design "fixed", default 0, 0.01, ..., 0.1) or
-        ``delta-bar`` (design "cauchy", default 0, ..., 0.05).
+        ``delta-bar`` (design "cauchy", default 0, ..., 0.05); at least
+        one, each finite and in [-0.5, 0.5] (0.5 + delta is a probability).
     n_runs : tuple of int, default=(1, 10)
-        The numbers m of runs of 10-fold CV.
+        The numbers m of runs of 10-fold CV; at least one, each >= 1.
     n_datasets : int, default=50
         q.
     design : {"fixed", "cauchy"}, default="fixed"
@@ -501,8 +503,9 @@ def simulate_seed002(
     """
     if deltas is None:
         deltas = CAUCHY_DELTAS if design == "cauchy" else FIXED_DELTAS
-    deltas = [float(x) for x in np.atleast_1d(deltas)]
-    n_runs = [int(m) for m in n_runs]
+    # theta = 0.5 + delta is a probability.
+    deltas = list(check_grid(deltas, "deltas", low=-0.5, high=0.5))
+    n_runs = list(check_grid(n_runs, "n_runs", kind=Integral, low=1))
     options = {
         "smoothing": smoothing,
         "zeror_ties": zeror_ties,

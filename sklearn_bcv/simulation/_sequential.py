@@ -54,6 +54,7 @@ from ..stats._sequential import (
     sequential_boundaries,
     sequential_codes,
 )
+from ._checks import check_grid
 from ._losses import simulate_loss_vectors
 from ._paper import format_text_table, simple_learners
 from ._result import rejection_rate_interval
@@ -371,16 +372,6 @@ class SequentialSimulationResult(Bunch):
 # --------------------------------------------------------------------------
 
 
-def _as_tuple(value, name, kind):
-    values = tuple(np.atleast_1d(value).tolist())
-    if not values:
-        raise ValueError(f"{name} must hold at least one value; got {value!r}.")
-    for v in values:
-        if isinstance(v, bool) or not isinstance(v, kind):
-            raise ValueError(f"{name} must be numbers; got {v!r}.")
-    return values
-
-
 def _check_names(values, allowed, name):
     values = (values,) if isinstance(values, str) else tuple(values)
     if not values:
@@ -548,8 +539,8 @@ def simulate_sequential(
     and the sequential test mostly stops at its first look (3 repetitions,
     12 fits instead of the 20 of the 5×2 BCV).
     """
-    n_values = _as_tuple(n_samples, "n_samples", Integral)
-    deltas = _as_tuple(delta, "delta", Real)
+    n_values = check_grid(n_samples, "n_samples", kind=Integral, low=1)
+    deltas = check_grid(delta, "delta")
     tests = _check_names(tests, tuple(SEQUENTIAL_TESTS), "tests")
     boundaries = _check_names(boundaries, BOUNDARIES, "boundaries")
     min_repeats, max_repeats = _check_repeats(min_repeats, max_repeats)
