@@ -5,6 +5,8 @@ and what was expected, before any fit.
 """
 
 import warnings
+from collections import Counter
+from collections.abc import Iterator, Mapping, Set
 
 import numpy as np
 from sklearn.base import is_classifier, is_regressor
@@ -300,12 +302,35 @@ def check_names(names, *, argument):
         raise TypeError(
             f"the names in {argument} must be non-empty strings; got {bad[0]!r}."
         )
-    duplicates = sorted({name for name in names if names.count(name) > 1})
+    # One pass (Counter), not names.count per name: 10**5 data sets in O(n).
+    duplicates = sorted(name for name, n in Counter(names).items() if n > 1)
     if duplicates:
         raise ValueError(
             f"the names in {argument} must be unique; {duplicates} repeat."
         )
     return list(names)
+
+
+def check_sequence(value, *, argument):
+    """``value`` as a list, refusing unordered or one-shot collections.
+
+    A set (or a dict, or its keys) has no order of its own: names taken from
+    one would label columns in an order that changes between runs
+    (``PYTHONHASHSEED``). A generator is read once and its length is unknown
+    until then. Both are refused with a message saying what to pass.
+    """
+    if isinstance(value, Set | Mapping) or type(value).__name__.startswith("dict_"):
+        raise TypeError(
+            f"{argument} must be a sequence (a list or tuple, in column order); "
+            f"got a {type(value).__name__}, whose order is not defined. Pass "
+            f"e.g. sorted({argument}) or a list."
+        )
+    if isinstance(value, Iterator):
+        raise TypeError(
+            f"{argument} must be a sequence (a list or tuple, in column order); "
+            f"got a {type(value).__name__} (an iterator). Pass list(...) of it."
+        )
+    return list(value)
 
 
 def check_names_subset(value, names, *, name):
