@@ -8,9 +8,11 @@ the estimators in one pool, and gather their predictions in a
 made elsewhere, check them and store them. Both ways are written once here.
 """
 
+import copy
 from dataclasses import dataclass
 
 import numpy as np
+from sklearn.base import clone
 from sklearn.model_selection import check_cv
 from sklearn.utils import indexable
 
@@ -54,6 +56,48 @@ class Prepared:
     groups: object = None
 
 
+def check_fittable(estimators):
+    """Clone every estimator and check its parameters, before any fit.
+
+    ``estimators`` is a list of ``(label, estimator)``. An estimator that
+    cannot be cloned, or whose parameters scikit-learn's own validation
+    refuses (``LogisticRegression(C=-1)``), would otherwise fail inside its
+    first fit, after the other estimators' fits; the error names it by its
+    label (a ``ValueError``, so that it is not reported as a parameter of
+    the entry point).
+    """
+    for label, estimator in estimators:
+        try:
+            cloned = clone(estimator)
+        except Exception as exc:
+            raise ValueError(
+                f"{label} ({type(estimator).__name__}) cannot be cloned, and every "
+                f"fit needs a fresh clone: {type(exc).__name__}: {exc}"
+            ) from None
+        validate = getattr(cloned, "_validate_params", None)
+        # sklearn's validation reads the class's _parameter_constraints.
+        if callable(validate) and hasattr(cloned, "_parameter_constraints"):
+            try:
+                validate()
+            except Exception as exc:
+                raise ValueError(
+                    f"{label} ({type(estimator).__name__}) has an invalid "
+                    f"parameter: {exc}"
+                ) from None
+
+
+def copy_records(X):
+    """``X`` to fit on, never the user's object: a list of rows (lists or
+    tuples) becomes one array copy, so that an estimator mutating its input
+    changes the copy (arrays and DataFrames are copied by indexing)."""
+    if isinstance(X, list | tuple) and any(isinstance(r, list | tuple) for r in X):
+        try:
+            return np.array(X)
+        except ValueError:  # ragged rows: keep them as given, deep-copied
+            return copy.deepcopy(X)
+    return X
+
+
 def prepare_fits(estimators, X, y, *, cv, scoring, groups, params, random_state, owner):
     """Check the data and materialise the splits, before any fit.
 
@@ -62,8 +106,9 @@ def prepare_fits(estimators, X, y, *, cv, scoring, groups, params, random_state,
     """
     y = check_target(y)
     n_samples = check_records(X, y, groups)
-    X, groups = indexable(X, groups)
+    X, groups = indexable(copy_records(X), groups)
     task = task_of_estimators(estimators, y)
+    check_fittable(estimators)
     scoring = resolve_scoring(scoring, task)
     check_scoring_on_target(scoring, y, task)
     cv = (

@@ -187,11 +187,35 @@ def check_predictions(predictions, splits, name, task, *, y=None):
     return predictions
 
 
-def _kind_of_estimator(estimator):
+def _declared_type(estimator):
+    """The estimator type an estimator declares (sklearn's tags, or the older
+    ``_estimator_type``): "classifier", "regressor", "clusterer", ... or None."""
+    try:
+        from sklearn.utils import get_tags
+
+        declared = get_tags(estimator).estimator_type
+    except Exception:
+        declared = None
+    if declared is None:
+        declared = getattr(estimator, "_estimator_type", None)
+    return declared if isinstance(declared, str) else None
+
+
+def _kind_of_estimator(estimator, label="the estimator"):
+    """CLASSIFICATION, REGRESSION or None (undeclared); an estimator declared
+    as something else (a clusterer, an outlier detector, a transformer) is
+    refused: its predictions are cluster ids or inlier flags, not labels."""
     if is_classifier(estimator):
         return CLASSIFICATION
     if is_regressor(estimator):
         return REGRESSION
+    declared = _declared_type(estimator)
+    if declared is not None:
+        raise TypeError(
+            f"{label} must be a classifier or a regressor; got "
+            f"{type(estimator).__name__}, a {declared} (its predictions are not "
+            "class labels or targets). Compare classifiers or regressors."
+        )
     return None
 
 
@@ -204,7 +228,7 @@ def task_of_estimators(estimators, y):
     known = [
         (label, estimator, kind)
         for label, estimator in estimators
-        if (kind := _kind_of_estimator(estimator)) is not None
+        if (kind := _kind_of_estimator(estimator, label)) is not None
     ]
     for label, estimator, kind in known[1:]:
         first_label, first, first_kind = known[0]
