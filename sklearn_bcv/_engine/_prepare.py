@@ -22,6 +22,7 @@ from ._fit import DataSet, default_cv, fit_all, materialise_splits, route_params
 from ._needs import PredictionStore
 from ._scoring import check_scoring_on_target, resolve_scoring, scoring_of_predictions
 from ._validation import (
+    check_consistent_predictions,
     check_predictions,
     check_records,
     check_target,
@@ -238,6 +239,10 @@ def store_predictions(y, predictions, splits, *, task, scoring, cv):
         check_predictions(per_split, splits, label, None)
         for label, per_split in predictions
     ]
+    if task is None:
+        check_consistent_predictions(
+            y, [(label, per_split) for (label, _), per_split in zip(predictions, checked)]
+        )
     task = check_task(task, y, [p for per_split in checked for p in per_split])
     for (label, _), per_split in zip(predictions, checked):
         check_predictions(per_split, splits, label, task, y=y)

@@ -113,6 +113,37 @@ def task_from_target(y, predictions):
     )
 
 
+def _is_continuous(predictions):
+    """Whether numeric predictions hold values that are not class labels."""
+    values = [np.ravel(p) for p in map(np.asarray, predictions) if p.size]
+    values = [v for v in values if label_type(v) == "number"]
+    return bool(values) and type_of_target(np.concatenate(values)) == "continuous"
+
+
+def check_consistent_predictions(y, labelled):
+    """Refuse class-label predictions mixed with continuous ones.
+
+    ``labelled`` is a list of ``(label, per-split predictions)``. With class
+    labels in ``y``, one estimator's continuous predictions (probabilities,
+    regression outputs) next to the others' labels would otherwise turn the
+    whole comparison into a regression scored with r2. All continuous is a
+    regression of a whole-number target (see ``task``).
+    """
+    if type_of_target(y) not in ("binary", "multiclass") or len(labelled) < 2:
+        return
+    continuous = [_is_continuous(per_split) for _, per_split in labelled]
+    if any(continuous) and not all(continuous):
+        label, per_split = labelled[continuous.index(True)]
+        split = next(i for i, p in enumerate(per_split) if _is_continuous([p]))
+        others = [lab for (lab, _), c in zip(labelled, continuous) if not c]
+        raise ValueError(
+            f"{label}[{split}] holds continuous values, but y holds class labels "
+            f"and {others[0]} predicts labels; predictions must all be class "
+            "labels (use predict, not predict_proba) or, for a regression of "
+            "a whole-number target, all numbers with task='regression'."
+        )
+
+
 def check_task(task, y, predictions):
     """The task: ``task`` checked against ``y``, or inferred when None."""
     if task is None:
