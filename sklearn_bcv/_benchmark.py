@@ -32,6 +32,7 @@ from ._results import BenchmarkResult, build_datasets_result, build_many_result
 from ._store import StudyStore, opened_store
 from .stats._corrections import CORRECTIONS, check_family
 from .stats._registry import default_tests
+from .stats._utils import stable_mean
 
 __all__ = ["BenchmarkResult", "benchmark", "compare_scores"]
 
@@ -588,7 +589,7 @@ def benchmark(
     split_scores = _stack([store.scores for store in stores])
     failed = [name for name, store in zip(dataset_names, stores) if store.any_failed]
     table = ScoreTable(
-        scores=np.array([store.scores.mean(axis=0) for store in stores]),
+        scores=np.array([stable_mean(store.scores, axis=0) for store in stores]),
         names=names,
         datasets=dataset_names,
         split_scores=split_scores if isinstance(split_scores, np.ndarray) else None,

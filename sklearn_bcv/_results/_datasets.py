@@ -134,7 +134,14 @@ def build_datasets_result(
     marks a comparison whose tests cannot run (a fit failed): then none run.
     """
     names = list(table.names)
-    ranks = rank_scores(table.scores)
+    # Failed fits (error_score=np.nan) leave scores that cannot be ranked:
+    # their ranks are NaN and no test runs (``skipped`` says why).
+    finite = bool(np.all(np.isfinite(table.scores)))
+    ranks = (
+        rank_scores(table.scores)
+        if finite or not skipped
+        else np.full(table.scores.shape, np.nan)
+    )
     result = BenchmarkResult(
         names=names,
         datasets=list(table.datasets),
