@@ -241,7 +241,8 @@ def store_predictions(y, predictions, splits, *, task, scoring, cv):
     ]
     if task is None:
         check_consistent_predictions(
-            y, [(label, per_split) for (label, _), per_split in zip(predictions, checked)]
+            y,
+            [(label, per_split) for (label, _), per_split in zip(predictions, checked)],
         )
     task = check_task(task, y, [p for per_split in checked for p in per_split])
     for (label, _), per_split in zip(predictions, checked):

@@ -6,6 +6,7 @@ from sklearn.utils import Bunch
 
 from .._engine._plan import run_tests
 from ..stats._ranks import rank_scores
+from ..stats._utils import stable_mean
 from ._pairwise import (
     matrix_fields,
     pairs_tested,
@@ -146,7 +147,7 @@ def build_datasets_result(
         names=names,
         datasets=list(table.datasets),
         scores=table.scores,
-        mean_scores=table.scores.mean(axis=0),
+        mean_scores=stable_mean(table.scores, axis=0),
         ranks=ranks,
         mean_ranks=ranks.mean(axis=0),
         tests=Bunch(),

@@ -269,8 +269,9 @@ def _critical_constant(boundary, first, last, alpha, two_sided, rho1, rho2):
 
 #: Most repetitions (looks) a group-sequential design takes, as the command
 #: line's ``--max-repeats``: the boundaries' integration grows with the
-#: number of looks (200 looks take about two minutes, 10**6
-#: never finish; measured: (1, 50) 33 s on a loaded 2-core machine), and 4 fits per repetition add up.
+#: number of looks ((1, 50) took 33 s on a loaded 2-core machine, (1, 200)
+#: about two minutes, (1, 10**6) never finishes), and 4 fits per repetition
+#: add up.
 MAX_REPEATS = 50
 
 
@@ -680,7 +681,8 @@ def _t_last_look_correlation(first, last, rho1, rho2):
     looks = look_statistics(form, draws, repeats, params=params)
     scores = _normal_scale(form, looks.statistic, repeats)
     scores = scores[np.all(np.isfinite(scores), axis=-1)]
-    correlation = np.corrcoef(scores, rowvar=False)[:, -1]
+    # One look (min_repeats == max_repeats) is its own last look.
+    correlation = np.atleast_2d(np.corrcoef(scores, rowvar=False))[:, -1]
     return tuple(np.clip(correlation, 1e-3, 1.0).tolist())
 
 
