@@ -467,3 +467,55 @@ def test_names_of_many_datasets_are_checked_quickly_in_benchmark_names():
         warnings.simplefilter("error")
         with pytest.raises(ValueError, match=r"\['x'\] repeat"):
             compare_scores(np.ones((3, 2)), datasets=["x", "y", "x"])
+
+
+class _BadPredict(RegressorMixin, BaseEstimator):
+    """Counts its fits; predict returns what ``kind`` says."""
+
+    fits = 0
+
+    def __init__(self, kind="nan"):
+        self.kind = kind
+
+    def fit(self, X, y):
+        type(self).fits += 1
+        return self
+
+    def predict(self, X):
+        n = len(X)
+        return {
+            "nan": np.full(n, np.nan),
+            "short": np.zeros(n - 1),
+            "2d": np.zeros((n, 2)),
+            "inf": np.full(n, np.inf),
+        }[self.kind]
+
+
+@pytest.mark.parametrize(
+    "kind, match",
+    [
+        ("nan", "NaN or infinity"),
+        ("inf", "NaN or infinity"),
+        ("short", r"one prediction per test record \(\d+\); got shape"),
+        ("2d", "one prediction per test record"),
+    ],
+)
+def test_bad_predictions_fail_at_the_first_fit(kind, match):
+    for call, label in [
+        (
+            lambda: compare_estimators(
+                _BadPredict(kind), DummyRegressor(), X_REG, Y_REG
+            ),
+            r"\[A split 1/10\]",
+        ),
+        (
+            lambda: compare_many_estimators(
+                {"bad": _BadPredict(kind), "d": DummyRegressor()}, X_REG, Y_REG
+            ),
+            r"\[bad split 1/10\]",
+        ),
+    ]:
+        _BadPredict.fits = 0
+        with pytest.raises(ValueError, match=f"{label} .*{match}"):
+            call()
+        assert _BadPredict.fits == 1  # n_jobs=None: fitted one at a time
