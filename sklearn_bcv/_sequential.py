@@ -196,7 +196,8 @@ def sequential_compare(
     max_repeats : int, default=7
         The last look. Every design with the same ``random_state`` is a
         prefix of this one, so with ``max_repeats <= 7`` the first five
-        repetitions are the paper's 5×2 BCV.
+        repetitions are the paper's 5×2 BCV. At most 50 (the boundaries over
+        more looks take minutes to compute).
     boundary : {"obrien_fleming", "pocock"}, default="obrien_fleming"
         O'Brien and Fleming's boundary (wide at the first looks, near the
         fixed-design critical value at the last) or Pocock's constant one
