@@ -165,7 +165,8 @@ def compare_scores(
         data set), needed by ``poisson_binomial``.
     names : list of str, default=None
         The estimators, in column order (default: the DataFrame's columns,
-        else ``estimator_0``, ...).
+        else ``estimator_0``, ...). A sequence: a set is refused, its order
+        being undefined.
     datasets : list of str, default=None
         The data sets, in row order (default: the DataFrame's index, else
         ``dataset_0``, ...).
