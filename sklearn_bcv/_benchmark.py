@@ -563,6 +563,7 @@ def benchmark(
             params=None,
             random_state=None,
             owner="benchmark",
+            error_score=error_score,
         )
         prepared.append(one)
         many_plans.append(

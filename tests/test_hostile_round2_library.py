@@ -519,3 +519,24 @@ def test_bad_predictions_fail_at_the_first_fit(kind, match):
         with pytest.raises(ValueError, match=f"{label} .*{match}"):
             call()
         assert _BadPredict.fits == 1  # n_jobs=None: fitted one at a time
+
+
+def test_invalid_parameters_with_a_numeric_error_score_are_failed_fits():
+    """error_score=np.nan keeps its promise (as cross_validate): the invalid
+    estimator's fits are recorded as failed, with a warning."""
+    with pytest.warns(Warning, match="fits failed"):
+        result = compare_many_estimators(
+            {"bad": LogisticRegression(C=-1), "d": DummyClassifier()},
+            X_CLF,
+            Y_CLF,
+            error_score=np.nan,
+            random_state=0,
+        )
+    assert result.failed_fits[:, 0].all() and not result.failed_fits[:, 1].any()
+    with pytest.raises(ValueError, match=r"\(_Unclonable\) cannot be cloned"):
+        compare_many_estimators(
+            {"bad": _Unclonable(), "d": DummyClassifier()},
+            X_CLF,
+            Y_CLF,
+            error_score=np.nan,
+        )

@@ -57,7 +57,7 @@ class Prepared:
     groups: object = None
 
 
-def check_fittable(estimators):
+def check_fittable(estimators, *, error_score="raise"):
     """Clone every estimator and check its parameters, before any fit.
 
     ``estimators`` is a list of ``(label, estimator)``. An estimator that
@@ -65,7 +65,10 @@ def check_fittable(estimators):
     refuses (``LogisticRegression(C=-1)``), would otherwise fail inside its
     first fit, after the other estimators' fits; the error names it by its
     label (a ``ValueError``, so that it is not reported as a parameter of
-    the entry point).
+    the entry point). With a numeric ``error_score`` invalid parameters are
+    left to the fits, which record them as failed (as
+    :func:`~sklearn.model_selection.cross_validate` does); cloning is
+    always checked (every fit's clone is made in this process).
     """
     for label, estimator in estimators:
         try:
@@ -77,7 +80,11 @@ def check_fittable(estimators):
             ) from None
         validate = getattr(cloned, "_validate_params", None)
         # sklearn's validation reads the class's _parameter_constraints.
-        if callable(validate) and hasattr(cloned, "_parameter_constraints"):
+        if (
+            error_score == "raise"
+            and callable(validate)
+            and hasattr(cloned, "_parameter_constraints")
+        ):
             try:
                 validate()
             except Exception as exc:
@@ -99,17 +106,31 @@ def copy_records(X):
     return X
 
 
-def prepare_fits(estimators, X, y, *, cv, scoring, groups, params, random_state, owner):
+def prepare_fits(
+    estimators,
+    X,
+    y,
+    *,
+    cv,
+    scoring,
+    groups,
+    params,
+    random_state,
+    owner,
+    error_score="raise",
+):
     """Check the data and materialise the splits, before any fit.
 
     ``estimators`` is a list of ``(label, estimator)``; ``owner`` names the
-    entry point in metadata-routing messages.
+    entry point in metadata-routing messages; ``error_score`` decides whether
+    invalid estimator parameters are refused here (see
+    :func:`check_fittable`).
     """
     y = check_target(y)
     n_samples = check_records(X, y, groups)
     X, groups = indexable(copy_records(X), groups)
     task = task_of_estimators(estimators, y)
-    check_fittable(estimators)
+    check_fittable(estimators, error_score=error_score)
     scoring = resolve_scoring(scoring, task)
     check_scoring_on_target(scoring, y, task)
     cv = (
