@@ -35,6 +35,7 @@ from .stats._corrections import CORRECTIONS, check_family
 from .stats._effect import EFFECT_SIZE_KINDS, pairwise_effect_sizes
 from .stats._parametric_across import auto_path
 from .stats._registry import default_tests
+from .stats._utils import stable_mean
 
 __all__ = ["BenchmarkResult", "benchmark", "compare_scores"]
 
@@ -204,7 +205,8 @@ def compare_scores(
         data set), needed by ``poisson_binomial``.
     names : list of str, default=None
         The estimators, in column order (default: the DataFrame's columns,
-        else ``estimator_0``, ...).
+        else ``estimator_0``, ...). A sequence: a set is refused, its order
+        being undefined.
     datasets : list of str, default=None
         The data sets, in row order (default: the DataFrame's index, else
         ``dataset_0``, ...).
@@ -697,6 +699,7 @@ effect_size
             params=None,
             random_state=None,
             owner="benchmark",
+            error_score=error_score,
         )
         prepared.append(one)
         many_plans.append(
@@ -724,7 +727,7 @@ effect_size
     split_scores = _stack([store.scores for store in stores])
     failed = [name for name, store in zip(dataset_names, stores) if store.any_failed]
     table = ScoreTable(
-        scores=np.array([store.scores.mean(axis=0) for store in stores]),
+        scores=np.array([stable_mean(store.scores, axis=0) for store in stores]),
         names=names,
         datasets=dataset_names,
         split_scores=split_scores if isinstance(split_scores, np.ndarray) else None,

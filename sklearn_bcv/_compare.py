@@ -223,6 +223,7 @@ def compare_estimators(
         params=params,
         random_state=random_state,
         owner="compare_estimators",
+        error_score=error_score,
     )
     plan, skipped = plan_tests(
         tests, prepared.design, prepared.task, alternative=alternative

@@ -238,6 +238,7 @@ def compare_many_estimators(
         params=params,
         random_state=random_state,
         owner="compare_many_estimators",
+        error_score=error_score,
     )
     omnibus, skipped, pairwise = plan_many(
         tests,

@@ -196,7 +196,8 @@ def sequential_compare(
     max_repeats : int, default=7
         The last look. Every design with the same ``random_state`` is a
         prefix of this one, so with ``max_repeats <= 7`` the first five
-        repetitions are the paper's 5×2 BCV.
+        repetitions are the paper's 5×2 BCV. At most 50 (the boundaries over
+        more looks take minutes to compute).
     boundary : {"obrien_fleming", "pocock"}, default="obrien_fleming"
         O'Brien and Fleming's boundary (wide at the first looks, near the
         fixed-design critical value at the last) or Pocock's constant one
@@ -363,15 +364,6 @@ futility_threshold : the settings used (``futility_threshold`` is None
             "estimators are regressors: use test='bcv_t'."
         )
     _check_design_size(n_samples, max_repeats)
-    form, bounds, lower, upper = sequential_boundaries(
-        name,
-        min_repeats,
-        max_repeats,
-        boundary=boundary,
-        alpha=alpha,
-        alternative=alternative,
-        params=params,
-    )
     stratify = _check_stratify(stratify, task, y_checked, max_repeats)
     random_state = _split_seed(random_state)
     cv = _nested_cv(stratify, max_repeats, max_repeats, random_state)
@@ -385,6 +377,17 @@ futility_threshold : the settings used (``futility_threshold`` is None
         params=None,
         random_state=random_state,
         owner="sequential_compare",
+    )
+    # The boundaries (seconds to minutes for many looks) only after every
+    # cheap check (scoring, stratify, the estimators) has passed.
+    form, bounds, lower, upper = sequential_boundaries(
+        name,
+        min_repeats,
+        max_repeats,
+        boundary=boundary,
+        alpha=alpha,
+        alternative=alternative,
+        params=params,
     )
     scorer = prepared.scoring.scorer if prepared.scoring.needs_estimator else None
     labels = [("A", estimator_a, {}), ("B", estimator_b, {})]

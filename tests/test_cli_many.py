@@ -514,7 +514,11 @@ def test_a_failing_fit_is_one_line_after_the_progress(exploding):
 def test_invalid_parameter_value_names_the_estimator():
     status, _, err = run_cli("many", *FAST, "--params", 'nb={"var_smoothing": "tiny"}')
     assert status == 1
-    assert err.startswith("error: The 'var_smoothing' parameter of GaussianNB must be")
+    # Checked before any fit, naming the estimator (issue 28).
+    assert err.startswith(
+        "error: 'nb' (GaussianNB) has an invalid parameter: "
+        "The 'var_smoothing' parameter of GaussianNB must be"
+    )
 
 
 @pytest.mark.parametrize(

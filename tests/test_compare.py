@@ -820,9 +820,18 @@ def test_compare_predictions_task_inference():
     y = np.arange(20) % 4
     splits = list(KFold(4).split(y))
     labels = [y[t] for _, t in splits]
-    counts = compare_predictions(y, labels, [t + 0.5 for t in labels], splits)
+    continuous = [t + 0.5 for t in labels]
+    counts = compare_predictions(y, [t + 0.25 for t in labels], continuous, splits)
     # Integer targets with continuous predictions: a regression (counts).
     assert counts.task == "regression" and counts.tables is None
+    # Labels from one, continuous values from the other: refused (issue 28),
+    # not silently a regression scored with r2.
+    with pytest.raises(ValueError, match=r"predictions_b\[0\] holds continuous"):
+        compare_predictions(y, labels, continuous, splits)
+    assert (
+        compare_predictions(y, labels, continuous, splits, task="regression").task
+        == "regression"
+    )
     assert compare_predictions(y, labels, labels, splits).task == "classification"
 
 

@@ -300,7 +300,7 @@ def test_futility_trace_summary_and_frame(cancer):
     "kwargs, message",
     [
         (dict(min_repeats=5, max_repeats=3), "min_repeats must be at most max_repeats"),
-        (dict(max_repeats=70), "max_repeats=70 is too large for 100 records"),
+        (dict(max_repeats=70), "max_repeats must be at most 50"),
         (dict(boundary="haybittle"), "boundary"),
         (dict(rope=-0.1), "rope"),
         (dict(futility="bayes"), "futility"),

@@ -160,7 +160,9 @@ def _fit_and_predict(
         result["fit_time"] = time.perf_counter() - start
         start = time.perf_counter()
         try:
-            result["predictions"] = np.asarray(estimator.predict(X_test))
+            result["predictions"] = _checked_predictions(
+                estimator.predict(X_test), len(test), label
+            )
             if responses:
                 result["responses"] = _responses(estimator, X_test, responses)
             if scorer is not None:
@@ -178,6 +180,21 @@ def _fit_and_predict(
             f"predict_time={result['score_time']:.3f}s"
         )
     return result
+
+
+def _checked_predictions(predictions, n_test, label):
+    """The predictions of one fit, checked where they are made: one finite
+    value per test record. A bad ``predict`` then fails at its first fit,
+    naming the estimator and split, not after every fit."""
+    predictions = np.asarray(predictions)
+    if predictions.ndim != 1 or predictions.shape[0] != n_test:
+        raise ValueError(
+            f"[{label}] predict must return one prediction per test record "
+            f"({n_test}); got shape {predictions.shape}."
+        )
+    if predictions.dtype.kind in "fc" and not np.all(np.isfinite(predictions)):
+        raise ValueError(f"[{label}] predict returned NaN or infinity.")
+    return predictions
 
 
 def _responses(estimator, X_test, methods):

@@ -8,9 +8,11 @@ the estimators in one pool, and gather their predictions in a
 made elsewhere, check them and store them. Both ways are written once here.
 """
 
+import copy
 from dataclasses import dataclass
 
 import numpy as np
+from sklearn.base import clone
 from sklearn.model_selection import check_cv
 from sklearn.utils import indexable
 
@@ -20,6 +22,7 @@ from ._fit import DataSet, default_cv, fit_all, materialise_splits, route_params
 from ._needs import PredictionStore
 from ._scoring import check_scoring_on_target, resolve_scoring, scoring_of_predictions
 from ._validation import (
+    check_consistent_predictions,
     check_predictions,
     check_records,
     check_target,
@@ -54,16 +57,80 @@ class Prepared:
     groups: object = None
 
 
-def prepare_fits(estimators, X, y, *, cv, scoring, groups, params, random_state, owner):
+def check_fittable(estimators, *, error_score="raise"):
+    """Clone every estimator and check its parameters, before any fit.
+
+    ``estimators`` is a list of ``(label, estimator)``. An estimator that
+    cannot be cloned, or whose parameters scikit-learn's own validation
+    refuses (``LogisticRegression(C=-1)``), would otherwise fail inside its
+    first fit, after the other estimators' fits; the error names it by its
+    label (a ``ValueError``, so that it is not reported as a parameter of
+    the entry point). With a numeric ``error_score`` invalid parameters are
+    left to the fits, which record them as failed (as
+    :func:`~sklearn.model_selection.cross_validate` does); cloning is
+    always checked (every fit's clone is made in this process).
+    """
+    for label, estimator in estimators:
+        try:
+            cloned = clone(estimator)
+        except Exception as exc:
+            raise ValueError(
+                f"{label} ({type(estimator).__name__}) cannot be cloned, and every "
+                f"fit needs a fresh clone: {type(exc).__name__}: {exc}"
+            ) from None
+        validate = getattr(cloned, "_validate_params", None)
+        # sklearn's validation reads the class's _parameter_constraints.
+        if (
+            error_score == "raise"
+            and callable(validate)
+            and hasattr(cloned, "_parameter_constraints")
+        ):
+            try:
+                validate()
+            except Exception as exc:
+                raise ValueError(
+                    f"{label} ({type(estimator).__name__}) has an invalid "
+                    f"parameter: {exc}"
+                ) from None
+
+
+def copy_records(X):
+    """``X`` to fit on, never the user's object: a list of rows (lists or
+    tuples) becomes one array copy, so that an estimator mutating its input
+    changes the copy (arrays and DataFrames are copied by indexing)."""
+    if isinstance(X, list | tuple) and any(isinstance(r, list | tuple) for r in X):
+        try:
+            return np.array(X)
+        except ValueError:  # ragged rows: keep them as given, deep-copied
+            return copy.deepcopy(X)
+    return X
+
+
+def prepare_fits(
+    estimators,
+    X,
+    y,
+    *,
+    cv,
+    scoring,
+    groups,
+    params,
+    random_state,
+    owner,
+    error_score="raise",
+):
     """Check the data and materialise the splits, before any fit.
 
     ``estimators`` is a list of ``(label, estimator)``; ``owner`` names the
-    entry point in metadata-routing messages.
+    entry point in metadata-routing messages; ``error_score`` decides whether
+    invalid estimator parameters are refused here (see
+    :func:`check_fittable`).
     """
     y = check_target(y)
     n_samples = check_records(X, y, groups)
-    X, groups = indexable(X, groups)
+    X, groups = indexable(copy_records(X), groups)
     task = task_of_estimators(estimators, y)
+    check_fittable(estimators, error_score=error_score)
     scoring = resolve_scoring(scoring, task)
     check_scoring_on_target(scoring, y, task)
     cv = (
@@ -193,6 +260,11 @@ def store_predictions(y, predictions, splits, *, task, scoring, cv):
         check_predictions(per_split, splits, label, None)
         for label, per_split in predictions
     ]
+    if task is None:
+        check_consistent_predictions(
+            y,
+            [(label, per_split) for (label, _), per_split in zip(predictions, checked)],
+        )
     task = check_task(task, y, [p for per_split in checked for p in per_split])
     for (label, _), per_split in zip(predictions, checked):
         check_predictions(per_split, splits, label, task, y=y)

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..stats._across import check_dataset_sizes
-from ._validation import check_names
+from ..stats._utils import stable_mean
+from ._validation import check_names, check_sequence
 
 __all__ = ["ScoreTable", "check_sizes", "score_table"]
 
@@ -53,13 +54,25 @@ class ScoreTable:
             needs["n_test"] = self.n_test
         return needs
 
+    def _difference(self, scores, a, b):
+        """``scores[..., a] - scores[..., b]``; a difference beyond float64 (of
+        finite scores near +-1.8e308) is refused by name, not as "not finite"."""
+        with np.errstate(over="ignore", invalid="ignore"):
+            difference = scores[..., a] - scores[..., b]
+        if not np.all(np.isfinite(difference)):
+            raise ValueError(
+                f"scores: the differences between {self.names[a]!r} and "
+                f"{self.names[b]!r} overflow float64 (the scores are finite but "
+                "their difference exceeds 1.8e308); divide the scores by a "
+                "common factor (the tests on ranks need no rescaling)."
+            )
+        return difference
+
     def pair_needs(self, a, b, only=None):
         """The needs of a pairwise test of A = column ``a``, B = column ``b``."""
-        needs = {"dataset_differences": self.scores[:, a] - self.scores[:, b]}
+        needs = {"dataset_differences": self._difference(self.scores, a, b)}
         if self.split_scores is not None:
-            needs["split_differences"] = (
-                self.split_scores[:, :, a] - self.split_scores[:, :, b]
-            )
+            needs["split_differences"] = self._difference(self.split_scores, a, b)
         if self.n_train is not None:
             needs["n_train"] = self.n_train
         if self.n_test is not None:
@@ -140,7 +153,7 @@ def _labels(given, default, *, argument, expected):
         return default
     if isinstance(given, str):
         raise TypeError(f"{argument} must be a list of {expected} names; got a str.")
-    given = list(given)
+    given = check_sequence(given, argument=argument)
     if len(given) != len(default):
         raise ValueError(
             f"{argument} must hold {len(default)} names (one per {expected}); got "
@@ -182,7 +195,7 @@ def score_table(scores, *, names=None, datasets=None, n_train=None, n_test=None)
     check_names([str(d) for d in datasets], argument="datasets")
     split_scores = arr if arr.ndim == 3 else None
     return ScoreTable(
-        scores=arr.mean(axis=1) if arr.ndim == 3 else arr,
+        scores=stable_mean(arr, axis=1) if arr.ndim == 3 else arr,
         names=list(names),
         datasets=[str(d) for d in datasets],
         split_scores=split_scores,

@@ -115,6 +115,7 @@ def resolve_scoring(scoring, task):
     if isinstance(scoring, str) or _is_scorer(scoring):
         scorer = get_scorer(scoring)
         label = scoring if isinstance(scoring, str) else repr(scorer)
+        _check_not_loss_by_name(scorer, label)
         return Scoring(label, scorer, *_needs_of(scorer, label))
     if callable(scoring):
         label = getattr(scoring, "__name__", repr(scoring))
@@ -125,6 +126,7 @@ def resolve_scoring(scoring, task):
                 "(y_true, y_pred) -> float, a metric name, or "
                 "sklearn.metrics.make_scorer(metric) of a predict-based metric."
             )
+        _check_not_loss_by_name(scoring, label)
         return Scoring(label, make_scorer(scoring))
     raise ValueError(
         "scoring must be None, the name of a sklearn metric of (y_true, y_pred) "
@@ -178,21 +180,28 @@ _PROBE_RECORDS = 100
 
 
 class _ClassifierProbe(ClassifierMixin, BaseEstimator):
-    """A perfect classifier of ``y``: its predictions are ``y``, its
-    probabilities and decision values one-hot."""
+    """A classifier of ``y`` (distinct labels): with ``shift=0`` perfect, its
+    predictions ``y``, its probabilities and decision values one-hot; with
+    ``shift=1`` always wrong (each label predicted as the next class)."""
 
-    def __init__(self, y=None):
+    def __init__(self, y=None, shift=0):
         self.y = y
+        self.shift = shift
+
+    def _predicted(self):
+        classes = self.classes_
+        index = np.searchsorted(classes, self.y)
+        return classes[(index + self.shift) % classes.size]
 
     def _one_hot(self):
-        return (self.y[:, None] == self.classes_[None, :]).astype(float)
+        return (self._predicted()[:, None] == self.classes_[None, :]).astype(float)
 
     @property
     def classes_(self):
         return np.unique(self.y)
 
     def predict(self, X):
-        return self.y
+        return self._predicted()
 
     def predict_proba(self, X):
         return self._one_hot()
@@ -203,15 +212,41 @@ class _ClassifierProbe(ClassifierMixin, BaseEstimator):
 
 
 class _RegressorProbe(RegressorMixin, BaseEstimator):
-    """A regressor of ``y`` off by one half: its predictions are continuous
-    (as a regressor's are, even for whole-number targets) and positive
-    wherever ``y >= 0`` (as the deviances need)."""
+    """A regressor of ``y`` off by one half plus ``offset``: its predictions
+    are continuous (as a regressor's are, even for whole-number targets) and
+    positive wherever ``y >= 0`` (as the deviances need); a large ``offset``
+    makes it a clearly worse regressor."""
 
-    def __init__(self, y=None):
+    def __init__(self, y=None, offset=0.0):
         self.y = y
+        self.offset = offset
 
     def predict(self, X):
-        return self.y + 0.5
+        return self.y + 0.5 + self.offset
+
+
+#: Endings of the names of sklearn's metrics where lower is better.
+_LOSS_SUFFIXES = ("_error", "_loss", "_deviance")
+
+
+def _loss_message(label):
+    return (
+        f"scoring={label!r} is a loss (lower is better), but the comparison "
+        "needs a score where higher is better, or it ranks the better estimator "
+        "last. Pass the negated scorer by name (e.g. 'neg_mean_squared_error') "
+        "or make_scorer(metric, greater_is_better=False), e.g. "
+        "make_scorer(mean_squared_error, greater_is_better=False)."
+    )
+
+
+def _check_not_loss_by_name(scoring, label):
+    """Refuse a metric callable, or a scorer made from one without
+    ``greater_is_better=False``, whose name says it is a loss."""
+    func = getattr(scoring, "_score_func", scoring)
+    sign = getattr(scoring, "_sign", 1)
+    name = getattr(func, "__name__", "")
+    if sign > 0 and isinstance(name, str) and name.endswith(_LOSS_SUFFIXES):
+        raise ValueError(_loss_message(label))
 
 
 def check_scoring_on_target(scoring, y, task):
@@ -233,15 +268,18 @@ def check_scoring_on_target(scoring, y, task):
     if task == CLASSIFICATION:
         probe_y = np.unique(y)
         probe = _ClassifierProbe(probe_y)
+        worse = _ClassifierProbe(probe_y, shift=1)
         target = f"a {'binary' if probe_y.size == 2 else 'multiclass'} target"
     else:
         probe_y = y[:_PROBE_RECORDS]
         probe = _RegressorProbe(probe_y)
+        spread = float(np.ptp(probe_y)) if probe_y.size else 0.0
+        worse = _RegressorProbe(probe_y, offset=10.0 * (spread + 1.0))
         target = "a continuous target"
     try:
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
-            scoring.scorer(probe, None, probe_y)
+            good = scoring.scorer(probe, None, probe_y)
     except Exception as exc:
         family = [
             name for name in get_scorer_names() if name.startswith(f"{scoring.label}_")
@@ -252,3 +290,20 @@ def check_scoring_on_target(scoring, y, task):
         raise ValueError(
             f"scoring={scoring.label!r} cannot score {target}: {reason}.{instead}"
         ) from None
+    _check_not_loss_by_behaviour(scoring, good, worse, probe_y)
+
+
+def _check_not_loss_by_behaviour(scoring, good, worse, probe_y):
+    """Refuse a scoring that scores a clearly worse 'estimator' higher than a
+    better one: a loss whose name did not say so (a lambda, a renamed
+    function). Where the two cannot be told apart (equal scores, a failure
+    on the worse one) the scoring is taken as given."""
+    try:
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            bad = scoring.scorer(worse, None, probe_y)
+        good, bad = float(good), float(bad)
+    except Exception:
+        return
+    if np.isfinite(good) and np.isfinite(bad) and bad > good:
+        raise ValueError(_loss_message(scoring.label))

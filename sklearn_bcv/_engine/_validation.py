@@ -5,6 +5,8 @@ and what was expected, before any fit.
 """
 
 import warnings
+from collections import Counter
+from collections.abc import Iterator, Mapping, Set
 
 import numpy as np
 from sklearn.base import is_classifier, is_regressor
@@ -111,6 +113,37 @@ def task_from_target(y, predictions):
     )
 
 
+def _is_continuous(predictions):
+    """Whether numeric predictions hold values that are not class labels."""
+    values = [np.ravel(p) for p in map(np.asarray, predictions) if p.size]
+    values = [v for v in values if label_type(v) == "number"]
+    return bool(values) and type_of_target(np.concatenate(values)) == "continuous"
+
+
+def check_consistent_predictions(y, labelled):
+    """Refuse class-label predictions mixed with continuous ones.
+
+    ``labelled`` is a list of ``(label, per-split predictions)``. With class
+    labels in ``y``, one estimator's continuous predictions (probabilities,
+    regression outputs) next to the others' labels would otherwise turn the
+    whole comparison into a regression scored with r2. All continuous is a
+    regression of a whole-number target (see ``task``).
+    """
+    if type_of_target(y) not in ("binary", "multiclass") or len(labelled) < 2:
+        return
+    continuous = [_is_continuous(per_split) for _, per_split in labelled]
+    if any(continuous) and not all(continuous):
+        label, per_split = labelled[continuous.index(True)]
+        split = next(i for i, p in enumerate(per_split) if _is_continuous([p]))
+        others = [lab for (lab, _), c in zip(labelled, continuous) if not c]
+        raise ValueError(
+            f"{label}[{split}] holds continuous values, but y holds class labels "
+            f"and {others[0]} predicts labels; predictions must all be class "
+            "labels (use predict, not predict_proba) or, for a regression of "
+            "a whole-number target, all numbers with task='regression'."
+        )
+
+
 def check_task(task, y, predictions):
     """The task: ``task`` checked against ``y``, or inferred when None."""
     if task is None:
@@ -185,11 +218,35 @@ def check_predictions(predictions, splits, name, task, *, y=None):
     return predictions
 
 
-def _kind_of_estimator(estimator):
+def _declared_type(estimator):
+    """The estimator type an estimator declares (sklearn's tags, or the older
+    ``_estimator_type``): "classifier", "regressor", "clusterer", ... or None."""
+    try:
+        from sklearn.utils import get_tags
+
+        declared = get_tags(estimator).estimator_type
+    except Exception:
+        declared = None
+    if declared is None:
+        declared = getattr(estimator, "_estimator_type", None)
+    return declared if isinstance(declared, str) else None
+
+
+def _kind_of_estimator(estimator, label="the estimator"):
+    """CLASSIFICATION, REGRESSION or None (undeclared); an estimator declared
+    as something else (a clusterer, an outlier detector, a transformer) is
+    refused: its predictions are cluster ids or inlier flags, not labels."""
     if is_classifier(estimator):
         return CLASSIFICATION
     if is_regressor(estimator):
         return REGRESSION
+    declared = _declared_type(estimator)
+    if declared is not None:
+        raise TypeError(
+            f"{label} must be a classifier or a regressor; got "
+            f"{type(estimator).__name__}, a {declared} (its predictions are not "
+            "class labels or targets). Compare classifiers or regressors."
+        )
     return None
 
 
@@ -202,7 +259,7 @@ def task_of_estimators(estimators, y):
     known = [
         (label, estimator, kind)
         for label, estimator in estimators
-        if (kind := _kind_of_estimator(estimator)) is not None
+        if (kind := _kind_of_estimator(estimator, label)) is not None
     ]
     for label, estimator, kind in known[1:]:
         first_label, first, first_kind = known[0]
@@ -300,12 +357,35 @@ def check_names(names, *, argument):
         raise TypeError(
             f"the names in {argument} must be non-empty strings; got {bad[0]!r}."
         )
-    duplicates = sorted({name for name in names if names.count(name) > 1})
+    # One pass (Counter), not names.count per name: 10**5 data sets in O(n).
+    duplicates = sorted(name for name, n in Counter(names).items() if n > 1)
     if duplicates:
         raise ValueError(
             f"the names in {argument} must be unique; {duplicates} repeat."
         )
     return list(names)
+
+
+def check_sequence(value, *, argument):
+    """``value`` as a list, refusing unordered or one-shot collections.
+
+    A set (or a dict, or its keys) has no order of its own: names taken from
+    one would label columns in an order that changes between runs
+    (``PYTHONHASHSEED``). A generator is read once and its length is unknown
+    until then. Both are refused with a message saying what to pass.
+    """
+    if isinstance(value, Set | Mapping) or type(value).__name__.startswith("dict_"):
+        raise TypeError(
+            f"{argument} must be a sequence (a list or tuple, in column order); "
+            f"got a {type(value).__name__}, whose order is not defined. Pass "
+            f"e.g. sorted({argument}) or a list."
+        )
+    if isinstance(value, Iterator):
+        raise TypeError(
+            f"{argument} must be a sequence (a list or tuple, in column order); "
+            f"got a {type(value).__name__} (an iterator). Pass list(...) of it."
+        )
+    return list(value)
 
 
 def check_names_subset(value, names, *, name):

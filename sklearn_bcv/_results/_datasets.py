@@ -6,6 +6,7 @@ from sklearn.utils import Bunch
 
 from .._engine._plan import run_tests
 from ..stats._ranks import rank_scores
+from ..stats._utils import stable_mean
 from ._document import DocumentMixin
 from ._pairwise import (
     matrix_fields,
@@ -267,12 +268,19 @@ def build_datasets_result(
     marks a comparison whose tests cannot run (a fit failed): then none run.
     """
     names = list(table.names)
-    ranks = rank_scores(table.scores)
+    # Failed fits (error_score=np.nan) leave scores that cannot be ranked:
+    # their ranks are NaN and no test runs (``skipped`` says why).
+    finite = bool(np.all(np.isfinite(table.scores)))
+    ranks = (
+        rank_scores(table.scores)
+        if finite or not skipped
+        else np.full(table.scores.shape, np.nan)
+    )
     result = BenchmarkResult(
         names=names,
         datasets=list(table.datasets),
         scores=table.scores,
-        mean_scores=table.scores.mean(axis=0),
+        mean_scores=stable_mean(table.scores, axis=0),
         ranks=ranks,
         mean_ranks=ranks.mean(axis=0),
         tests=Bunch(),

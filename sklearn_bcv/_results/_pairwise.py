@@ -5,6 +5,7 @@ sets: each runs a two-estimator test on every pair (or against a control)
 and keeps its results as (k, k) arrays in ``names`` order, row = A.
 """
 
+import warnings
 from itertools import combinations
 
 import numpy as np
@@ -110,16 +111,31 @@ def run_pairwise(plan, names, needs_of, *, control, correction, alpha, alternati
     """
     k = len(names)
     pairs = pairs_tested(k, control)
+    if len(pairs) * len(plan) > _MANY_PAIR_TESTS:
+        warnings.warn(
+            f"{len(pairs)} pairs of {k} estimators times {len(plan)} pairwise "
+            f"tests: {len(pairs) * len(plan)} tests to run, which may take "
+            "minutes; pass pairwise_tests=[] or a control to run fewer.",
+            UserWarning,
+            stacklevel=4,
+        )
     tables = Bunch()
     for test in plan:
         results = {}
+        swap = _SwapRule()
         for a, b in pairs:
             forward = _run_one(test, needs_of(a, b, test.needs), alpha, alternative)
             # A two-sided p-value does not depend on the order of the pair;
-            # the statistic of [B, A] is that of B against A.
+            # the statistic of [B, A] is that of B against A: run once per
+            # pair until the relation of the two statistics is known.
             swapped = None
             if alternative == "two-sided" and not is_bayesian(forward):
-                swapped = _run_one(test, needs_of(b, a, test.needs), alpha, alternative)
+                swapped = swap.derive(forward)
+                if swapped is None:
+                    swapped = _run_one(
+                        test, needs_of(b, a, test.needs), alpha, alternative
+                    )
+                    swap.learn(forward, swapped)
             results[(a, b)] = (forward, swapped)
         tables[test.name] = pairwise_table(
             results,
@@ -131,6 +147,58 @@ def run_pairwise(plan, names, needs_of, *, control, correction, alpha, alternati
             alternative=alternative,
         )
     return tables
+
+
+#: Pairwise tests (pairs times tests) beyond which a warning says it may
+#: take minutes (k = 100 estimators: 4950 pairs per test).
+_MANY_PAIR_TESTS = 10_000
+
+#: Pairs whose swapped run must agree before the statistic of [B, A] is
+#: derived from that of [A, B] instead of run.
+_SWAP_EVIDENCE = 3
+
+
+class _SwapRule:
+    """How a test's statistic of (B, A) follows from that of (A, B).
+
+    Learnt from the first pairs, run both ways: when the swapped statistic
+    is exactly the negated one (t, z, mean differences) or exactly the same
+    one (symmetric statistics) on ``_SWAP_EVIDENCE`` pairs with distinct
+    non-zero statistics, and never otherwise, the rest are derived; a test
+    that follows neither is run both ways on every pair, as before.
+    """
+
+    def __init__(self):
+        self.seen = {"negated": set(), "same": set()}
+        self.broken = False
+
+    def learn(self, forward, swapped):
+        a, b = forward.get("statistic"), swapped.get("statistic")
+        if np.ndim(a) != 0 or np.ndim(b) != 0 or a is None or b is None:
+            self.broken = True
+            return
+        a, b = float(a), float(b)
+        if not (np.isfinite(a) and a != 0):
+            return  # no evidence either way
+        if b == -a:
+            self.seen["negated"].add(a)
+        elif b == a:
+            self.seen["same"].add(a)
+        else:
+            self.broken = True
+        if self.seen["negated"] and self.seen["same"]:
+            self.broken = True
+
+    def derive(self, forward):
+        if self.broken:
+            return None
+        statistic = forward.get("statistic")
+        if np.ndim(statistic) != 0 or statistic is None:
+            return None
+        for relation, sign in (("negated", -1.0), ("same", 1.0)):
+            if len(self.seen[relation]) >= _SWAP_EVIDENCE:
+                return Bunch(statistic=sign * float(statistic))
+        return None
 
 
 def _run_one(test, needs, alpha, alternative):

@@ -36,6 +36,7 @@ __all__ = [
     "DECISIONS",
     "SEQUENTIAL_TESTS",
     "FUTILITY",
+    "MAX_REPEATS",
     "check_futility",
     "check_sequential_test",
     "conditional_power",
@@ -266,6 +267,14 @@ def _critical_constant(boundary, first, last, alpha, two_sided, rho1, rho2):
     return float(optimize.brentq(excess, low, high, xtol=1e-9, rtol=1e-12))
 
 
+#: Most repetitions (looks) a group-sequential design takes, as the command
+#: line's ``--max-repeats``: the boundaries' integration grows with the
+#: number of looks ((1, 50) took 33 s on a loaded 2-core machine, (1, 200)
+#: about two minutes, (1, 10**6) never finishes), and 4 fits per repetition
+#: add up.
+MAX_REPEATS = 50
+
+
 def _check_repeats(min_repeats, max_repeats):
     for name, value in (("min_repeats", min_repeats), ("max_repeats", max_repeats)):
         if (
@@ -274,6 +283,11 @@ def _check_repeats(min_repeats, max_repeats):
             or value < 1
         ):
             raise ValueError(f"{name} must be an integer >= 1; got {value!r}.")
+    if max_repeats > MAX_REPEATS:
+        raise ValueError(
+            f"max_repeats must be at most {MAX_REPEATS} (the boundaries over more "
+            f"looks take minutes to hours to compute); got {max_repeats}."
+        )
     if min_repeats > max_repeats:
         raise ValueError(
             f"min_repeats must be at most max_repeats; got min_repeats="
@@ -315,7 +329,8 @@ def group_sequential_boundaries(
     ----------
     min_repeats, max_repeats : int
         The first and last looks, in repetitions of 2-fold CV; there is one
-        look after every repetition in between.
+        look after every repetition in between. ``max_repeats`` is at most
+        ``MAX_REPEATS`` (50): boundaries over more looks take minutes.
     boundary : {"pocock", "obrien_fleming"}, default="obrien_fleming"
         ``"pocock"``: the same critical value ``c`` at every look;
         ``"obrien_fleming"``: ``c_m = c·sqrt(V_m / V_M)``, wide at the
@@ -666,7 +681,8 @@ def _t_last_look_correlation(first, last, rho1, rho2):
     looks = look_statistics(form, draws, repeats, params=params)
     scores = _normal_scale(form, looks.statistic, repeats)
     scores = scores[np.all(np.isfinite(scores), axis=-1)]
-    correlation = np.corrcoef(scores, rowvar=False)[:, -1]
+    # One look (min_repeats == max_repeats) is its own last look.
+    correlation = np.atleast_2d(np.corrcoef(scores, rowvar=False))[:, -1]
     return tuple(np.clip(correlation, 1e-3, 1.0).tolist())
 
 

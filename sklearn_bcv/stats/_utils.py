@@ -236,6 +236,20 @@ def power_of_two_scale(values, axis=-1):
     return scaled, np.squeeze(exponent, axis=axis)
 
 
+def stable_mean(values, axis=None):
+    """The mean of ``values`` along ``axis``, without overflow.
+
+    A finite table whose sum overflows (``[1e308, 1e308]``) still has a
+    finite mean: the values are scaled by a power of two first (exact), so
+    the mean is ``np.mean`` of the scaled values, scaled back.
+    """
+    values = np.asarray(values, dtype=np.float64)
+    if values.size == 0 or not np.all(np.isfinite(values)):
+        return np.mean(values, axis=axis)
+    scaled, exponent = power_of_two_scale(values, axis=axis)
+    return unscale(np.mean(scaled, axis=axis), exponent)
+
+
 def unscale(values, exponent):
     """``values * 2**exponent``; a result beyond the largest double is ``±inf``.
 
