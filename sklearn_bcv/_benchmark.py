@@ -439,7 +439,7 @@ default=None
         alternative=alternative,
     )
     result["scores"] = given.scores
-    result["mean_scores"] = given.scores.mean(axis=0)
+    result["mean_scores"] = stable_mean(given.scores, axis=0)
     if given.split_scores is not None:
         result["split_scores"] = given.split_scores
     result["greater_is_better"] = bool(greater_is_better)

@@ -208,7 +208,7 @@ class BenchmarkResult(DocumentMixin, Bunch):
         >>> result = compare_scores(scores, names=["svm", "forest", "knn"])
         >>> latex = result.report("latex")
         >>> latex.count("toprule"), latex.count("bottomrule")
-        (1, 1)
+        (2, 2)
         >>> print(result.report().split("Verdicts")[1].splitlines()[2][:72])
         A Friedman test did not reject equal performance of the 3 estimators (ch
         """
