@@ -289,6 +289,9 @@ def test_module_that_exits_on_import_is_one_error_line(
     )
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.chdir(REPO)
+    # unittest.__main__ parses sys.argv when imported: make it the same
+    # whatever command ran pytest (an unknown option: argparse exits 2).
+    monkeypatch.setattr(sys, "argv", ["sklearn-bcv", "--no-such-option"])
     for module in ("unittest.__main__", "hostile28b_exit", "hostile28b_exit0"):
         monkeypatch.delitem(sys.modules, module, raising=False)
     status, out, err = run_cli("--dataset", "iris", "--estimator-a", path)
