@@ -16,6 +16,7 @@ predictions, the response methods the scoring asks for, and — with
 ``error_score="raise"`` — no failure (a failed fit is then fitted again).
 """
 
+import contextlib
 import json
 import re
 import sys
@@ -332,6 +333,11 @@ class StudySession:
     def interrupted(self):
         """The message of an interrupted call."""
         total = self.n_found + self.n_todo
+        if self._call is not None:
+            # Read back, not counted: Ctrl-C may land between a fit's commit
+            # and the count that follows it.
+            with contextlib.suppress(Exception):
+                self.kept = self.store.count_call_fits(self._call)
         have = self.n_found + self.kept
         if self.store.mode != "a":
             return (

@@ -491,6 +491,11 @@ class StudyStore:
             raise ValueError(f"study store {self.path} is closed.")
         return self._connection
 
+    def count_call_fits(self, call):
+        """How many fits the call ``call`` (its id) has committed."""
+        ((count,),) = self._read("SELECT COUNT(*) FROM fits WHERE call = ?", (call,))
+        return int(count)
+
     def _read(self, sql, params=(), doing="reading it"):
         try:
             return self._db().execute(sql, params).fetchall()
