@@ -165,61 +165,8 @@ class BenchmarkResult(DocumentMixin, Bunch):
         row.update({field: np.asarray(table[field])[a, b].item() for field in fields})
         return row
 
-    def summary(self, show="default"):
-        """The printed summary: ranking, omnibus, post hoc and pairwise tests.
-
-        Parameters
-        ----------
-        show : {"default", "all"}, default="default"
-            Every test of a benchmark is shown whatever ``show`` (none of
-            the tests across data sets is marked not recommended); given
-            for the same call on every result.
-
-        Returns
-        -------
-        text : str
-        """
+    def _summary_text(self, show):
         return _format_summary(self, show)
-
-    def report(self, format="text"):
-        """A report of the comparison across data sets.
-
-        What was compared, which tests ran and why, the verdicts in
-        sentences, the effect sizes and the tables.
-
-        Parameters
-        ----------
-        format : {"text", "markdown", "latex", "html"}, default="text"
-            ``"latex"``: a fragment whose tables use ``booktabs``;
-            ``"html"``: one self-contained page, the figures inline SVG
-            (tables only without matplotlib). Every name is escaped.
-
-        Returns
-        -------
-        report : str
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from sklearn_bcv import compare_scores
-        >>> scores = np.array([[0.80, 0.85, 0.70], [0.75, 0.79, 0.72],
-        ...                    [0.90, 0.91, 0.86], [0.66, 0.71, 0.60],
-        ...                    [0.84, 0.88, 0.83], [0.71, 0.70, 0.75]])
-        >>> result = compare_scores(scores, names=["svm", "forest", "knn"])
-        >>> latex = result.report("latex")
-        >>> latex.count("toprule"), latex.count("bottomrule")
-        (2, 2)
-        >>> print(result.report().split("Verdicts")[1].splitlines()[2][:72])
-        A Friedman test did not reject equal performance of the 3 estimators (ch
-        """
-        from ._report import render_report
-
-        return render_report(self, format)
-
-    def __repr__(self):
-        return self.summary()
-
-    __str__ = __repr__
 
 
 def _compared_pairs(result):

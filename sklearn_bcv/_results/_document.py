@@ -454,7 +454,8 @@ def result_csv(result):
 
 
 class DocumentMixin:
-    """``to_dict`` and ``to_json`` of a result, and its declared fields.
+    """``to_dict``, ``to_json``, ``summary`` and ``report`` of a result, and
+    its declared fields (a result class gives ``_summary_text(show)``).
 
     A result class lists its fields once, in ``_FIELDS`` (and documents
     them in its docstring, section Attributes). It is built with them: an
@@ -526,3 +527,60 @@ class DocumentMixin:
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(text)
         return None
+
+    def summary(self, show="default"):
+        """The printed summary: the verdict of the recommended test first.
+
+        Parameters
+        ----------
+        show : {"default", "all"}, default="default"
+            ``"all"`` also shows the tests this library does not recommend
+            (e.g. ``paired_t``), each with the reason; by default they are
+            only named. A sequential summary has one test, shown either way.
+
+        Returns
+        -------
+        text : str
+        """
+        return self._summary_text(show)
+
+    def report(self, format="text"):
+        """A report of the comparison.
+
+        What was compared, which tests ran and why (the assumptions
+        checked), the verdicts in sentences, the effect sizes with their
+        confidence intervals, and the tables.
+
+        Parameters
+        ----------
+        format : {"text", "markdown", "latex", "html"}, default="text"
+            ``"latex"``: a fragment whose tables use ``booktabs``;
+            ``"html"``: one self-contained page, the figures inline SVG
+            (tables only without matplotlib). Every name is escaped.
+
+        Returns
+        -------
+        report : str
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from sklearn_bcv import compare_scores
+        >>> scores = np.array([[0.80, 0.85, 0.70], [0.75, 0.79, 0.72],
+        ...                    [0.90, 0.91, 0.86], [0.66, 0.71, 0.60],
+        ...                    [0.84, 0.88, 0.83], [0.71, 0.70, 0.75]])
+        >>> result = compare_scores(scores, names=["svm", "forest", "knn"])
+        >>> print(result.report("markdown").splitlines()[0])
+        # Report
+        >>> latex = result.report("latex")  # the effect sizes and the scores
+        >>> latex.count("toprule"), latex.count("bottomrule")
+        (2, 2)
+        """
+        from ._report import render_report
+
+        return render_report(self, format)
+
+    def __repr__(self):
+        return self.summary()
+
+    __str__ = __repr__

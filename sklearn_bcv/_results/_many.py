@@ -180,61 +180,8 @@ class ManyComparisonResult(DocumentMixin, Bunch):
                 rows.append(row)
         return pd.DataFrame(rows)
 
-    def summary(self, show="default"):
-        """The printed summary: the ranking, the omnibus verdict, the pairs that differ.
-
-        Parameters
-        ----------
-        show : {"default", "all"}, default="default"
-            ``"all"`` also shows the pairwise tests this library does not
-            recommend (e.g. ``paired_t``); by default they are only named.
-
-        Returns
-        -------
-        text : str
-        """
+    def _summary_text(self, show):
         return _format_many_summary(self, show)
-
-    def report(self, format="text"):
-        """A report of the comparison of k estimators.
-
-        What was compared, which tests ran and why, the verdicts in
-        sentences, the effect sizes and the tables.
-
-        Parameters
-        ----------
-        format : {"text", "markdown", "latex", "html"}, default="text"
-            ``"latex"``: a fragment whose tables use ``booktabs``;
-            ``"html"``: one self-contained page, the figures inline SVG
-            (tables only without matplotlib). Every name is escaped.
-
-        Returns
-        -------
-        report : str
-
-        Examples
-        --------
-        >>> from sklearn.datasets import make_classification
-        >>> from sklearn.dummy import DummyClassifier
-        >>> from sklearn.linear_model import LogisticRegression
-        >>> from sklearn.tree import DecisionTreeClassifier
-        >>> from sklearn_bcv import compare_many_estimators
-        >>> X, y = make_classification(n_samples=200, random_state=0)
-        >>> result = compare_many_estimators(
-        ...     [("logistic", LogisticRegression()),
-        ...      ("tree", DecisionTreeClassifier(random_state=0)),
-        ...      ("majority", DummyClassifier())], X, y, random_state=0)
-        >>> print(result.report("markdown").splitlines()[0])
-        # Report
-        """
-        from ._report import render_report
-
-        return render_report(self, format)
-
-    def __repr__(self):
-        return self.summary()
-
-    __str__ = __repr__
 
 
 def _pair_of(result, a, b, *, tests):

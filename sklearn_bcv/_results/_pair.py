@@ -122,63 +122,8 @@ class ComparisonResult(DocumentMixin, Bunch):
         )
         return run_tests(plan, dict(self), alpha, alternative)[name]
 
-    def summary(self, show="default"):
-        """The printed summary, the verdict of the recommended test first.
-
-        Parameters
-        ----------
-        show : {"default", "all"}, default="default"
-            ``"all"`` also shows the tests this library does not recommend
-            (e.g. ``paired_t``), each with the reason; by default they are
-            only named.
-
-        Returns
-        -------
-        text : str
-        """
+    def _summary_text(self, show):
         return format_pair_summary(self, show)
-
-    def report(self, format="text"):
-        """A report of the comparison of two estimators.
-
-        What was compared, which tests ran and why, the verdicts in
-        sentences, the effect sizes and the tables.
-
-        Parameters
-        ----------
-        format : {"text", "markdown", "latex", "html"}, default="text"
-            ``"latex"``: a fragment whose tables use ``booktabs``;
-            ``"html"``: one self-contained page, the figures inline SVG
-            (tables only without matplotlib). Every name is escaped.
-
-        Returns
-        -------
-        report : str
-
-        Examples
-        --------
-        >>> from sklearn.datasets import make_classification
-        >>> from sklearn.linear_model import LogisticRegression
-        >>> from sklearn.tree import DecisionTreeClassifier
-        >>> from sklearn_bcv import compare_estimators
-        >>> X, y = make_classification(n_samples=200, random_state=0)
-        >>> result = compare_estimators(
-        ...     LogisticRegression(), DecisionTreeClassifier(random_state=0),
-        ...     X, y, random_state=0)
-        >>> text = result.report()
-        >>> text.splitlines()[3]
-        'What was compared'
-        >>> "Verdicts" in text, "toprule" in result.report("latex")
-        (True, True)
-        """
-        from ._report import render_report
-
-        return render_report(self, format)
-
-    def __repr__(self):
-        return format_pair_summary(self)
-
-    __str__ = __repr__
 
 
 def refuse_failed_fits(failed, name):
