@@ -66,9 +66,12 @@ def _auto(scores, names, alpha, control):
     return Bunch(**decision)
 
 
-def _attach_effect_sizes(result, scores, *, kind, seed):
+def _attach_effect_sizes(result, scores, effect_size, auto, *, seed):
     """``result.effect_sizes`` from the (N, k) higher-is-better ``scores``
-    (none when a fit failed: no statistic runs then)."""
+    (none when a fit failed: no statistic runs then), of the kind
+    ``effect_size``, else that of the automatic path ``auto``, else
+    ``cohen_dz``."""
+    kind = effect_size or ("cohen_dz" if auto is None else auto.effect_size_kind)
     names = result.names
     result["effect_size_kind"] = kind
     if not np.all(np.isfinite(scores)):
@@ -444,12 +447,7 @@ default=None
         result["split_scores"] = given.split_scores
     result["greater_is_better"] = bool(greater_is_better)
     result["auto"] = auto
-    _attach_effect_sizes(
-        result,
-        table.scores,
-        kind=effect_size or ("cohen_dz" if auto is None else auto.effect_size_kind),
-        seed=seed,
-    )
+    _attach_effect_sizes(result, table.scores, effect_size, auto, seed=seed)
     return result
 
 
@@ -764,12 +762,7 @@ effect_size
     result["scoring"] = prepared[0].scoring.label
     result["greater_is_better"] = True  # scikit-learn scorers: higher is better
     result["auto"] = auto
-    _attach_effect_sizes(
-        result,
-        table.scores,
-        kind=effect_size or ("cohen_dz" if auto is None else auto.effect_size_kind),
-        seed=sampling_seed,
-    )
+    _attach_effect_sizes(result, table.scores, effect_size, auto, seed=sampling_seed)
     if not isinstance(split_scores, np.ndarray):
         result["split_scores"] = split_scores
     result["fit_time"] = _stack([fits.fit_time for fits, _ in fitted])

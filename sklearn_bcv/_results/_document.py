@@ -407,17 +407,11 @@ def _benchmark_rows(result):
     return rows
 
 
-SEQUENTIAL_CSV = (
-    "repeats",
-    "statistic",
-    "lower",
-    "upper",
-    "estimate",
-    "low",
-    "high",
-    "conditional_power",
-    "decision",
-)
+def _sequential_csv():
+    """The columns of a sequential result's table: its trace's fields."""
+    from ._sequential import TRACE_FIELDS  # _sequential builds on this module
+
+    return TRACE_FIELDS
 
 
 def sequential_rows(result):
@@ -427,7 +421,7 @@ def sequential_rows(result):
     rows = []
     labels = look_labels(result.trace)
     for i in range(len(result.trace.repeats)):
-        row = {key: to_plain(result.trace[key][i]) for key in SEQUENTIAL_CSV[:-1]}
+        row = {key: to_plain(result.trace[key][i]) for key in _sequential_csv()[:-1]}
         row["repeats"] = int(row["repeats"])
         row["decision"] = labels[i]
         rows.append(row)
@@ -445,7 +439,7 @@ def result_csv(result):
     """
     kind = type(result).__name__
     if kind == "SequentialResult":
-        return csv_text(SEQUENTIAL_CSV, sequential_rows(result))
+        return csv_text(_sequential_csv(), sequential_rows(result))
     if kind == "ComparisonResult":
         return csv_text(PAIR_CSV, _pair_rows(result))
     if kind == "ManyComparisonResult":

@@ -9,7 +9,9 @@ from ._verdict import check_show
 
 __all__ = ["SequentialResult", "look_labels"]
 
-_TRACE_FIELDS = (
+#: The fields of a sequential trace, one value per look (and the
+#: columns of its CSV table).
+TRACE_FIELDS = (
     "repeats",
     "statistic",
     "lower",
@@ -142,7 +144,7 @@ class SequentialResult(DocumentMixin, Bunch):
             n_repeats=n_repeats,
             min_repeats=min_repeats,
             max_repeats=max_repeats,
-            trace=Bunch(**{key: np.asarray(trace[key]) for key in _TRACE_FIELDS}),
+            trace=Bunch(**{key: np.asarray(trace[key]) for key in TRACE_FIELDS}),
             boundaries=Bunch(
                 repeats=bounds.repeats,
                 lower=lower,
@@ -185,7 +187,7 @@ class SequentialResult(DocumentMixin, Bunch):
             import pandas as pd
         except ImportError as exc:  # pragma: no cover - depends on the machine
             raise ImportError("to_frame needs pandas: pip install pandas") from exc
-        frame = pd.DataFrame({key: self.trace[key] for key in _TRACE_FIELDS})
+        frame = pd.DataFrame({key: self.trace[key] for key in TRACE_FIELDS})
         frame["decision"] = look_labels(self.trace)
         return frame
 
