@@ -134,12 +134,13 @@ def register_test(
         values from ``tests={name: {...}}`` over the function's defaults),
         before any fit, so a bad value fails at once rather than after every
         fit. ``alpha`` and ``alternative`` are always checked.
-    role : {"omnibus", "posthoc", "pairwise"}, default=None
+    role : {"omnibus", "posthoc", "pairwise", "ranking"}, default=None
         What a test across data sets (``kind="datasets"``) is: an omnibus
         test of all k estimators, a post hoc family (every pair, or every
-        estimator against ``control``, as (k, k) tables with ``reject``), or
-        a test of one pair at a time (``pairwise_tests=``). None: not
-        declared (every test of another kind).
+        estimator against ``control``, as (k, k) tables with ``reject``), a
+        test of one pair at a time (``pairwise_tests=``), or a posterior
+        ranking of all k estimators (probabilities, no null hypothesis).
+        None: not declared (every test of another kind).
     omnibus : str, default=None
         For a post hoc family, the omnibus test whose statistic it follows
         up (e.g. ``"friedman"``).
@@ -267,7 +268,7 @@ def register_test(
     return decorator
 
 
-ROLES = ("omnibus", "posthoc", "pairwise")
+ROLES = ("omnibus", "posthoc", "pairwise", "ranking")
 DIAGRAMS = ("bar", "groups")
 DEFAULT_CONTEXTS = ("all_pairs", "control")
 

@@ -1,0 +1,847 @@
+"""Bayesian Plackett–Luce ranking of k estimators across data sets.
+
+The model of Calvo, Ceberio and Lozano (2018) (R's scmamp,
+``bPlackettLuceModel``), sampled by a Gibbs sampler written for it (no
+Stan), with ties kept as ties:
+
+* on data set i the estimators, best first, are a Plackett–Luce draw with
+  weights ``w`` on the simplex: ``P(order π | w) = Π_r w_{π_r} / Σ_{s ≥ r}
+  w_{π_s}``; a group of tied estimators contributes the probability that
+  they take their places in any order (the sum over their orders: the weak
+  order's probability), never a random tie-break;
+* ``w ~ Dirichlet(α, …, α)``.
+
+Sampling (Caron and Doucet 2012, extended to weak orders). Write
+``λ = S·w`` with ``S ~ Gamma(kα, 1)`` independent of ``w`` (then
+``λ_j ~ Gamma(α, 1)`` independently), and see a Plackett–Luce order as a
+race: estimator j arrives at an exponential time of rate ``λ_j``, the
+order of arrival is the ranking. A weak order says that every estimator of
+a tie group arrives after those of the groups above it and before those of
+the groups below. Given ``λ`` the arrival times factorise over the groups
+of each data set: by memorylessness, once the groups above have arrived
+the estimators left are fresh, so the times ``x_j`` (from the arrival of
+the last estimator above) of the members of a group G followed by
+estimators of total weight ``c`` have the density
+
+    ``Π_{j ∈ G} λ_j e^{-λ_j x_j} · e^{-c max_j x_j}``,
+
+the second factor being the chance that none of the rest has arrived by
+then. Integrating the times gives back the weak order's probability, so
+they are latent variables of the exact model; their full conditional is
+drawn exactly:
+
+* a group of one estimator: ``x ~ Exp(λ_j + c)`` (Caron and Doucet's
+  latent exponential);
+* a tie group: the auxiliary arrival time E of the first of the rest
+  (``E > max x``) makes the members independent given it: E has the
+  log-concave density ``∝ e^{-cE} Π_{j ∈ G} (1 - e^{-λ_j E})`` (one
+  dimension whatever the size of the group), drawn exactly by rejection
+  under the two tangents of its log density at ±1 standard deviation from
+  the mode (accepting about three draws in four, never fewer than one in
+  e); then each ``x_j`` is an ``Exp(λ_j)`` truncated to ``(0, E)``. The
+  cost is linear in the size of the group: no sum over its ``|G|!``
+  orders is ever formed;
+* the last group of a data set has no time (its factor integrates to 1).
+
+Given the times, ``λ_j ~ Gamma(α + n_j, 1 + Σ_i t_ij)``, with ``n_j`` the
+data sets on which j is not in the last group and ``t_ij`` its arrival
+time (the arrival of the last group above, for an estimator of the last
+group). Only ``w = λ/Σλ`` is reported and the likelihood does not see the
+scale, so each sweep first redraws the scale ``S ~ Gamma(kα, 1)`` (its
+exact full conditional, a move that speeds mixing) and works with the
+weights: the times are drawn for ``λ = w`` and the update is
+``w_j ∝ Gamma(α + n_j, 1) / (S + Σ_i t_ij)``. Every step leaves the
+posterior invariant; all chains advance together as numpy arrays.
+"""
+
+import warnings
+
+import numpy as np
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils import Bunch, check_random_state
+
+from ._hierarchical import (
+    ESS_MIN,
+    RHAT_MAX,
+    _check_positive_int,
+    _rng,
+    effective_sample_size,
+    split_rhat,
+)
+from ._ranks import check_score_table
+from ._registry import register_test
+from ._utils import check_alpha, check_alternative, check_bool, check_real, make_result
+
+__all__ = [
+    "plackett_luce",
+    "ranking_lines",
+    "ranking_sentence",
+    "ranking_table",
+    "weak_order_levels",
+]
+
+_TWO_SIDED = ("two-sided",)
+
+#: Two scores of a data set are tied when they differ by at most this many
+#: units in the last place of the larger (FORMULAS.md Part 4, "Ties in the
+#: user's units"): a table typed in decimals ties what its decimals tie,
+#: whatever the arithmetic that wrote it.
+TIE_ULPS = 4
+#: The smallest weight the sampler keeps (a numerical floor far below any
+#: posterior mass of a weight that matters: an estimator never out of the
+#: last place with a tiny prior has weights near it), so that every rate and
+#: time stays a finite double.
+WEIGHT_FLOOR = 1e-200
+#: Safeguarded Newton steps towards the mode of a tie group's auxiliary
+#: time; the envelope is valid after any number (only its acceptance rate
+#: depends on it).
+_NEWTON_STEPS = 3
+#: Proposals per tie group and pass of the rejection sampler.
+_PROPOSALS = 3
+#: Metropolis–Hastings moves of the lightest weights per sweep.
+_CUT_MOVES = 2
+#: Draws of the posterior held at once when forming the (k, k) table.
+_CHUNK = 2**22
+#: Largest n_samples × k (posterior draws kept, 1 GiB of float64).
+MAX_DRAWS = 2**27
+DEFAULT_N_SAMPLES = 8000
+DEFAULT_N_WARMUP = 200
+
+
+# --------------------------------------------------------------------------
+# The data: weak orders, ties in the user's units
+# --------------------------------------------------------------------------
+
+
+def weak_order_levels(scores, *, greater_is_better=True):
+    """The weak order of the estimators on each data set, as tie levels.
+
+    Parameters
+    ----------
+    scores : ndarray of shape (n_datasets, k)
+        Finite scores.
+    greater_is_better : bool, default=True
+        Whether the highest score is the best.
+
+    Returns
+    -------
+    levels : ndarray of int of shape (n_datasets, k)
+        0 for the group of the best estimators of the row, 1 for the next
+        group, ...; tied estimators share a level. Two scores are tied when
+        they differ by at most :data:`TIE_ULPS` units in the last place of
+        the larger in magnitude (groups are chained: a ≈ b and b ≈ c tie
+        all three), so the levels are the same for fractions, percents and
+        shifted scores of a table written in decimals.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_bcv.stats._plackett_luce import weak_order_levels
+    >>> weak_order_levels(np.array([[0.1 + 0.2, 0.3, 0.5], [0.8, 0.7, 0.9]]))
+    array([[1, 1, 0],
+           [1, 2, 0]])
+    """
+    x = np.asarray(scores, dtype=np.float64)
+    if not greater_is_better:
+        x = -x
+    order = np.argsort(-x, axis=1, kind="stable")
+    ordered = np.take_along_axis(x, order, axis=1)
+    gap = ordered[:, :-1] - ordered[:, 1:]
+    larger = np.maximum(np.abs(ordered[:, :-1]), np.abs(ordered[:, 1:]))
+    new_level = gap > TIE_ULPS * np.spacing(larger)
+    sorted_levels = np.concatenate(
+        [np.zeros((x.shape[0], 1), dtype=np.intp), np.cumsum(new_level, axis=1)],
+        axis=1,
+    )
+    levels = np.empty_like(sorted_levels)
+    np.put_along_axis(levels, order, sorted_levels, axis=1)
+    return levels
+
+
+def _canonical_columns(levels):
+    """``(order, classes)``: the columns sorted by their levels (so a
+    reordering of the estimators gives the same sampler input), and for each
+    sorted column the label of its class of identical columns (estimators
+    tied with each other on every data set, exchangeable a posteriori)."""
+    order = np.lexsort(levels[::-1])
+    sorted_columns = levels[:, order].T
+    new_class = np.any(sorted_columns[1:] != sorted_columns[:-1], axis=1)
+    classes = np.concatenate([[0], np.cumsum(new_class)])
+    return order, classes
+
+
+# --------------------------------------------------------------------------
+# The sampler
+# --------------------------------------------------------------------------
+
+
+class _Rankings:
+    """The weak orders as the sampler sees them.
+
+    ``levels`` of shape (n_datasets, k) are shared by every chain; of shape
+    (n_chains, n_datasets, k), each chain has its own data (simulation-based
+    calibration runs one replication per chain).
+    """
+
+    def __init__(self, levels, n_chains):
+        levels = np.asarray(levels, dtype=np.intp)
+        if levels.ndim == 2:
+            levels = np.broadcast_to(levels, (n_chains, *levels.shape))
+        self.shape = levels.shape
+        n_chains, _, k = levels.shape
+        self.k = k
+        order = np.argsort(levels, axis=-1, kind="stable")
+        ordered = np.take_along_axis(levels, order, axis=-1)
+        self.order = order
+        self.inverse = np.argsort(order, axis=-1)
+        self.chains = np.arange(n_chains)[:, None, None]
+        self.rows = np.arange(levels.shape[1])[None, :, None]
+        positions = np.arange(k)
+        starts = np.ones(levels.shape, dtype=bool)
+        starts[..., 1:] = ordered[..., 1:] != ordered[..., :-1]
+        ends = np.ones(levels.shape, dtype=bool)
+        ends[..., :-1] = starts[..., 1:]
+        first = np.maximum.accumulate(np.where(starts, positions, 0), axis=-1)
+        last = np.flip(
+            np.minimum.accumulate(np.flip(np.where(ends, positions, k), -1), axis=-1),
+            -1,
+        )
+        in_last_group = ordered == ordered[..., -1:]
+        self.in_last_group = in_last_group
+        self.gap_at = ends & ~in_last_group  # where a group's span is added
+        self.first_before = first - 1  # the position before the group, or -1
+        # n_j: the data sets on which j is not in the last group.
+        self.counts = np.take_along_axis(~in_last_group, self.inverse, axis=-1).sum(
+            axis=1
+        )
+        # Tie groups (two or more members) that are not the last group.
+        tie_start = starts & (last > first) & ~in_last_group
+        chain, row, start = np.nonzero(tie_start)
+        size = last[chain, row, start] - start + 1
+        self.n_ties = chain.size
+        if self.n_ties:
+            width = int(size.max())
+            offsets = np.arange(width)
+            self.tie_mask = offsets < size[:, None]
+            members = np.minimum(start[:, None] + offsets, k - 1)
+            self.tie_chain = chain
+            self.tie_row = row
+            self.tie_members = members
+            self.tie_end = start + size - 1
+
+    def suffix_sums(self, w, order=None):
+        """``Σ_{s ≥ p} w[c, order[c, i, s]]``: at each place p of each data
+        set, the weight of the estimators from p on (by default in the weak
+        order, ties in column order)."""
+        return suffix_sums(w[self.chains, self.order if order is None else order])
+
+
+def _tie_log_density(u, lam, mask, rest, *, value=True, curvature=True):
+    """``h(u)``, ``h'(u)`` and ``h''(u)`` of the auxiliary time ``E = e^u``
+    of tie groups: ``h(u) = u - c e^u + Σ_j log(1 - e^{-λ_j e^u})``, the log
+    density of u (concave). Rows are groups, columns members (``mask``
+    marks the real ones); ``value`` and ``curvature`` False skip h and h''
+    (None in their place)."""
+    e = np.exp(u)
+    z = lam * e[:, None]
+    with np.errstate(over="ignore"):
+        q = z / np.expm1(z)  # z / (e^z - 1): 1 at 0, 0 for large z
+    q[~mask] = 0.0
+    ce = rest * e
+    h1 = 1.0 - ce + q.sum(axis=1)
+    h = h2 = None
+    if value:
+        log_terms = np.log(-np.expm1(-z))
+        log_terms[~mask] = 0.0
+        h = u - ce + log_terms.sum(axis=1)
+    if curvature:
+        h2 = np.sum(q * (1.0 - z - q), axis=1) - ce
+    return h, h1, h2
+
+
+def _draw_tie_times(rng, lam, mask, rest, mode):
+    """Exact draws of the arrival times of the members of tie groups.
+
+    ``lam`` (n_groups, width) holds the members' weights (``mask`` marks
+    the real members; the others hold 1), ``rest`` (n_groups,) the total
+    weight of the estimators below each group, ``mode`` (n_groups,) a guess
+    of the mode of each group's ``h`` (the last sweep's, updated in place).
+    Returns the times (n_groups, width; 0 off the mask) and each group's
+    span, the largest of its times.
+    """
+    m = mask.sum(axis=1)
+    total = np.sum(np.where(mask, lam, 0.0), axis=1)
+    # The mode of h lies in [lo, hi]: z / (e^z - 1) is in [1 - z/2, 1].
+    lo = np.log((1.0 + m) / (rest + total / 2.0))
+    hi = np.log((1.0 + m) / rest)
+    u = np.clip(mode, lo, hi)
+    a, b = lo, hi
+    for _ in range(_NEWTON_STEPS):
+        _, h1, h2 = _tie_log_density(u, lam, mask, rest, value=False)
+        a = np.where(h1 > 0, u, a)
+        b = np.where(h1 > 0, b, u)
+        step = u - h1 / h2
+        u = np.where((step > a) & (step < b), step, 0.5 * (a + b))
+    mode[:] = u
+    # Tangents at about ±1 sd; where one lands on the wrong side of the
+    # mode, one beyond the bracket, where the slope's sign is known:
+    # h'(lo - 1) >= (1 + m)(1 - 1/e) > 0 and h'(hi + 1) < 0.
+    sd = 1.0 / np.sqrt(-h2)
+    n = u.size
+    both = np.concatenate([u - sd, u + sd])
+    h, s, _ = _tie_log_density(
+        both,
+        np.tile(lam, (2, 1)),
+        np.tile(mask, (2, 1)),
+        np.tile(rest, 2),
+        curvature=False,
+    )
+    bad = np.concatenate([~(s[:n] > 0), ~(s[n:] < 0)])
+    if np.any(bad):
+        both[bad] = np.concatenate([lo - 1.0, hi + 1.0])[bad]
+        h, s, _ = _tie_log_density(
+            both,
+            np.tile(lam, (2, 1)),
+            np.tile(mask, (2, 1)),
+            np.tile(rest, 2),
+            curvature=False,
+        )
+    u_left, u_right, h_left, h_right = both[:n], both[n:], h[:n], h[n:]
+    s_left, s_right = s[:n], s[n:]
+    # The tent under which h lies (concavity): the two tangents, meeting at
+    # u_x; each side's mass is proportional to 1/|slope|.
+    u_x = (h_right - h_left + s_left * u_left - s_right * u_right) / (s_left - s_right)
+    p_left = -s_right / (s_left - s_right)
+    u_draw = np.empty_like(u)
+    pending = np.arange(n)
+    while pending.size:
+        # _PROPOSALS proposals per group and pass, the first accepted kept:
+        # few passes, whatever the number of groups.
+        shape = (pending.size, _PROPOSALS)
+        left = rng.random(shape) < p_left[pending, None]
+        slope = np.where(left, s_left[pending, None], s_right[pending, None])
+        proposal = u_x[pending, None] - rng.standard_exponential(shape) / slope
+        at = np.repeat(pending, _PROPOSALS)
+        h, _, _ = _tie_log_density(
+            proposal.ravel(), lam[at], mask[at], rest[at], curvature=False
+        )
+        envelope = np.minimum(
+            h_left[pending, None]
+            + s_left[pending, None] * (proposal - u_left[pending, None]),
+            h_right[pending, None]
+            + s_right[pending, None] * (proposal - u_right[pending, None]),
+        )
+        accept = np.log(rng.random(shape)) <= h.reshape(shape) - envelope
+        done = accept.any(axis=1)
+        first = np.argmax(accept, axis=1)
+        u_draw[pending[done]] = proposal[done, first[done]]
+        pending = pending[~done]
+    # Given E, each member's time is Exp(λ_j) truncated to (0, E).
+    z = lam * np.exp(u_draw)[:, None]
+    times = -np.log1p(rng.random(lam.shape) * np.expm1(-z)) / lam
+    times[~mask] = 0.0
+    return times, times.max(axis=1)
+
+
+def _sweep(data, w, prior, rng, tie_mode):
+    """One Gibbs sweep: the arrival times given w, then w given them
+    (``tie_mode``: the tie groups' last modes, updated in place)."""
+    n_chains, n_datasets, k = data.shape
+    lam = w[data.chains, data.order]
+    # rest[..., p]: the weight of the estimators at places p, p + 1, ...
+    rest = suffix_sums(lam)
+    times = rng.standard_exponential(data.shape) / rest
+    times[data.in_last_group] = 0.0
+    span = np.where(data.gap_at, times, 0.0)
+    if data.n_ties:
+        c, i = data.tie_chain, data.tie_row
+        members = lam[c[:, None], i[:, None], data.tie_members]
+        members[~data.tie_mask] = 1.0
+        below = rest[c, i, data.tie_end + 1]
+        tie_times, tie_span = _draw_tie_times(
+            rng, members, data.tie_mask, below, tie_mode
+        )
+        cc = np.broadcast_to(c[:, None], data.tie_members.shape)[data.tie_mask]
+        ii = np.broadcast_to(i[:, None], data.tie_members.shape)[data.tie_mask]
+        times[cc, ii, data.tie_members[data.tie_mask]] = tie_times[data.tie_mask]
+        span[c, i, data.tie_end] = tie_span
+    elapsed = np.cumsum(span, axis=-1)
+    start = np.where(
+        data.first_before >= 0,
+        elapsed[data.chains, data.rows, np.maximum(data.first_before, 0)],
+        0.0,
+    )
+    arrival = (start + times)[data.chains, data.rows, data.inverse]
+    scale = rng.standard_gamma(k * prior, size=n_chains)
+    rate = scale[:, None] + arrival.sum(axis=1)
+    g = rng.standard_gamma(prior + data.counts) / rate
+    w = _normalised(g)
+    # The order the times complete (ties ordered by arrival), then the
+    # moves that rescale the lightest estimators.
+    completed = data.order
+    if data.n_ties:
+        key = np.where(data.in_last_group, np.inf, start + times)
+        completed = data.order[data.chains, data.rows, np.argsort(key, axis=-1)]
+    lam = rng.standard_gamma(k * prior, size=n_chains)[:, None] * w
+    for _ in range(_CUT_MOVES):
+        lam = _cut_move(data, lam, completed, prior, rng)
+    return _normalised(lam)
+
+
+def suffix_sums(x):
+    """``Σ_{s ≥ p} x[..., s]`` along the last axis (summed from the
+    smallest terms up, so that tiny weights keep their precision)."""
+    return np.cumsum(x[..., ::-1], axis=-1)[..., ::-1]
+
+
+def _normalised(g):
+    """``g / Σg`` per chain, each weight at least :data:`WEIGHT_FLOOR`."""
+    g = np.maximum(g / g.sum(axis=1, keepdims=True), WEIGHT_FLOOR)
+    return g / g.sum(axis=1, keepdims=True)
+
+
+def _cut_move(data, lam, completed, prior, rng):
+    """A Metropolis–Hastings move scaling the m lightest weights by a
+    common factor ``e^t`` (m uniform in 1..k-1).
+
+    Given the order the times complete, the unnormalised weights have the
+    posterior ``Π_j Gamma(λ_j; α, 1) · Π_i Π_{stages r before the last
+    group} λ_{π_ir} / Σ_{s ≥ r} λ_{π_is}``. When the data rank some
+    estimators consistently below the others, it spreads the ratio of the
+    two sides over orders of magnitude, which the Gibbs updates (moving
+    each weight by about 1/sqrt(n_datasets) of itself) cross slowly; this
+    move jumps along it. Its log density in t, concave,
+    ``f(t) = (n_B + mα) t - (e^t - 1) Λ_B - Σ log(1 + (e^t - 1) B_ir / R_ir)``
+    (B: the light weights still to be placed at stage r, R: all of them;
+    the Jacobian ``e^{mt}`` included), is proposed from by one Newton step,
+    ``t ~ N(-f'(0)/f''(0), -1/f''(0))``, and the reverse proposal computed
+    the same way from t. The m lightest must stay the lightest (else the
+    move is rejected), so the move is reversible and leaves the posterior
+    invariant.
+    """
+    n_chains, _, k = data.shape
+    m = rng.integers(1, k, size=n_chains)
+    ranks = np.argsort(np.argsort(lam, axis=1, kind="stable"), axis=1)
+    light = ranks < m[:, None]
+    light_weight = np.where(light, lam, 0.0)
+    share = data.suffix_sums(light_weight, completed) / data.suffix_sums(lam, completed)
+    shape = np.sum(np.where(light, data.counts, 0), axis=1) + m * prior
+    total_light = light_weight.sum(axis=1)
+    bound = np.log(np.min(np.where(light, np.inf, lam), axis=1)) - np.log(
+        np.max(light_weight, axis=1)
+    )
+    counted = ~data.in_last_group
+
+    def slope_curvature(t):
+        e = np.exp(t)[:, None, None]
+        x = e * share / (1.0 + (e - 1.0) * share)  # e^t B / (A + e^t B)
+        x = np.where(counted, x, 0.0)
+        g = shape - e[:, 0, 0] * total_light - x.sum(axis=(1, 2))
+        h = -e[:, 0, 0] * total_light - np.sum(x * (1.0 - x), axis=(1, 2))
+        return g, h
+
+    g0, h0 = slope_curvature(np.zeros(n_chains))
+    mean0, sd0 = -g0 / h0, 1.0 / np.sqrt(-h0)
+    t = mean0 + sd0 * rng.standard_normal(n_chains)
+    inside = t < bound
+    t = np.where(inside, t, 0.0)
+    g1, h1 = slope_curvature(t)
+    mean1, sd1 = t - g1 / h1, 1.0 / np.sqrt(-h1)
+    change = np.log1p(np.expm1(t)[:, None, None] * share)
+    log_target = (
+        shape * t
+        - np.expm1(t) * total_light
+        - np.sum(np.where(counted, change, 0.0), axis=(1, 2))
+    )
+    log_ratio = (
+        log_target + _normal_logpdf(0.0, mean1, sd1) - _normal_logpdf(t, mean0, sd0)
+    )
+    accept = inside & (np.log(rng.random(n_chains)) < log_ratio)
+    return np.where(accept[:, None] & light, lam * np.exp(t)[:, None], lam)
+
+
+def _normal_logpdf(x, mean, sd):
+    return -0.5 * ((x - mean) / sd) ** 2 - np.log(sd)
+
+
+def run_sampler(levels, *, prior, n_draws, n_chains, n_warmup, rng):
+    """Posterior draws of the weights, shape (n_chains, n_draws, k).
+
+    ``levels`` (n_datasets, k), or (n_chains, n_datasets, k) for data of
+    each chain's own; the chains start from dispersed points (uniform on
+    the simplex).
+    """
+    data = _Rankings(levels, n_chains)
+    w = rng.dirichlet(np.ones(data.k), size=n_chains)
+    w = np.maximum(w, WEIGHT_FLOOR)
+    tie_mode = np.full(data.n_ties, np.inf)  # clipped to each bracket's top
+    for _ in range(n_warmup):
+        w = _sweep(data, w, prior, rng, tie_mode)
+    draws = np.empty((n_chains, n_draws, data.k))
+    for t in range(n_draws):
+        w = _sweep(data, w, prior, rng, tie_mode)
+        draws[:, t] = w
+    return draws
+
+
+# --------------------------------------------------------------------------
+# What the draws say
+# --------------------------------------------------------------------------
+
+
+def _rank_probabilities(flat):
+    """(k, k): the share of draws in which estimator j has rank r + 1 by
+    weight (1 = the largest)."""
+    n, k = flat.shape
+    order = np.argsort(-flat, axis=1, kind="stable")
+    ranks = np.empty_like(order)
+    np.put_along_axis(ranks, order, np.arange(k), axis=1)
+    counts = np.bincount((np.arange(k) * k + ranks).ravel(), minlength=k * k)
+    return counts.reshape(k, k) / n, ranks
+
+
+def _beats(flat):
+    """(k, k): the posterior mean of ``w_i / (w_i + w_j)``, in chunks of
+    draws (never an n × k × k array)."""
+    n, k = flat.shape
+    total = np.zeros((k, k))
+    step = max(1, _CHUNK // (k * k))
+    for begin in range(0, n, step):
+        w = flat[begin : begin + step]
+        total += np.sum(w[:, :, None] / (w[:, :, None] + w[:, None, :]), axis=0)
+    return total / n
+
+
+def _diagnostics(draws, ranks):
+    """Split-R̂ and effective sample size of each weight, and the Monte
+    Carlo standard error of each P(best) (from the effective sample size of
+    its indicator)."""
+    n_chains, n_draws, k = draws.shape
+    rhat, ess, se = np.ones(k), np.empty(k), np.zeros(k)
+    best = (ranks == 0).reshape(n_chains, n_draws, k)
+    for j in range(k):
+        rhat[j] = split_rhat(draws[..., j])
+        ess[j] = effective_sample_size(draws[..., j])
+        p = best[..., j].mean()
+        if 0 < p < 1:
+            indicator = best[..., j].astype(float)
+            se[j] = np.sqrt(p * (1 - p) / effective_sample_size(indicator))
+    return rhat, ess, se
+
+
+def _summarise(draws, alpha):
+    """The posterior summaries of (n_chains, n_draws, k) draws."""
+    k = draws.shape[-1]
+    flat = draws.reshape(-1, k)
+    rank_probabilities, ranks = _rank_probabilities(flat)
+    rhat, ess, se = _diagnostics(draws, ranks)
+    return Bunch(
+        weights=flat.mean(axis=0),
+        weights_interval=np.quantile(flat, [alpha / 2, 1 - alpha / 2], axis=0).T,
+        rank_probabilities=rank_probabilities,
+        prob_beats=_beats(flat),
+        rhat=rhat,
+        ess=ess,
+        prob_best_se=se,
+        _flat=flat,
+    )
+
+
+def _symmetrise(summary, classes, alpha):
+    """Average the summaries over each class of identical columns.
+
+    Estimators tied with each other on every data set are exchangeable a
+    posteriori: their exact summaries are equal, and the average is the
+    better estimate (and makes the result follow a reordering of the
+    columns exactly).
+    """
+    if np.unique(classes).size == classes.size:
+        return summary
+    members = [np.flatnonzero(classes == c) for c in np.unique(classes)]
+    out = Bunch(**summary)
+    for name in ("weights", "rhat", "ess", "prob_best_se"):
+        out[name] = summary[name].copy()
+    out.rank_probabilities = summary.rank_probabilities.copy()
+    out.weights_interval = summary.weights_interval.copy()
+    beats = summary.prob_beats.copy()
+    for s in members:
+        out.weights[s] = summary.weights[s].mean()
+        out.rank_probabilities[s] = summary.rank_probabilities[s].mean(axis=0)
+        out.prob_best_se[s] = summary.prob_best_se[s].mean()
+        pooled = summary._flat[:, s].ravel()
+        out.weights_interval[s] = np.quantile(pooled, [alpha / 2, 1 - alpha / 2])
+        for t in members:
+            block = summary.prob_beats[np.ix_(s, t)]
+            beats[np.ix_(s, t)] = 0.5 if s is t else block.mean()
+    out.prob_beats = beats
+    return out
+
+
+# --------------------------------------------------------------------------
+# The test
+# --------------------------------------------------------------------------
+
+
+def _check_prior(prior):
+    return check_real(
+        prior, name="prior", expected="a finite number > 0", is_valid=lambda a: a > 0
+    )
+
+
+def _check_params(
+    *,
+    prior=1.0,
+    greater_is_better=True,
+    n_samples=DEFAULT_N_SAMPLES,
+    n_chains=4,
+    n_warmup=DEFAULT_N_WARMUP,
+    names=None,
+    random_state=None,
+):
+    """The test's own parameters, checked before any work."""
+    _check_prior(prior)
+    check_bool(greater_is_better, name="greater_is_better")
+    n_samples = _check_positive_int(n_samples, name="n_samples", minimum=4)
+    n_chains = _check_positive_int(n_chains, name="n_chains")
+    _check_positive_int(n_warmup, name="n_warmup", minimum=0)
+    if n_samples < 4 * n_chains:
+        raise ValueError(
+            f"n_samples must be at least 4 per chain (split R-hat needs 2 halves "
+            f"of 2 draws); got n_samples={n_samples} for n_chains={n_chains}."
+        )
+    check_random_state(random_state)
+
+
+def _check_names(names, k):
+    if names is None:
+        return [f"estimator_{j}" for j in range(k)]
+    if isinstance(names, str | set | frozenset):
+        raise ValueError(
+            f"names must be a sequence of {k} distinct strings; got {names!r}."
+        )
+    names = list(names)
+    if (
+        len(names) != k
+        or not all(isinstance(name, str) for name in names)
+        or len(set(names)) != k
+    ):
+        raise ValueError(
+            f"names must be a sequence of {k} distinct strings, one per column of "
+            f"scores; got {names!r}."
+        )
+    return names
+
+
+@register_test(
+    "plackett_luce",
+    needs="scores",
+    kind="datasets",
+    alternatives=_TWO_SIDED,
+    role="ranking",
+    param_check=_check_params,
+    by_default=False,
+)
+def plackett_luce(
+    scores,
+    *,
+    prior=1.0,
+    greater_is_better=True,
+    alpha=0.05,
+    alternative="two-sided",
+    n_samples=DEFAULT_N_SAMPLES,
+    n_chains=4,
+    n_warmup=DEFAULT_N_WARMUP,
+    names=None,
+    random_state=None,
+):
+    """Bayesian Plackett–Luce ranking of k estimators across data sets."""
+    test = "plackett_luce"
+    alpha = check_alpha(alpha)
+    alternative = check_alternative(alternative, test=test, allowed=_TWO_SIDED)
+    _check_params(
+        prior=prior,
+        greater_is_better=greater_is_better,
+        n_samples=n_samples,
+        n_chains=n_chains,
+        n_warmup=n_warmup,
+        random_state=random_state,
+    )
+    prior = float(prior)
+    scores = check_score_table(scores, min_datasets=1, min_estimators=2)
+    n_datasets, k = scores.shape
+    names = _check_names(names, k)
+    if n_samples * k > MAX_DRAWS:
+        raise ValueError(
+            f"n_samples × k must be at most {MAX_DRAWS} (1 GiB of posterior "
+            f"draws); got n_samples={n_samples} for {k} estimators."
+        )
+    levels = weak_order_levels(scores, greater_is_better=greater_is_better)
+    columns, classes = _canonical_columns(levels)
+    draws = run_sampler(
+        levels[:, columns],
+        prior=prior,
+        n_draws=n_samples // n_chains,
+        n_chains=n_chains,
+        n_warmup=n_warmup,
+        rng=_rng(random_state),
+    )
+    summary = _symmetrise(_summarise(draws, alpha), classes, alpha)
+    rhat, ess = float(summary.rhat.max()), float(summary.ess.min())
+    if rhat > RHAT_MAX or ess < ESS_MIN:
+        warnings.warn(
+            f"{test}: the sampler may not have converged (R-hat {rhat:.3f}, "
+            f"effective sample size {ess:.0f}; want R-hat <= {RHAT_MAX} and "
+            f"ESS >= {ESS_MIN}). Increase n_samples.",
+            ConvergenceWarning,
+            stacklevel=2,
+        )
+    back = np.argsort(columns)  # canonical order -> the user's columns
+    rank_probabilities = summary.rank_probabilities[back]
+    prob_best = rank_probabilities[:, 0]
+    leader = int(np.argmax(prob_best))
+    decided = bool(prob_best[leader] > 1 - alpha)
+    n_tied = int(np.sum(np.any(np.diff(np.sort(levels, axis=1), axis=1) == 0, axis=1)))
+    return make_result(
+        test=test,
+        statistic=None,
+        pvalue=None,
+        df=None,
+        alpha=alpha,
+        alternative=alternative,
+        reject=decided,
+        names=names,
+        weights=summary.weights[back],
+        weights_interval=summary.weights_interval[back],
+        prob_best=prob_best,
+        expected_rank=1.0 + rank_probabilities @ np.arange(k),
+        rank_probabilities=rank_probabilities,
+        prob_beats=summary.prob_beats[np.ix_(back, back)],
+        best=names[leader] if decided else None,
+        rhat=rhat,
+        ess=ess,
+        diagnostics=Bunch(
+            rhat=summary.rhat[back],
+            ess=summary.ess[back],
+            prob_best_se=summary.prob_best_se[back],
+        ),
+        prior=prior,
+        greater_is_better=bool(greater_is_better),
+        n_datasets=n_datasets,
+        n_tied_datasets=n_tied,
+        n_samples=int(draws.shape[0] * draws.shape[1]),
+    )
+
+
+# --------------------------------------------------------------------------
+# The result in words (for the summaries and reports of the comparisons)
+# --------------------------------------------------------------------------
+
+
+def _by_rank(test):
+    """Estimator indices, most probably best first."""
+    return sorted(
+        range(len(test.names)),
+        key=lambda j: (test.expected_rank[j], -test.prob_best[j], j),
+    )
+
+
+def ranking_sentence(test):
+    """One sentence saying what the ranking found.
+
+    Parameters
+    ----------
+    test : Bunch
+        The result of :func:`plackett_luce`.
+
+    Returns
+    -------
+    sentence : str
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_bcv.stats import plackett_luce
+    >>> from sklearn_bcv.stats._plackett_luce import ranking_sentence
+    >>> scores = np.array([[0.9, 0.8, 0.7], [0.8, 0.9, 0.6], [0.9, 0.7, 0.7]])
+    >>> result = plackett_luce(scores, names=["forest", "svm", "knn"],
+    ...                        random_state=0)
+    >>> print(ranking_sentence(result))  # doctest: +NORMALIZE_WHITESPACE
+    P(forest is the best) = 0.63: the posterior probability that forest has
+    the largest Plackett-Luce weight (the best chance of ranking first on a
+    new data set: 0.50, 95% interval 0.14 to 0.86); no estimator is the best
+    with probability above 0.95 (1 - alpha).
+    """
+    names = test.names
+    leader = _by_rank(test)[0]
+    name = names[leader]
+    low, high = test.weights_interval[leader]
+    level = 100 * (1 - test.alpha)
+    sentence = (
+        f"P({name} is the best) = {test.prob_best[leader]:.2f}: the posterior "
+        f"probability that {name} has the largest Plackett-Luce weight (the "
+        f"best chance of ranking first on a new data set: "
+        f"{test.weights[leader]:.2f}, {level:g}% interval {low:.2f} to "
+        f"{high:.2f}); "
+    )
+    if test.best is not None:
+        return sentence + (
+            f"{test.best} is the best with probability above {1 - test.alpha:g} "
+            "(1 - alpha)."
+        )
+    return sentence + (
+        f"no estimator is the best with probability above {1 - test.alpha:g} "
+        "(1 - alpha)."
+    )
+
+
+def ranking_table(test):
+    """``(header, rows)``: one row per estimator, most probably best first.
+
+    The columns: estimator, P(best), expected rank, the posterior mean
+    weight (the probability of ranking first on a new data set) and its
+    credible interval; numbers as text with three decimals.
+    """
+    level = 100 * (1 - test.alpha)
+    header = (
+        "estimator",
+        "P(best)",
+        "expected rank",
+        "P(first on a new data set)",
+        f"{level:g}% interval",
+    )
+    rows = [
+        (
+            test.names[j],
+            f"{test.prob_best[j]:.3f}",
+            f"{test.expected_rank[j]:.2f}",
+            f"{test.weights[j]:.3f}",
+            f"[{test.weights_interval[j][0]:.3f}, {test.weights_interval[j][1]:.3f}]",
+        )
+        for j in _by_rank(test)
+    ]
+    return header, rows
+
+
+def ranking_lines(test, name="plackett_luce"):
+    """The lines of a printed summary: what was computed, the sentence of
+    :func:`ranking_sentence` and the table of :func:`ranking_table`."""
+    ties = test.n_tied_datasets
+    tie_text = (
+        f"ties kept as ties, on {ties} of {test.n_datasets} data sets"
+        if ties
+        else "no ties"
+    )
+    lines = [
+        f"{name}: Bayesian Plackett-Luce ranking ({tie_text}; R-hat "
+        f"{test.rhat:.3f}, effective sample size {test.ess:.0f})",
+        "  " + ranking_sentence(test),
+    ]
+    header, rows = ranking_table(test)
+    widths = [max(len(h), *(len(r[c]) for r in rows)) for c, h in enumerate(header)]
+    for row in (header, *rows):
+        cells = [
+            cell.ljust(width) if c == 0 else cell.rjust(width)
+            for c, (cell, width) in enumerate(zip(row, widths))
+        ]
+        lines.append("    " + "  ".join(cells).rstrip())
+    return lines
