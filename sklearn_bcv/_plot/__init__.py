@@ -12,8 +12,8 @@ builds the display from the Bunch returned by
 :func:`~sklearn_bcv.compare_predictions` (or, for the significance
 matrix, :func:`~sklearn_bcv.compare_many_estimators` and
 :func:`~sklearn_bcv.compare_many_predictions`; for the critical-difference
-diagram and the posterior simplex, :func:`~sklearn_bcv.benchmark` and
-:func:`~sklearn_bcv.compare_scores`).
+diagram, the posterior simplex and the ranking's probabilities,
+:func:`~sklearn_bcv.benchmark` and :func:`~sklearn_bcv.compare_scores`).
 
 One module per Display; ``_common`` holds what they share.
 """
@@ -22,6 +22,7 @@ from ._contingency import ContingencyTableDisplay
 from ._critical_difference import CriticalDifferenceDisplay
 from ._differences import ScoreDifferencesDisplay
 from ._posterior import PosteriorDisplay
+from ._rank_probability import RankProbabilityDisplay
 from ._report_figures import report_figures  # noqa: F401 (registers them)
 from ._sequential import SequentialDisplay
 from ._significance import SignificanceMatrixDisplay
@@ -32,6 +33,7 @@ __all__ = [
     "CriticalDifferenceDisplay",
     "PosteriorDisplay",
     "PosteriorSimplexDisplay",
+    "RankProbabilityDisplay",
     "ScoreDifferencesDisplay",
     "SequentialDisplay",
     "SignificanceMatrixDisplay",

@@ -5,7 +5,9 @@ import numpy as np
 from sklearn.utils import Bunch
 
 from .._engine._plan import run_tests
+from ..stats._plackett_luce import ranking_lines
 from ..stats._ranks import rank_scores
+from ..stats._registry import declared_tests
 from ..stats._utils import stable_mean
 from ._document import DocumentMixin
 from ._pairwise import (
@@ -256,6 +258,14 @@ def build_datasets_result(
     return result
 
 
+def ranking_tests(result):
+    """The posterior rankings that ran (the registry's role "ranking"):
+    probabilities of each estimator, neither an omnibus p-value nor (k, k)
+    decisions."""
+    declared = set(declared_tests(role="ranking"))
+    return {name: test for name, test in result.tests.items() if name in declared}
+
+
 def _rank_differ(result, test):
     """Pairs ``(better, worse)`` a post hoc rank test separates, best first."""
     tested = np.asarray(test.get("tested", ~np.eye(len(result.names), dtype=bool)))
@@ -284,7 +294,12 @@ def _verdict(result):
         verdict.text = f"Verdict: none; no test was run ({'; '.join(reasons)})."
         return verdict
     lines = []
-    omnibus = {n: t for n, t in result.tests.items() if np.ndim(t.get("reject")) == 0}
+    rankings = ranking_tests(result)
+    omnibus = {
+        n: t
+        for n, t in result.tests.items()
+        if np.ndim(t.get("reject")) == 0 and n not in rankings
+    }
     if omnibus:
         name, test = next(iter(omnibus.items()))
         verdict.omnibus_test, verdict.omnibus_reject = name, bool(test.reject)
@@ -294,6 +309,8 @@ def _verdict(result):
         verdict.differ_by_test[name] = _named(result, differ)
         verdict.posthoc_test = verdict.posthoc_test or name
         lines += _rank_lines(result, name, test, differ)
+    for name, test in rankings.items():
+        lines += ranking_lines(test, name)
     for name, table in result.pairwise.items():
         differ, same = split_pairs(result, table)
         verdict.differ_by_test[name] = _named(result, differ)

@@ -65,6 +65,9 @@ _WHY = {
     "controlled, on the repeated-measures ANOVA's error term",
     "paired_t_datasets": "a pair on its paired scores across data sets, "
     "chosen when both look normal",
+    "plackett_luce": "the posterior probability that each estimator is the "
+    "best, and of each rank, from a Bayesian Plackett-Luce model of the "
+    "rankings (ties kept as ties)",
 }
 
 
@@ -356,11 +359,16 @@ def _datasets_blocks(result):
         blocks += [("heading", "Tests and why"), ("list", tests_text)]
     sentences = []
     verdict = result.verdict
+    from ..stats._plackett_luce import ranking_sentence
+    from ._datasets import ranking_tests
+
+    rankings = ranking_tests(result)
     for name, test in result.tests.items():
-        if np.ndim(test.get("reject")) == 0:
+        if np.ndim(test.get("reject")) == 0 and name not in rankings:
             sentences.append(
                 _omnibus_sentence(name, test, alpha, f"the {k} estimators")
             )
+    sentences += [ranking_sentence(test) for test in rankings.values()]
     for name, test in result.tests.items():
         if np.ndim(test.get("reject")) == 2:
             pairs = verdict.differ_by_test.get(name, [])
