@@ -100,6 +100,8 @@ _NEWTON_STEPS = 3
 _PROPOSALS = 3
 #: Metropolis–Hastings moves of the lightest weights per sweep.
 _CUT_MOVES = 2
+#: The largest |log-factor| a move proposes (beyond, it is rejected).
+_CUT_LIMIT = 40.0
 #: Draws of the posterior held at once when forming the (k, k) table.
 _CHUNK = 2**22
 #: Largest n_samples × k (posterior draws kept, 1 GiB of float64).
@@ -236,26 +238,29 @@ class _Rankings:
         return suffix_sums(w[self.chains, self.order if order is None else order])
 
 
-def _tie_log_density(u, lam, mask, rest, *, value=True, curvature=True):
+def _tie_log_density(u, lam, log_lam, mask, rest, *, value=True, curvature=True):
     """``h(u)``, ``h'(u)`` and ``h''(u)`` of the auxiliary time ``E = e^u``
     of tie groups: ``h(u) = u - c e^u + Σ_j log(1 - e^{-λ_j e^u})``, the log
     density of u (concave). Rows are groups, columns members (``mask``
     marks the real ones); ``value`` and ``curvature`` False skip h and h''
-    (None in their place)."""
-    e = np.exp(u)
-    z = lam * e[:, None]
-    with np.errstate(over="ignore"):
-        q = z / np.expm1(z)  # z / (e^z - 1): 1 at 0, 0 for large z
-    q[~mask] = 0.0
-    ce = rest * e
-    h1 = 1.0 - ce + q.sum(axis=1)
-    h = h2 = None
-    if value:
-        log_terms = np.log(-np.expm1(-z))
-        log_terms[~mask] = 0.0
-        h = u - ce + log_terms.sum(axis=1)
-    if curvature:
-        h2 = np.sum(q * (1.0 - z - q), axis=1) - ce
+    (None in their place). Far in the tails (a proposal of the rejection
+    sampler) h is -inf, never NaN."""
+    with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):
+        e = np.exp(u)
+        z = lam * e[:, None]
+        small = z < 1e-8  # series: z / (e^z - 1) = 1 - z/2, log(1 - e^-z) = log z
+        q = np.where(small, 1.0 - 0.5 * z, z / np.expm1(z))
+        q[~mask | np.isnan(q)] = 0.0  # z = inf: 0
+        ce = rest * e
+        h1 = 1.0 - ce + q.sum(axis=1)
+        h = h2 = None
+        if value:
+            log_terms = np.where(small, log_lam + u[:, None], np.log(-np.expm1(-z)))
+            log_terms[~mask] = 0.0
+            h = u - ce + log_terms.sum(axis=1)
+            h[np.isnan(h)] = -np.inf
+        if curvature:
+            h2 = np.sum(q * (1.0 - z - q), axis=1) - ce
     return h, h1, h2
 
 
@@ -269,6 +274,7 @@ def _draw_tie_times(rng, lam, mask, rest, mode):
     Returns the times (n_groups, width; 0 off the mask) and each group's
     span, the largest of its times.
     """
+    log_lam = np.log(lam)
     m = mask.sum(axis=1)
     total = np.sum(np.where(mask, lam, 0.0), axis=1)
     # The mode of h lies in [lo, hi]: z / (e^z - 1) is in [1 - z/2, 1].
@@ -277,7 +283,7 @@ def _draw_tie_times(rng, lam, mask, rest, mode):
     u = np.clip(mode, lo, hi)
     a, b = lo, hi
     for _ in range(_NEWTON_STEPS):
-        _, h1, h2 = _tie_log_density(u, lam, mask, rest, value=False)
+        _, h1, h2 = _tie_log_density(u, lam, log_lam, mask, rest, value=False)
         a = np.where(h1 > 0, u, a)
         b = np.where(h1 > 0, b, u)
         step = u - h1 / h2
@@ -289,23 +295,12 @@ def _draw_tie_times(rng, lam, mask, rest, mode):
     sd = 1.0 / np.sqrt(-h2)
     n = u.size
     both = np.concatenate([u - sd, u + sd])
-    h, s, _ = _tie_log_density(
-        both,
-        np.tile(lam, (2, 1)),
-        np.tile(mask, (2, 1)),
-        np.tile(rest, 2),
-        curvature=False,
-    )
-    bad = np.concatenate([~(s[:n] > 0), ~(s[n:] < 0)])
+    twice = (np.tile(lam, (2, 1)), np.tile(log_lam, (2, 1)), np.tile(mask, (2, 1)))
+    h, s, _ = _tie_log_density(both, *twice, np.tile(rest, 2), curvature=False)
+    bad = np.concatenate([~(s[:n] > 0), ~(s[n:] < 0)]) | ~np.isfinite(h)
     if np.any(bad):
         both[bad] = np.concatenate([lo - 1.0, hi + 1.0])[bad]
-        h, s, _ = _tie_log_density(
-            both,
-            np.tile(lam, (2, 1)),
-            np.tile(mask, (2, 1)),
-            np.tile(rest, 2),
-            curvature=False,
-        )
+        h, s, _ = _tie_log_density(both, *twice, np.tile(rest, 2), curvature=False)
     u_left, u_right, h_left, h_right = both[:n], both[n:], h[:n], h[n:]
     s_left, s_right = s[:n], s[n:]
     # The tent under which h lies (concavity): the two tangents, meeting at
@@ -323,7 +318,7 @@ def _draw_tie_times(rng, lam, mask, rest, mode):
         proposal = u_x[pending, None] - rng.standard_exponential(shape) / slope
         at = np.repeat(pending, _PROPOSALS)
         h, _, _ = _tie_log_density(
-            proposal.ravel(), lam[at], mask[at], rest[at], curvature=False
+            proposal.ravel(), lam[at], log_lam[at], mask[at], rest[at], curvature=False
         )
         envelope = np.minimum(
             h_left[pending, None]
@@ -337,8 +332,11 @@ def _draw_tie_times(rng, lam, mask, rest, mode):
         u_draw[pending[done]] = proposal[done, first[done]]
         pending = pending[~done]
     # Given E, each member's time is Exp(λ_j) truncated to (0, E).
-    z = lam * np.exp(u_draw)[:, None]
-    times = -np.log1p(rng.random(lam.shape) * np.expm1(-z)) / lam
+    span = np.exp(u_draw)[:, None]
+    z = lam * span
+    v = rng.random(lam.shape)
+    with np.errstate(under="ignore"):
+        times = np.where(z < 1e-8, v * span, -np.log1p(v * np.expm1(-z)) / lam)
     times[~mask] = 0.0
     return times, times.max(axis=1)
 
@@ -415,16 +413,21 @@ def _cut_move(data, lam, completed, prior, rng):
     (B: the light weights still to be placed at stage r, R: all of them;
     the Jacobian ``e^{mt}`` included), is proposed from by one Newton step,
     ``t ~ N(-f'(0)/f''(0), -1/f''(0))``, and the reverse proposal computed
-    the same way from t. The m lightest must stay the lightest (else the
-    move is rejected), so the move is reversible and leaves the posterior
-    invariant.
+    the same way from t. The m lightest must stay the lightest and
+    ``|t| <= 40`` (else the move is rejected), so the move is reversible
+    and leaves the posterior invariant.
     """
     n_chains, _, k = data.shape
     m = rng.integers(1, k, size=n_chains)
     ranks = np.argsort(np.argsort(lam, axis=1, kind="stable"), axis=1)
     light = ranks < m[:, None]
     light_weight = np.where(light, lam, 0.0)
-    share = data.suffix_sums(light_weight, completed) / data.suffix_sums(lam, completed)
+    # At each stage, the shares of the light and the other weights still to
+    # be placed (each summed on its own: no cancellation when one is 0).
+    light_left = data.suffix_sums(light_weight, completed)
+    heavy_left = data.suffix_sums(np.where(light, 0.0, lam), completed)
+    share = light_left / (light_left + heavy_left)
+    other = heavy_left / (light_left + heavy_left)
     shape = np.sum(np.where(light, data.counts, 0), axis=1) + m * prior
     total_light = light_weight.sum(axis=1)
     bound = np.log(np.min(np.where(light, np.inf, lam), axis=1)) - np.log(
@@ -434,7 +437,7 @@ def _cut_move(data, lam, completed, prior, rng):
 
     def slope_curvature(t):
         e = np.exp(t)[:, None, None]
-        x = e * share / (1.0 + (e - 1.0) * share)  # e^t B / (A + e^t B)
+        x = e * share / (other + e * share)  # e^t B / (A + e^t B)
         x = np.where(counted, x, 0.0)
         g = shape - e[:, 0, 0] * total_light - x.sum(axis=(1, 2))
         h = -e[:, 0, 0] * total_light - np.sum(x * (1.0 - x), axis=(1, 2))
@@ -443,11 +446,11 @@ def _cut_move(data, lam, completed, prior, rng):
     g0, h0 = slope_curvature(np.zeros(n_chains))
     mean0, sd0 = -g0 / h0, 1.0 / np.sqrt(-h0)
     t = mean0 + sd0 * rng.standard_normal(n_chains)
-    inside = t < bound
+    inside = (t < bound) & (np.abs(t) <= _CUT_LIMIT)
     t = np.where(inside, t, 0.0)
     g1, h1 = slope_curvature(t)
     mean1, sd1 = t - g1 / h1, 1.0 / np.sqrt(-h1)
-    change = np.log1p(np.expm1(t)[:, None, None] * share)
+    change = np.log(other + np.exp(t)[:, None, None] * share)
     log_target = (
         shape * t
         - np.expm1(t) * total_light
