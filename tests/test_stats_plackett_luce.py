@@ -22,6 +22,7 @@ from sklearn_bcv.simulation._plackett_luce import (
 )
 from sklearn_bcv.stats import plackett_luce
 from sklearn_bcv.stats._plackett_luce import (
+    _draw_small_tie_times,
     _draw_tie_times,
     ranking_lines,
     ranking_sentence,
@@ -172,52 +173,70 @@ def test_agrees_with_importance_sampling_on_four_with_large_ties():
 # --------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("rest", [0.05, 1.0, 30.0])
-def test_tie_times_give_the_exact_order_law(rest):
-    """Given the weights, the order in which the members of a tie group
-    arrive must have ``P(σ) ∝ Π_t w_σt / (c + Σ_{u ≥ t} w_σu)`` (the
-    Plackett–Luce probability of σ with the c others all below): 60,000
-    draws of the three members' times against it, chi-squared."""
-    lam = np.array([0.5, 0.3, 0.2])
-    n = 60_000
-    members = np.tile(lam, (n, 1))
-    mask = np.ones_like(members, dtype=bool)
-    times, span = _draw_tie_times(
-        np.random.default_rng(0), members, mask, np.full(n, rest), np.full(n, np.inf)
-    )
-    np.testing.assert_allclose(span, times.max(axis=1))
-    orders = [tuple(o) for o in np.argsort(times, axis=1)]
-    observed = np.array([orders.count(p) for p in itertools.permutations(range(3))])
-    expected = []
-    for order in itertools.permutations(range(3)):
+def _order_law(lam, rest):
+    """``P(σ) ∝ Π_t w_σt / (c + Σ_{u ≥ t} w_σu)`` over the orders of the
+    members of a tie group (the Plackett–Luce probability of σ with the c
+    others all after it)."""
+    law = {}
+    for order in itertools.permutations(range(len(lam))):
         p, left = 1.0, rest + lam.sum()
         for j in order:
             p *= lam[j] / left
             left -= lam[j]
-        expected.append(p)
-    expected = np.array(expected) / np.sum(expected) * n
-    assert stats.chisquare(observed, expected).pvalue > 1e-3
+        law[order] = p
+    total = sum(law.values())
+    return {order: p / total for order, p in law.items()}
 
 
-def test_tie_times_span_matches_its_integral():
+def _draw_times(lam, rest, n, method, seed=0):
+    rng = np.random.default_rng(seed)
+    members = np.tile(lam, (n, 1))
+    if method == "enumerated":
+        orders = np.array(list(itertools.permutations(range(len(lam)))))
+        return _draw_small_tie_times(rng, members, np.full(n, rest), orders)
+    mask = np.ones_like(members, dtype=bool)
+    return _draw_tie_times(rng, members, mask, np.full(n, rest), np.full(n, np.inf))
+
+
+@pytest.mark.parametrize("method", ["enumerated", "auxiliary"])
+@pytest.mark.parametrize(
+    "lam, rest",
+    [
+        ([0.5, 0.3, 0.2], 0.05),
+        ([0.5, 0.3, 0.2], 1.0),
+        ([0.5, 0.3, 0.2], 30.0),
+        ([0.3, 0.25, 0.2, 0.15, 0.1], 0.5),
+    ],
+)
+def test_tie_times_give_the_exact_order_law(method, lam, rest):
+    """Given the weights, the order in which the members of a tie group
+    arrive must follow its exact conditional law, by both samplers (all m!
+    orders enumerated; the auxiliary time of the first estimator below):
+    50,000 draws against it, chi-squared."""
+    lam = np.array(lam)
+    n = 50_000
+    times = _draw_times(lam, rest, n, method)
+    law = _order_law(lam, rest)
+    orders, observed = np.unique(np.argsort(times, axis=1), axis=0, return_counts=True)
+    expected = np.array([law[tuple(o)] for o in orders]) * n
+    missing = 1 - sum(law[tuple(o)] for o in orders)
+    assert missing * n < 5  # no order of real weight missed
+    assert stats.chisquare(observed, expected * n / expected.sum()).pvalue > 1e-3
+
+
+@pytest.mark.parametrize("method", ["enumerated", "auxiliary"])
+def test_tie_times_span_matches_its_integral(method):
     """The mean span of a group (its last member's time) against numerical
     integration of its density ``∝ Π (1 - e^{-w_j t})' e^{-ct}``."""
     lam, rest = np.array([2.0, 0.1, 0.7, 0.05]), 0.4
     n = 80_000
-    _, span = _draw_tie_times(
-        np.random.default_rng(1),
-        np.tile(lam, (n, 1)),
-        np.ones((n, 4), dtype=bool),
-        np.full(n, rest),
-        np.full(n, np.inf),
-    )
+    span = _draw_times(lam, rest, n, method, seed=1).max(axis=1)
     t = np.linspace(0, 400, 400_001)
     cdf = np.prod(1 - np.exp(-np.outer(t, lam)), axis=1)
     density = np.gradient(cdf, t) * np.exp(-rest * t)
     mean = np.trapezoid(t * density, t) / np.trapezoid(density, t)
-    assert np.mean(span) == pytest.approx(
-        mean, rel=4 * np.std(span) / mean / np.sqrt(n)
-    )
+    se = np.std(span) / np.sqrt(n)
+    assert np.mean(span) == pytest.approx(mean, abs=4 * se)
 
 
 # --------------------------------------------------------------------------
@@ -225,17 +244,29 @@ def test_tie_times_span_matches_its_integral():
 # --------------------------------------------------------------------------
 
 
-def test_simulation_based_calibration_small():
-    """Talts et al. (2018): the rank of each true weight among 199 thinned
+@pytest.mark.parametrize(
+    "k, n_datasets, tie_probability, seed",
+    [(4, 8, 0.3, 11), (8, 6, 0.7, 4)],
+    ids=["ties-of-2-to-4", "ties-of-5-and-more"],
+)
+def test_simulation_based_calibration_small(k, n_datasets, tie_probability, seed):
+    """Talts et al. (2018): the rank of each true weight among 99 thinned
     draws is uniform when the sampler draws from the posterior; weak orders
-    with ties (neighbouring places merged with probability 0.3). 150
-    replications here; 2,000 in the slow test and
+    with ties (neighbouring places merged at random: small tie groups, whose
+    orders the sampler enumerates, and groups of 5 to 8, drawn through their
+    auxiliary time). 150 replications here; 2,000 in the slow test and
     benchmarks/sbc_plackett_luce.py."""
     ranks, n_ranked = calibration_ranks(
-        150, k=4, n_datasets=8, n_draws=995, thin=5, random_state=11
+        150,
+        k=k,
+        n_datasets=n_datasets,
+        tie_probability=tie_probability,
+        n_draws=495,
+        thin=5,
+        random_state=seed,
     )
-    assert n_ranked == 199
-    for j in range(4):
+    assert n_ranked == 99
+    for j in range(k):
         counts, pvalue = rank_uniformity(ranks[:, j], n_ranked)
         assert pvalue > 1e-3, (j, counts)
 
@@ -243,7 +274,7 @@ def test_simulation_based_calibration_small():
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "k, n_datasets, prior, tie_probability",
-    [(4, 10, 1.0, 0.3), (3, 5, 1.0, 0.0), (6, 20, 0.5, 0.5)],
+    [(4, 10, 1.0, 0.3), (3, 5, 1.0, 0.0), (6, 20, 0.5, 0.5), (8, 6, 1.0, 0.7)],
 )
 def test_simulation_based_calibration_large(k, n_datasets, prior, tie_probability):
     ranks, n_ranked = calibration_ranks(

@@ -54,6 +54,7 @@ weights: the times are drawn for ``λ = w`` and the update is
 posterior invariant; all chains advance together as numpy arrays.
 """
 
+import itertools
 import warnings
 
 import numpy as np
@@ -92,10 +93,14 @@ TIE_ULPS = 4
 #: last place with a tiny prior has weights near it), so that every rate and
 #: time stays a finite double.
 WEIGHT_FLOOR = 1e-200
-#: Safeguarded Newton steps towards the mode of a tie group's auxiliary
-#: time; the envelope is valid after any number (only its acceptance rate
-#: depends on it).
-_NEWTON_STEPS = 3
+#: At most this many safeguarded Newton steps towards the mode of a tie
+#: group's auxiliary time (a handful from the last sweep's mode; the
+#: envelope is valid after any number, only its acceptance rate depends on
+#: it).
+_MODE_ITERATIONS = 100
+#: Tie groups of up to this many members draw their order from all m! of
+#: them; larger ones go through their auxiliary time (both exact).
+_ENUMERATED = 4
 #: Proposals per tie group and pass of the rejection sampler.
 _PROPOSALS = 3
 #: Metropolis–Hastings moves of the lightest weights per sweep.
@@ -177,6 +182,19 @@ def _canonical_columns(levels):
 # --------------------------------------------------------------------------
 
 
+class _TieGroups:
+    """Tie groups of one class: their chain, data set, members' places
+    (n_groups, width), last place, and the members' mask (large groups,
+    None for the small ones, all of one size) or the orders of the small
+    ones (their m! orders, None for the large)."""
+
+    __slots__ = ("chain", "row", "members", "end", "mask", "orders")
+
+    def __init__(self, **fields):
+        for name, value in fields.items():
+            setattr(self, name, value)
+
+
 class _Rankings:
     """The weak orders as the sampler sees them.
 
@@ -216,20 +234,32 @@ class _Rankings:
         self.counts = np.take_along_axis(~in_last_group, self.inverse, axis=-1).sum(
             axis=1
         )
-        # Tie groups (two or more members) that are not the last group.
+        # Tie groups (two or more members) that are not the last group: one
+        # class per size up to _ENUMERATED (their orders enumerated), one
+        # for the larger ones (padded to the largest, with a mask).
         tie_start = starts & (last > first) & ~in_last_group
         chain, row, start = np.nonzero(tie_start)
         size = last[chain, row, start] - start + 1
         self.n_ties = chain.size
-        if self.n_ties:
-            width = int(size.max())
+        self.tie_classes = []
+        for m in [*range(2, _ENUMERATED + 1), None]:
+            chosen = size > _ENUMERATED if m is None else size == m
+            if not np.any(chosen):
+                continue
+            width = int(size[chosen].max())
             offsets = np.arange(width)
-            self.tie_mask = offsets < size[:, None]
-            members = np.minimum(start[:, None] + offsets, k - 1)
-            self.tie_chain = chain
-            self.tie_row = row
-            self.tie_members = members
-            self.tie_end = start + size - 1
+            self.tie_classes.append(
+                _TieGroups(
+                    chain=chain[chosen],
+                    row=row[chosen],
+                    members=np.minimum(start[chosen, None] + offsets, k - 1),
+                    end=start[chosen] + size[chosen] - 1,
+                    mask=None if m else offsets < size[chosen, None],
+                    orders=np.array(list(itertools.permutations(range(m))))
+                    if m
+                    else None,
+                )
+            )
 
     def suffix_sums(self, w, order=None):
         """``Σ_{s ≥ p} w[c, order[c, i, s]]``: at each place p of each data
@@ -264,6 +294,55 @@ def _tie_log_density(u, lam, log_lam, mask, rest, *, value=True, curvature=True)
     return h, h1, h2
 
 
+def _draw_small_tie_times(rng, lam, rest, orders):
+    """Exact draws of the arrival times of the members of small tie groups.
+
+    ``lam`` (n_groups, m) holds the members' weights, ``rest`` (n_groups,)
+    the total weight below each group, ``orders`` the m! orders of m
+    members. The order of arrival has the probability ``Π_t λ_σt / D_t``,
+    ``D_t = c + Σ_{s ≥ t} λ_σs`` (the Plackett–Luce probability of σ with
+    the others all after it), computed for every order; given it, the gaps
+    between arrivals are independent ``Exp(D_t)``. Returns the times
+    (n_groups, m).
+    """
+    n = lam.shape[0]
+    ordered = lam[:, orders]  # (n, m!, m)
+    left = rest[:, None, None] + suffix_sums(ordered)
+    probability = np.prod(ordered / left, axis=-1)
+    cumulative = np.cumsum(probability, axis=1)
+    u = rng.random(n) * cumulative[:, -1]
+    pick = np.minimum(np.sum(cumulative < u[:, None], axis=1), len(orders) - 1)
+    rows = np.arange(n)
+    arrival = np.cumsum(rng.standard_exponential(lam.shape) / left[rows, pick], axis=1)
+    times = np.empty_like(lam)
+    times[rows[:, None], orders[pick]] = arrival
+    return times
+
+
+def _tie_mode(u, lo, hi, lam, log_lam, mask, rest):
+    """The mode of each tie group's ``h`` in ``[lo, hi]``: Newton's method
+    kept inside the bracket (bisection where a step leaves it), from ``u``,
+    until the steps are below 1e-6 (each group as long as it needs)."""
+    a, b = lo.copy(), hi.copy()
+    u = u.copy()
+    todo = np.arange(u.size)
+    for _ in range(_MODE_ITERATIONS):
+        if not todo.size:
+            break
+        _, h1, h2 = _tie_log_density(
+            u[todo], lam[todo], log_lam[todo], mask[todo], rest[todo], value=False
+        )
+        a[todo] = np.where(h1 > 0, u[todo], a[todo])
+        b[todo] = np.where(h1 > 0, b[todo], u[todo])
+        step = u[todo] - h1 / h2
+        inside = (step > a[todo]) & (step < b[todo])
+        new = np.where(inside, step, 0.5 * (a[todo] + b[todo]))
+        moved = np.abs(new - u[todo])
+        u[todo] = new
+        todo = todo[(moved > 1e-6) & (b[todo] - a[todo] > 1e-9)]
+    return u
+
+
 def _draw_tie_times(rng, lam, mask, rest, mode):
     """Exact draws of the arrival times of the members of tie groups.
 
@@ -271,8 +350,7 @@ def _draw_tie_times(rng, lam, mask, rest, mode):
     the real members; the others hold 1), ``rest`` (n_groups,) the total
     weight of the estimators below each group, ``mode`` (n_groups,) a guess
     of the mode of each group's ``h`` (the last sweep's, updated in place).
-    Returns the times (n_groups, width; 0 off the mask) and each group's
-    span, the largest of its times.
+    Returns the times (n_groups, width; 0 off the mask).
     """
     log_lam = np.log(lam)
     m = mask.sum(axis=1)
@@ -280,18 +358,13 @@ def _draw_tie_times(rng, lam, mask, rest, mode):
     # The mode of h lies in [lo, hi]: z / (e^z - 1) is in [1 - z/2, 1].
     lo = np.log((1.0 + m) / (rest + total / 2.0))
     hi = np.log((1.0 + m) / rest)
-    u = np.clip(mode, lo, hi)
-    a, b = lo, hi
-    for _ in range(_NEWTON_STEPS):
-        _, h1, h2 = _tie_log_density(u, lam, log_lam, mask, rest, value=False)
-        a = np.where(h1 > 0, u, a)
-        b = np.where(h1 > 0, b, u)
-        step = u - h1 / h2
-        u = np.where((step > a) & (step < b), step, 0.5 * (a + b))
+    u = _tie_mode(np.clip(mode, lo, hi), lo, hi, lam, log_lam, mask, rest)
     mode[:] = u
-    # Tangents at about ±1 sd; where one lands on the wrong side of the
-    # mode, one beyond the bracket, where the slope's sign is known:
-    # h'(lo - 1) >= (1 + m)(1 - 1/e) > 0 and h'(hi + 1) < 0.
+    # Tangents at ±1 sd of the mode (the slopes' signs are then known; in
+    # the rare group where rounding says otherwise, a point beyond the
+    # bracket, where they are: h'(lo - 1) >= (1 + m)(1 - 1/e) > 0 and
+    # h'(hi + 1) < 0).
+    _, _, h2 = _tie_log_density(u, lam, log_lam, mask, rest, value=False)
     sd = 1.0 / np.sqrt(-h2)
     n = u.size
     both = np.concatenate([u - sd, u + sd])
@@ -338,7 +411,7 @@ def _draw_tie_times(rng, lam, mask, rest, mode):
     with np.errstate(under="ignore"):
         times = np.where(z < 1e-8, v * span, -np.log1p(v * np.expm1(-z)) / lam)
     times[~mask] = 0.0
-    return times, times.max(axis=1)
+    return times
 
 
 def _sweep(data, w, prior, rng, tie_mode):
@@ -351,18 +424,20 @@ def _sweep(data, w, prior, rng, tie_mode):
     times = rng.standard_exponential(data.shape) / rest
     times[data.in_last_group] = 0.0
     span = np.where(data.gap_at, times, 0.0)
-    if data.n_ties:
-        c, i = data.tie_chain, data.tie_row
-        members = lam[c[:, None], i[:, None], data.tie_members]
-        members[~data.tie_mask] = 1.0
-        below = rest[c, i, data.tie_end + 1]
-        tie_times, tie_span = _draw_tie_times(
-            rng, members, data.tie_mask, below, tie_mode
-        )
-        cc = np.broadcast_to(c[:, None], data.tie_members.shape)[data.tie_mask]
-        ii = np.broadcast_to(i[:, None], data.tie_members.shape)[data.tie_mask]
-        times[cc, ii, data.tie_members[data.tie_mask]] = tie_times[data.tie_mask]
-        span[c, i, data.tie_end] = tie_span
+    for ties in data.tie_classes:
+        c, i = ties.chain[:, None], ties.row[:, None]
+        members = lam[c, i, ties.members]
+        below = rest[ties.chain, ties.row, ties.end + 1]
+        if ties.mask is None:
+            tie_times = _draw_small_tie_times(rng, members, below, ties.orders)
+            times[c, i, ties.members] = tie_times
+        else:
+            members[~ties.mask] = 1.0
+            tie_times = _draw_tie_times(rng, members, ties.mask, below, tie_mode)
+            cc = np.broadcast_to(c, ties.members.shape)[ties.mask]
+            ii = np.broadcast_to(i, ties.members.shape)[ties.mask]
+            times[cc, ii, ties.members[ties.mask]] = tie_times[ties.mask]
+        span[ties.chain, ties.row, ties.end] = tie_times.max(axis=1)
     elapsed = np.cumsum(span, axis=-1)
     start = np.where(
         data.first_before >= 0,
@@ -477,7 +552,9 @@ def run_sampler(levels, *, prior, n_draws, n_chains, n_warmup, rng):
     data = _Rankings(levels, n_chains)
     w = rng.dirichlet(np.ones(data.k), size=n_chains)
     w = np.maximum(w, WEIGHT_FLOOR)
-    tie_mode = np.full(data.n_ties, np.inf)  # clipped to each bracket's top
+    large = [ties for ties in data.tie_classes if ties.mask is not None]
+    # The large tie groups' last modes (inf: clipped to each bracket's top).
+    tie_mode = np.full(large[0].chain.size if large else 0, np.inf)
     for _ in range(n_warmup):
         w = _sweep(data, w, prior, rng, tie_mode)
     draws = np.empty((n_chains, n_draws, data.k))
