@@ -229,7 +229,10 @@ class _Rankings:
         in_last_group = ordered == ordered[..., -1:]
         self.in_last_group = in_last_group
         self.gap_at = ends & ~in_last_group  # where a group's span is added
-        self.first_before = first - 1  # the position before the group, or -1
+        # The place before each group (its start time is the time elapsed
+        # there), and whether there is one.
+        self.first_before = np.maximum(first - 1, 0)
+        self.after_first = first > 0
         # n_j: the data sets on which j is not in the last group.
         self.counts = np.take_along_axis(~in_last_group, self.inverse, axis=-1).sum(
             axis=1
@@ -439,11 +442,8 @@ def _sweep(data, w, prior, rng, tie_mode):
             times[cc, ii, ties.members[ties.mask]] = tie_times[ties.mask]
         span[ties.chain, ties.row, ties.end] = tie_times.max(axis=1)
     elapsed = np.cumsum(span, axis=-1)
-    start = np.where(
-        data.first_before >= 0,
-        elapsed[data.chains, data.rows, np.maximum(data.first_before, 0)],
-        0.0,
-    )
+    start = elapsed[data.chains, data.rows, data.first_before]
+    start[~data.after_first] = 0.0
     arrival = (start + times)[data.chains, data.rows, data.inverse]
     scale = rng.standard_gamma(k * prior, size=n_chains)
     rate = scale[:, None] + arrival.sum(axis=1)
