@@ -19,6 +19,8 @@ from sklearn_bcv.simulation._plackett_luce import (
     calibration_ranks,
     draw_weak_orders,
     null_rankings,
+    simplex_quadrature,
+    weak_order_likelihood,
 )
 from sklearn_bcv.stats import plackett_luce
 from sklearn_bcv.stats._plackett_luce import (
@@ -51,54 +53,16 @@ def _quiet(*args, **kwargs):
         return plackett_luce(*args, **kwargs)
 
 
-# --------------------------------------------------------------------------
-# Independent references: the weak order's probability by enumeration
-# --------------------------------------------------------------------------
-
-
-def weak_order_likelihood(levels, w):
-    """``Π_i P(weak order i | w)`` by summing the Plackett–Luce probability
-    of every full order consistent with each weak order (``w``: (..., k))."""
-    total = np.ones(w.shape[:-1])
-    k = w.shape[-1]
-    for row in np.asarray(levels):
-        p = np.zeros(w.shape[:-1])
-        for order in itertools.permutations(range(k)):
-            if np.any(np.diff(row[list(order)]) < 0):
-                continue
-            term, left = np.ones(w.shape[:-1]), w.sum(axis=-1)
-            for j in order[:-1]:
-                term = term * w[..., j] / left
-                left = left - w[..., j]
-            p = p + term
-        total = total * p
-    return total
-
-
-def simplex_quadrature(levels, prior, n=500):
-    """The exact posterior of k = 3 weights by Gauss–Legendre quadrature on
-    the simplex (w1 = u, w2 = (1 - u) v, w3 = (1 - u)(1 - v), Jacobian
-    1 - u): posterior means of w, P(best), expected ranks, w_i/(w_i + w_j)."""
-    x, wx = np.polynomial.legendre.leggauss(n)
-    u, wu = (x + 1) / 2, wx / 2
-    U, V = np.meshgrid(u, u, indexing="ij")
-    w = np.stack([U, (1 - U) * V, (1 - U) * (1 - V)], axis=-1)
-    density = (
-        weak_order_likelihood(levels, w)
-        * np.prod(w, axis=-1) ** (prior - 1)
-        * (1 - U)
-        * np.outer(wu, wu)
-    )
-    density /= density.sum()
-    ranks = np.argsort(np.argsort(-w, axis=-1), axis=-1)
-    expect = lambda f: np.tensordot(density, f, axes=([0, 1], [0, 1]))  # noqa: E731
-    beats = w[..., :, None] / (w[..., :, None] + w[..., None, :])
-    return {
-        "weights": expect(w),
-        "prob_best": expect((ranks == 0).astype(float)),
-        "expected_rank": 1 + expect(ranks.astype(float)),
-        "prob_beats": expect(beats),
-    }
+def test_weak_order_likelihood_by_hand():
+    """w = (0.5, 0.3, 0.2): the first two tied above the third is
+    0.5 · 0.3/0.5 + 0.3 · 0.5/0.7 = 0.3 + 3/14; all three tied is 1; the
+    full order (2, 0, 1) is 0.2 · 0.5/0.8."""
+    w = np.array([0.5, 0.3, 0.2])
+    assert weak_order_likelihood([[0, 0, 1]], w) == pytest.approx(0.3 + 3 / 14)
+    assert weak_order_likelihood([[0, 0, 0]], w) == pytest.approx(1.0)
+    assert weak_order_likelihood([[1, 2, 0]], w) == pytest.approx(0.2 * 0.5 / 0.8)
+    both = weak_order_likelihood([[0, 0, 1], [1, 2, 0]], w)
+    assert both == pytest.approx((0.3 + 3 / 14) * 0.125)
 
 
 # A tied row at the top, one in the middle, one of all three, and orders.

@@ -12,13 +12,25 @@
 * :func:`null_rankings`: the ranking on exchangeable estimators (every
   estimator's scores from one distribution), where each should be the best
   with probability 1/k.
+* :func:`weak_order_likelihood` and :func:`simplex_quadrature`: the exact
+  posterior of three weights by quadrature, the likelihood of each weak
+  order by enumerating the full orders it merges (independent of the
+  sampler's latent times).
 """
+
+import itertools
 
 import numpy as np
 
 from ..stats._plackett_luce import plackett_luce, run_sampler
 
-__all__ = ["calibration_ranks", "draw_weak_orders", "null_rankings"]
+__all__ = [
+    "calibration_ranks",
+    "draw_weak_orders",
+    "null_rankings",
+    "simplex_quadrature",
+    "weak_order_likelihood",
+]
 
 
 def draw_weak_orders(weights, n_datasets, rng, *, tie_probability=0.0):
@@ -160,4 +172,76 @@ def null_rankings(
         "decisions": float(decided.mean()),
         "max_prob_best": prob_best.max(axis=1),
         "tied_datasets": float(tied.mean()),
+    }
+
+
+def weak_order_likelihood(levels, w):
+    """``Π_i P(weak order i | w)``, each the sum of the Plackett–Luce
+    probabilities of the full orders that the weak order merges (found by
+    enumerating the k! orders: small k only).
+
+    Parameters
+    ----------
+    levels : array-like of int of shape (n_datasets, k)
+        0 for the best group of each data set, 1 for the next, ...
+    w : ndarray of shape (..., k)
+        Weights (any positive scale).
+
+    Returns
+    -------
+    likelihood : ndarray of shape w.shape[:-1]
+    """
+    w = np.asarray(w, dtype=float)
+    k = w.shape[-1]
+    total = np.ones(w.shape[:-1])
+    for row in np.asarray(levels):
+        p = np.zeros(w.shape[:-1])
+        for order in itertools.permutations(range(k)):
+            if np.any(np.diff(row[list(order)]) < 0):
+                continue
+            term, left = np.ones(w.shape[:-1]), w.sum(axis=-1)
+            for j in order[:-1]:
+                term = term * w[..., j] / left
+                left = left - w[..., j]
+            p = p + term
+        total = total * p
+    return total
+
+
+def simplex_quadrature(levels, prior=1.0, n_nodes=500):
+    """The exact posterior of three weights by quadrature on the simplex.
+
+    ``w = (u, (1 - u) v, (1 - u)(1 - v))`` (Jacobian ``1 - u``) on a
+    Gauss–Legendre grid of ``n_nodes`` × ``n_nodes`` points; the likelihood
+    by :func:`weak_order_likelihood`, the prior ``Dirichlet(prior, prior,
+    prior)``.
+
+    Returns
+    -------
+    posterior : dict
+        The posterior means of ``weights`` (3,), of the indicator of the
+        largest weight (``prob_best``), of the ranks (``expected_rank``) and
+        of ``w_i / (w_i + w_j)`` (``prob_beats``, (3, 3)).
+    """
+    x, wx = np.polynomial.legendre.leggauss(n_nodes)
+    u, wu = (x + 1) / 2, wx / 2
+    U, V = np.meshgrid(u, u, indexing="ij")
+    w = np.stack([U, (1 - U) * V, (1 - U) * (1 - V)], axis=-1)
+    density = (
+        weak_order_likelihood(levels, w)
+        * np.prod(w, axis=-1) ** (prior - 1)
+        * (1 - U)
+        * np.outer(wu, wu)
+    )
+    density /= density.sum()
+    ranks = np.argsort(np.argsort(-w, axis=-1), axis=-1)
+
+    def expect(f):
+        return np.tensordot(density, f, axes=([0, 1], [0, 1]))
+
+    return {
+        "weights": expect(w),
+        "prob_best": expect((ranks == 0).astype(float)),
+        "expected_rank": 1 + expect(ranks.astype(float)),
+        "prob_beats": expect(w[..., :, None] / (w[..., :, None] + w[..., None, :])),
     }
