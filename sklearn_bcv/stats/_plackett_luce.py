@@ -228,7 +228,9 @@ class _Rankings:
         )
         in_last_group = ordered == ordered[..., -1:]
         self.in_last_group = in_last_group
-        self.gap_at = ends & ~in_last_group  # where a group's span is added
+        self.not_last = (~in_last_group).astype(float)
+        # Where a group's span is added to the time elapsed (1.0) or not.
+        self.gap_at = (ends & ~in_last_group).astype(float)
         # The place before each group (its start time is the time elapsed
         # there), and whether there is one.
         self.first_before = np.maximum(first - 1, 0)
@@ -263,12 +265,6 @@ class _Rankings:
                     else None,
                 )
             )
-
-    def suffix_sums(self, w, order=None):
-        """``Σ_{s ≥ p} w[c, order[c, i, s]]``: at each place p of each data
-        set, the weight of the estimators from p on (by default in the weak
-        order, ties in column order)."""
-        return suffix_sums(w[self.chains, self.order if order is None else order])
 
 
 def _tie_log_density(u, lam, log_lam, mask, rest, *, value=True, curvature=True):
@@ -424,9 +420,8 @@ def _sweep(data, w, prior, rng, tie_mode):
     lam = w[data.chains, data.order]
     # rest[..., p]: the weight of the estimators at places p, p + 1, ...
     rest = suffix_sums(lam)
-    times = rng.standard_exponential(data.shape) / rest
-    times[data.in_last_group] = 0.0
-    span = np.where(data.gap_at, times, 0.0)
+    times = rng.standard_exponential(data.shape) / rest * data.not_last
+    span = times * data.gap_at
     for ties in data.tie_classes:
         c, i = ties.chain[:, None], ties.row[:, None]
         members = lam[c, i, ties.members]
@@ -498,22 +493,23 @@ def _cut_move(data, lam, completed, prior, rng):
     light = ranks < m[:, None]
     light_weight = np.where(light, lam, 0.0)
     # At each stage, the shares of the light and the other weights still to
-    # be placed (each summed on its own: no cancellation when one is 0).
-    light_left = data.suffix_sums(light_weight, completed)
-    heavy_left = data.suffix_sums(np.where(light, 0.0, lam), completed)
-    share = light_left / (light_left + heavy_left)
-    other = heavy_left / (light_left + heavy_left)
+    # be placed (each summed on its own: no cancellation when one is 0);
+    # the stages of the last group do not count (share 0, other 1).
+    both = suffix_sums(
+        np.stack([light_weight, lam - light_weight])[:, data.chains, completed]
+    )
+    total = both[0] + both[1]
+    share = np.where(data.in_last_group, 0.0, both[0] / total)
+    other = np.where(data.in_last_group, 1.0, both[1] / total)
     shape = np.sum(np.where(light, data.counts, 0), axis=1) + m * prior
     total_light = light_weight.sum(axis=1)
     bound = np.log(np.min(np.where(light, np.inf, lam), axis=1)) - np.log(
         np.max(light_weight, axis=1)
     )
-    counted = ~data.in_last_group
 
     def slope_curvature(t):
         e = np.exp(t)[:, None, None]
         x = e * share / (other + e * share)  # e^t B / (A + e^t B)
-        x = np.where(counted, x, 0.0)
         g = shape - e[:, 0, 0] * total_light - x.sum(axis=(1, 2))
         h = -e[:, 0, 0] * total_light - np.sum(x * (1.0 - x), axis=(1, 2))
         return g, h
@@ -526,11 +522,7 @@ def _cut_move(data, lam, completed, prior, rng):
     g1, h1 = slope_curvature(t)
     mean1, sd1 = t - g1 / h1, 1.0 / np.sqrt(-h1)
     change = np.log(other + np.exp(t)[:, None, None] * share)
-    log_target = (
-        shape * t
-        - np.expm1(t) * total_light
-        - np.sum(np.where(counted, change, 0.0), axis=(1, 2))
-    )
+    log_target = shape * t - np.expm1(t) * total_light - change.sum(axis=(1, 2))
     log_ratio = (
         log_target + _normal_logpdf(0.0, mean1, sd1) - _normal_logpdf(t, mean0, sd0)
     )
