@@ -664,3 +664,29 @@ def test_sampler_chains_with_data_of_their_own():
     )
     assert draws.shape == (2, 400, 3)
     assert draws[0, :, 0].mean() > 0.8 and draws[1, :, 2].mean() > 0.8
+
+
+def test_command_line_scores_runs_the_ranking(tmp_path):
+    import io
+    import json
+
+    from sklearn_bcv._cli import main
+
+    scores = _example(n=6, k=3, spread=0.3)
+    path = tmp_path / "scores.csv"
+    lines = ["dataset,a,b,e"] + [
+        f"d{i}," + ",".join(f"{v:.3f}" for v in row) for i, row in enumerate(scores)
+    ]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    base = ["scores", str(path), "--tests", "plackett_luce", "--random-state", "0"]
+    out, err = io.StringIO(), io.StringIO()
+    assert main(base, stdout=out, stderr=err) == 0, err.getvalue()
+    assert "P(e is the best) = " in out.getvalue()
+    out = io.StringIO()
+    assert main([*base, "--format", "json"], stdout=out, stderr=io.StringIO()) == 0
+    ranking = json.loads(out.getvalue())["tests"]["plackett_luce"]
+    assert ranking["names"] == ["a", "b", "e"]
+    assert ranking["weights"][2] == max(ranking["weights"])
+    out = io.StringIO()
+    assert main([*base, "--format", "csv"], stdout=out, stderr=io.StringIO()) == 0
+    assert "plackett_luce" in out.getvalue()
