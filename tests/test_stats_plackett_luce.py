@@ -536,6 +536,7 @@ def test_convergence_warning_on_a_short_run():
         ({"n_chains": 0}, "n_chains must be an integer >= 1"),
         ({"n_warmup": -1}, "n_warmup must be an integer >= 0"),
         ({"n_samples": 2**26}, "n_samples × k must be at most"),
+        ({"n_samples": 2**20}, "n_samples × k² must be at most"),
         ({"names": ["a", "a", "b"]}, "3 distinct strings"),
         ({"names": "abc"}, "3 distinct strings"),
         ({"alpha": 1.5}, "alpha must be a number in"),
@@ -544,7 +545,10 @@ def test_convergence_warning_on_a_short_run():
     ],
 )
 def test_validation(kwargs, match):
-    kwargs = {"scores": [[0.9, 0.8, 0.7], [0.7, 0.8, 0.9]], **kwargs}
+    scores = [[0.9, 0.8, 0.7], [0.7, 0.8, 0.9]]
+    if "n_samples × k²" in match:
+        scores = np.arange(40.0)[None, :]  # 2**20 × 40 draws fit, not × 40²
+    kwargs = {"scores": scores, **kwargs}
     with pytest.raises(ValueError, match=match):
         plackett_luce(**kwargs)
 
@@ -690,3 +694,13 @@ def test_command_line_scores_runs_the_ranking(tmp_path):
     out = io.StringIO()
     assert main([*base, "--format", "csv"], stdout=out, stderr=io.StringIO()) == 0
     assert "plackett_luce" in out.getvalue()
+
+
+def test_a_dataframe_names_the_estimators():
+    pd = pytest.importorskip("pandas")
+    frame = pd.DataFrame(_example(k=3), columns=["svm", "forest", "knn"])
+    result = plackett_luce(frame, n_samples=400, random_state=0)
+    assert result.names == ["svm", "forest", "knn"]
+    named = plackett_luce(frame, names=["a", "b", "c"], n_samples=400, random_state=0)
+    assert named.names == ["a", "b", "c"]
+    np.testing.assert_array_equal(named.weights, result.weights)

@@ -111,6 +111,9 @@ _CUT_LIMIT = 40.0
 _CHUNK = 2**22
 #: Largest n_samples × k (posterior draws kept, 1 GiB of float64).
 MAX_DRAWS = 2**27
+#: Largest n_samples × k² (the terms averaged into prob_beats: about ten
+#: seconds of arithmetic; k = 100 estimators allow 100,000 draws).
+MAX_PAIR_TERMS = 2**30
 DEFAULT_N_SAMPLES = 8000
 DEFAULT_N_WARMUP = 200
 
@@ -625,27 +628,24 @@ def _symmetrise(summary, classes, alpha):
     Estimators tied with each other on every data set are exchangeable a
     posteriori: their exact summaries are equal, and the average is the
     better estimate (and makes the result follow a reordering of the
-    columns exactly).
+    columns exactly). Their diagnostics become the class's worst.
     """
-    if np.unique(classes).size == classes.size:
+    labels = np.unique(classes)
+    if labels.size == classes.size:
         return summary
-    members = [np.flatnonzero(classes == c) for c in np.unique(classes)]
-    out = Bunch(**summary)
-    for name in ("weights", "rhat", "ess", "prob_best_se"):
-        out[name] = summary[name].copy()
-    out.rank_probabilities = summary.rank_probabilities.copy()
-    out.weights_interval = summary.weights_interval.copy()
-    beats = summary.prob_beats.copy()
-    for s in members:
-        out.weights[s] = summary.weights[s].mean()
-        out.rank_probabilities[s] = summary.rank_probabilities[s].mean(axis=0)
-        out.prob_best_se[s] = summary.prob_best_se[s].mean()
-        pooled = summary._flat[:, s].ravel()
-        out.weights_interval[s] = np.quantile(pooled, [alpha / 2, 1 - alpha / 2])
-        for t in members:
-            block = summary.prob_beats[np.ix_(s, t)]
-            beats[np.ix_(s, t)] = 0.5 if s is t else block.mean()
-    out.prob_beats = beats
+    members = [np.flatnonzero(classes == c) for c in labels]
+    out = Bunch(**{name: np.copy(value) for name, value in summary.items()})
+    for a, group in enumerate(members):
+        out.weights[group] = summary.weights[group].mean()
+        out.rank_probabilities[group] = summary.rank_probabilities[group].mean(axis=0)
+        out.prob_best_se[group] = summary.prob_best_se[group].mean()
+        out.rhat[group] = summary.rhat[group].max()
+        out.ess[group] = summary.ess[group].min()
+        pooled = summary._flat[:, group].ravel()
+        out.weights_interval[group] = np.quantile(pooled, [alpha / 2, 1 - alpha / 2])
+        for b, other in enumerate(members):
+            block = np.ix_(group, other)
+            out.prob_beats[block] = 0.5 if a == b else summary.prob_beats[block].mean()
     return out
 
 
@@ -747,6 +747,9 @@ def plackett_luce(
         1 favours a few dominant estimators.
     greater_is_better : bool, default=True
         False ranks losses and error rates: the lowest score is the best.
+        (In :func:`~sklearn_bcv.compare_scores` and
+        :func:`~sklearn_bcv.benchmark`, set theirs: the scores reach the
+        test with the best highest.)
     alpha : float, default=0.05
         The credible intervals have level ``1 - alpha``; ``reject`` and
         ``best`` report an estimator whose ``prob_best`` exceeds
@@ -764,7 +767,8 @@ def plackett_luce(
     n_warmup : int, default=200
         Warm-up sweeps per chain, discarded.
     names : sequence of str, default=None
-        The estimators, in column order (default ``estimator_0``, ...).
+        The estimators, in column order (default: the columns of a
+        :class:`pandas.DataFrame`, else ``estimator_0``, ...).
         :func:`~sklearn_bcv.compare_scores` and
         :func:`~sklearn_bcv.benchmark` pass theirs.
     random_state : int, RandomState instance or None, default=None
@@ -922,6 +926,8 @@ def plackett_luce(
         random_state=random_state,
     )
     prior = float(prior)
+    if names is None and hasattr(scores, "columns"):  # a pandas DataFrame
+        names = [str(name) for name in scores.columns]
     scores = check_score_table(scores, min_datasets=1, min_estimators=2)
     n_datasets, k = scores.shape
     names = _check_names(names, k)
@@ -929,6 +935,12 @@ def plackett_luce(
         raise ValueError(
             f"n_samples × k must be at most {MAX_DRAWS} (1 GiB of posterior "
             f"draws); got n_samples={n_samples} for {k} estimators."
+        )
+    if n_samples * k * k > MAX_PAIR_TERMS:
+        raise ValueError(
+            f"n_samples × k² must be at most {MAX_PAIR_TERMS} (the terms of "
+            f"prob_beats, seconds each 10**8); got n_samples={n_samples} for {k} "
+            f"estimators: lower n_samples to {MAX_PAIR_TERMS // (k * k)} or less."
         )
     levels = weak_order_levels(scores, greater_is_better=greater_is_better)
     columns, classes = _canonical_columns(levels)
