@@ -162,15 +162,15 @@ def _draw_times(lam, rest, n, method, seed=0):
     return _draw_tie_times(rng, members, mask, np.full(n, rest), np.full(n, np.inf))
 
 
-@pytest.mark.parametrize("method", ["enumerated", "auxiliary"])
 @pytest.mark.parametrize(
-    "lam, rest",
+    "method, lam, rest",
     [
-        ([0.5, 0.3, 0.2], 0.05),
-        ([0.5, 0.3, 0.2], 1.0),
-        ([0.5, 0.3, 0.2], 30.0),
-        ([0.3, 0.25, 0.2, 0.15, 0.1], 0.5),
-    ],
+        (method, [0.5, 0.3, 0.2], rest)
+        for method in ("enumerated", "auxiliary")
+        for rest in (0.05, 1.0, 30.0)
+    ]
+    # Groups of five or more always take the auxiliary time.
+    + [("auxiliary", [0.3, 0.25, 0.2, 0.15, 0.1], 0.5)],
 )
 def test_tie_times_give_the_exact_order_law(method, lam, rest):
     """Given the weights, the order in which the members of a tie group
@@ -315,7 +315,7 @@ def test_agrees_with_scmamp_where_ties_play_no_part():
     assert scores.shape == (300, 3)
     broken = _break_ties_at_random(scores, np.random.default_rng(0))
     for table in (broken, scores):
-        result = plackett_luce(table, names=names, random_state=0)
+        result = plackett_luce(table, names=names, random_state=0, n_samples=4000)
         assert result.prob_beats[1, 2] == pytest.approx(0.893, abs=0.01)
         assert result.prob_beats[1, 0] == pytest.approx(0.753, abs=0.01)
 
@@ -338,7 +338,7 @@ def test_agrees_with_scmamp_published_weights():
     np.testing.assert_allclose(
         result.expected_rank[[0, 6, 7]], [3.0, 1.0, 2.0], atol=0.01
     )
-    kept = _quiet(scores, names=BLUM_NAMES, random_state=0, n_samples=2000)
+    kept = _quiet(scores, names=BLUM_NAMES, random_state=0, n_samples=1000)
     assert kept.weights[6] > 0.96
 
 
@@ -382,7 +382,7 @@ def decimal_tables(draw):
     return cents
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(
     cents=decimal_tables(),
     shift=st.sampled_from(["0.1", "-0.35", "7"]),
