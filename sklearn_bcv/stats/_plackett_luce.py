@@ -32,15 +32,18 @@ drawn exactly:
 
 * a group of one estimator: ``x ~ Exp(λ_j + c)`` (Caron and Doucet's
   latent exponential);
-* a tie group: the auxiliary arrival time E of the first of the rest
-  (``E > max x``) makes the members independent given it: E has the
+* a tie group of up to four members (:data:`_ENUMERATED`): the order in
+  which they arrive, drawn from its exact law over the ``|G|!`` orders,
+  ``P(σ) ∝ Π_t λ_σt / (c + Σ_{s ≥ t} λ_σs)``; given it, the gaps between
+  arrivals are independent ``Exp(c + Σ_{s ≥ t} λ_σs)``;
+* a larger tie group: the auxiliary arrival time E of the first of the
+  rest (``E > max x``) makes the members independent given it: E has the
   log-concave density ``∝ e^{-cE} Π_{j ∈ G} (1 - e^{-λ_j E})`` (one
   dimension whatever the size of the group), drawn exactly by rejection
-  under the two tangents of its log density at ±1 standard deviation from
-  the mode (accepting about three draws in four, never fewer than one in
-  e); then each ``x_j`` is an ``Exp(λ_j)`` truncated to ``(0, E)``. The
-  cost is linear in the size of the group: no sum over its ``|G|!``
-  orders is ever formed;
+  under the two tangents of its log density at ±1 standard deviation of
+  its mode (most proposals are accepted); then each ``x_j`` is an
+  ``Exp(λ_j)`` truncated to ``(0, E)``. The cost is linear in the size of
+  the group: no sum over its ``|G|!`` orders is formed;
 * the last group of a data set has no time (its factor integrates to 1).
 
 Given the times, ``λ_j ~ Gamma(α + n_j, 1 + Σ_i t_ij)``, with ``n_j`` the
@@ -50,8 +53,16 @@ group). Only ``w = λ/Σλ`` is reported and the likelihood does not see the
 scale, so each sweep first redraws the scale ``S ~ Gamma(kα, 1)`` (its
 exact full conditional, a move that speeds mixing) and works with the
 weights: the times are drawn for ``λ = w`` and the update is
-``w_j ∝ Gamma(α + n_j, 1) / (S + Σ_i t_ij)``. Every step leaves the
-posterior invariant; all chains advance together as numpy arrays.
+``w_j ∝ Gamma(α + n_j, 1) / (S + Σ_i t_ij)``.
+
+When the data rank some estimators consistently below the others, the
+posterior spreads the ratio of their weights over orders of magnitude,
+which the Gibbs updates (each weight moving by about 1/sqrt(n_datasets) of
+itself per sweep) cross slowly. Each sweep ends with two
+Metropolis–Hastings moves (:func:`_cut_move`) that rescale the m lightest
+weights together, exact given the order in which the times complete
+(the latent orders of the tie groups). Every step leaves the posterior
+invariant; all chains advance together as numpy arrays.
 """
 
 import itertools
