@@ -243,6 +243,7 @@ class _Rankings:
         in_last_group = ordered == ordered[..., -1:]
         self.in_last_group = in_last_group
         self.not_last = (~in_last_group).astype(float)
+        self.in_last = in_last_group.astype(float)
         # Where a group's span is added to the time elapsed (1.0) or not.
         self.gap_at = (ends & ~in_last_group).astype(float)
         # The place before each group (its start time is the time elapsed
@@ -503,9 +504,10 @@ def _cut_move(data, lam, completed, prior, rng):
     """
     n_chains, _, k = data.shape
     m = rng.integers(1, k, size=n_chains)
-    ranks = np.argsort(np.argsort(lam, axis=1, kind="stable"), axis=1)
-    light = ranks < m[:, None]
-    light_weight = np.where(light, lam, 0.0)
+    lightest = np.argsort(lam, axis=1, kind="stable")
+    light = np.empty(lam.shape, dtype=bool)
+    np.put_along_axis(light, lightest, np.arange(k) < m[:, None], axis=1)
+    light_weight = lam * light
     # At each stage, the shares of the light and the other weights still to
     # be placed (each summed on its own: no cancellation when one is 0);
     # the stages of the last group do not count (share 0, other 1).
@@ -513,13 +515,15 @@ def _cut_move(data, lam, completed, prior, rng):
         np.stack([light_weight, lam - light_weight])[:, data.chains, completed]
     )
     total = both[0] + both[1]
-    share = np.where(data.in_last_group, 0.0, both[0] / total)
-    other = np.where(data.in_last_group, 1.0, both[1] / total)
-    shape = np.sum(np.where(light, data.counts, 0), axis=1) + m * prior
+    share = both[0] / total * data.not_last
+    other = both[1] / total * data.not_last + data.in_last
+    shape = (data.counts * light).sum(axis=1) + m * prior
     total_light = light_weight.sum(axis=1)
-    bound = np.log(np.min(np.where(light, np.inf, lam), axis=1)) - np.log(
-        np.max(light_weight, axis=1)
-    )
+    # The lightest must stay the lightest: e^t below the ratio of the
+    # lightest of the others to the heaviest of them.
+    ordered = np.take_along_axis(lam, lightest, axis=1)
+    rows = np.arange(n_chains)
+    bound = np.log(ordered[rows, m]) - np.log(ordered[rows, m - 1])
 
     def slope_curvature(t):
         e = np.exp(t)[:, None, None]
