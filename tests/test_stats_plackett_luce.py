@@ -704,3 +704,10 @@ def test_a_dataframe_names_the_estimators():
     named = _quiet(frame, names=["a", "b", "c"], n_samples=400, random_state=0)
     assert named.names == ["a", "b", "c"]
     np.testing.assert_array_equal(named.weights, result.weights)
+
+
+def test_bad_parameters_refused_before_any_work():
+    with pytest.raises(ValueError, match=r"tests\['plackett_luce'\]: prior must be"):
+        compare_scores(_example(), tests={"plackett_luce": {"prior": -1}})
+    with pytest.raises(ValueError, match="plackett_luce supports alternative"):
+        get_test("plackett_luce")(scores=_example(), alternative="less")
