@@ -94,11 +94,13 @@ __all__ = [
 
 _TWO_SIDED = ("two-sided",)
 
-#: Two scores of a data set are tied when they differ by at most this many
-#: units in the last place of the larger (FORMULAS.md Part 4, "Ties in the
-#: user's units"): a table typed in decimals ties what its decimals tie,
-#: whatever the arithmetic that wrote it.
-TIE_ULPS = 4
+#: Two scores of a data set are tied when they differ by at most
+#: ``2**-TIE_BITS`` of the larger in magnitude (4 machine epsilons, 4 to 8
+#: units in its last place; FORMULAS.md Part 4, "Ties in the user's
+#: units"): a table typed in decimals ties what its decimals tie, whatever
+#: the arithmetic that wrote it. A power of two, so that the rule is the
+#: same at any power-of-two scale (subnormals included).
+TIE_BITS = 50
 #: The smallest weight the sampler keeps (a numerical floor far below any
 #: posterior mass of a weight that matters: an estimator never out of the
 #: last place with a tiny prior has weights near it), so that every rate and
@@ -149,10 +151,10 @@ def weak_order_levels(scores, *, greater_is_better=True):
     levels : ndarray of int of shape (n_datasets, k)
         0 for the group of the best estimators of the row, 1 for the next
         group, ...; tied estimators share a level. Two scores are tied when
-        they differ by at most :data:`TIE_ULPS` units in the last place of
-        the larger in magnitude (groups are chained: a ≈ b and b ≈ c tie
-        all three), so the levels are the same for fractions, percents and
-        shifted scores of a table written in decimals.
+        they differ by at most 4 machine epsilons (``2**-50``) of the larger
+        in magnitude (groups are chained: a ≈ b and b ≈ c tie all three), so
+        the levels are the same for fractions, percents and shifted scores
+        of a table written in decimals.
 
     Examples
     --------
@@ -169,7 +171,8 @@ def weak_order_levels(scores, *, greater_is_better=True):
     ordered = np.take_along_axis(x, order, axis=1)
     gap = ordered[:, :-1] - ordered[:, 1:]
     larger = np.maximum(np.abs(ordered[:, :-1]), np.abs(ordered[:, 1:]))
-    new_level = gap > TIE_ULPS * np.spacing(larger)
+    with np.errstate(over="ignore"):  # a gap beyond the largest double: no tie
+        new_level = np.ldexp(gap, TIE_BITS) > larger
     sorted_levels = np.concatenate(
         [np.zeros((x.shape[0], 1), dtype=np.intp), np.cumsum(new_level, axis=1)],
         axis=1,
@@ -916,7 +919,7 @@ def plackett_luce(
     >>> result = plackett_luce(
     ...     auc, names=["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"], random_state=0)
     >>> result.prob_best.round(2)
-    array([0.  , 0.47, 0.  , 0.53])
+    array([0.  , 0.46, 0.  , 0.53])
     >>> result.expected_rank.round(1)
     array([3.7, 1.5, 3.2, 1.5])
     >>> result.weights.round(2)
@@ -924,7 +927,7 @@ def plackett_luce(
     >>> print(result.best)
     None
 
-    C4.5+m and C4.5+m+cf are about equally likely to be the best (0.47 and
+    C4.5+m and C4.5+m+cf are about equally likely to be the best (0.46 and
     0.53): each ranks first on a new data set with probability about 0.38
     to 0.39, plain C4.5 with 0.10. No estimator is the best with probability
     above 0.95.
