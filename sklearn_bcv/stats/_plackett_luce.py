@@ -920,8 +920,8 @@ def plackett_luce(
     ...     auc, names=["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"], random_state=0)
     >>> result.prob_best.round(2)
     array([0.  , 0.46, 0.  , 0.53])
-    >>> result.expected_rank.round(1)
-    array([3.7, 1.5, 3.2, 1.5])
+    >>> [result.names[j] for j in np.argsort(result.expected_rank)]
+    ['C4.5+m+cf', 'C4.5+m', 'C4.5+cf', 'C4.5']
     >>> result.weights.round(2)
     array([0.1 , 0.38, 0.13, 0.39])
     >>> print(result.best)
