@@ -26,6 +26,7 @@ from sklearn_bcv.stats import plackett_luce
 from sklearn_bcv.stats._plackett_luce import (
     _draw_small_tie_times,
     _draw_tie_times,
+    ranking_content,
     ranking_lines,
     ranking_sentence,
     ranking_table,
@@ -638,6 +639,30 @@ def test_through_benchmark():
     assert ranking.names == ["bayes", "tree", "majority"]
     assert np.argmax(ranking.expected_rank) == 2  # the majority class is last
     assert "plackett_luce" in str(result)
+
+
+def test_content_for_the_registry_hook():
+    """The dict a comparison's ``content`` hook returns: summary lines, the
+    report's sentence, one table, CSV rows per estimator (best first)."""
+    result = plackett_luce(
+        _example(), names=["a", "b", "c", "d", "e"], random_state=0, n_samples=2000
+    )
+    content = ranking_content("plackett_luce", result)
+    assert content["summary"] == ranking_lines(result)
+    assert content["sentences"] == [ranking_sentence(result)]
+    (table,) = content["tables"]
+    assert table["header"][:2] == ["estimator", "P(best)"]
+    assert len(table["rows"]) == 5
+    rows = content["csv_rows"]
+    assert [row["estimator"] for row in rows] == [
+        result.names[j] for j in np.argsort(result.expected_rank)
+    ]
+    best = rows[0]
+    j = result.names.index(best["estimator"])
+    assert best["prob_best"] == result.prob_best[j]
+    assert (best["weight_low"], best["weight_high"]) == tuple(
+        result.weights_interval[j]
+    )
 
 
 def test_text_helpers():

@@ -86,6 +86,7 @@ from ._utils import check_alpha, check_alternative, check_bool, check_real, make
 
 __all__ = [
     "plackett_luce",
+    "ranking_content",
     "ranking_lines",
     "ranking_sentence",
     "ranking_table",
@@ -1130,3 +1131,63 @@ def ranking_lines(test, name="plackett_luce"):
         ]
         lines.append("    " + "  ".join(cells).rstrip())
     return lines
+
+
+def ranking_content(name, test, context=None):
+    """What the ranking contributes to a comparison's summary, report and
+    CSV table.
+
+    The form of the registry's ``content`` hook of a test across
+    estimators: a dict with ``"summary"`` (lines of the printed summary,
+    :func:`ranking_lines`), ``"sentences"`` (the report's verdict,
+    :func:`ranking_sentence`), ``"tables"`` (one table, :func:`ranking_table`:
+    estimator, P(best), expected rank, weight and its interval) and
+    ``"csv_rows"`` (section ``ranking``, one row per estimator, numbers as
+    numbers).
+
+    Parameters
+    ----------
+    name : str
+        The test's name in the comparison.
+    test : Bunch
+        Its result (:func:`plackett_luce`).
+    context : Bunch, default=None
+        The comparison's settings (unused: the result carries its names and
+        level).
+
+    Returns
+    -------
+    content : dict
+    """
+    header, rows = ranking_table(test)
+    level = 100 * (1 - test.alpha)
+    csv_rows = [
+        {
+            "section": "ranking",
+            "test": name,
+            "estimator": test.names[j],
+            "prob_best": float(test.prob_best[j]),
+            "expected_rank": float(test.expected_rank[j]),
+            "weight": float(test.weights[j]),
+            "weight_low": float(test.weights_interval[j][0]),
+            "weight_high": float(test.weights_interval[j][1]),
+        }
+        for j in _by_rank(test)
+    ]
+    return {
+        "summary": ranking_lines(test, name),
+        "sentences": [ranking_sentence(test)],
+        "tables": [
+            {
+                "header": list(header),
+                "rows": [list(row) for row in rows],
+                "caption": (
+                    "Bayesian Plackett-Luce ranking: P(best), the posterior "
+                    "probability of the largest weight; the weight, the "
+                    "probability of ranking first on a new data set, with its "
+                    f"{level:g}% credible interval."
+                ),
+            }
+        ],
+        "csv_rows": csv_rows,
+    }
