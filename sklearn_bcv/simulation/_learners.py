@@ -15,6 +15,7 @@ from sklearn.model_selection import check_cv
 from sklearn.utils import check_random_state
 from sklearn.utils.parallel import Parallel, delayed
 
+from .._checks import check_integer
 from .._compare import compare_estimators
 from .._compat import HasMethods, Interval, StrOptions, validate_params
 from .._constants import ALTERNATIVES
@@ -23,6 +24,7 @@ from .._engine._fit import worker_count
 from .._engine._plan import plan_tests
 from .._engine._validation import task_of_estimators
 from .._split import BlockRegularized5x2CV
+from ._checks import MAX_EXPERIMENTS, MORE_ONLY_COSTS_TIME
 from ._result import CI_METHODS, build_result
 
 __all__ = ["simulate_comparisons"]
@@ -119,7 +121,6 @@ def _planned_names(make_data, estimator_a, estimator_b, cv, tests, seeds, altern
         "estimator_b": [HasMethods(["fit", "predict"])],
         "cv": ["cv_object"],
         "tests": [str, list, tuple, dict, None],
-        "n_repetitions": [Interval(Integral, 1, None, closed="left")],
         "scoring": [str, callable, None],
         "alpha": [Interval(Real, 0, 1, closed="neither")],
         "alternative": [StrOptions(set(ALTERNATIVES))],
@@ -170,7 +171,8 @@ def simulate_comparisons(
         As in :func:`~sklearn_bcv.compare_estimators` (``None``: every
         registered test applicable to the design and task).
     n_repetitions : int, default=100
-        Number of simulated data sets.
+        Number of simulated data sets, 1 to 100,000 (refused before any fit
+        beyond).
     scoring : str or callable, default=None
         Scoring of the score differences (accuracy or r2 by default), as in
         :func:`~sklearn_bcv.compare_estimators`.
@@ -231,6 +233,13 @@ def simulate_comparisons(
     >>> result.rates["bcv_mcnemar"]
     0.0
     """
+    n_repetitions = check_integer(
+        n_repetitions,
+        name="n_repetitions",
+        low=1,
+        high=MAX_EXPERIMENTS,
+        why=MORE_ONLY_COSTS_TIME,
+    )
     rng = check_random_state(random_state)
     seeds = rng.randint(_SEED_BOUND, size=(n_repetitions, 2))
     names, design = _planned_names(
