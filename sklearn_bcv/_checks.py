@@ -179,22 +179,21 @@ characters; got 'runs/study\\x00.db' (a NUL byte at position 10).
     return fspath
 
 
-def check_creatable(path, *, name):
+def check_creatable(path):
     """Check that a new file can be created at ``path``, by creating one.
 
     A temporary file is created in the directory of ``path`` and removed at
     once: the only test that holds on every file system (``os.access``
     reads permission bits, which ``/proc``, a read-only mount or a full
     quota ignore). Nothing is left behind, and ``path`` itself is not
-    touched.
+    touched. The messages name ``path``'s directory, never the temporary
+    file; the caller puts its own name in front (``"--report: ..."``).
 
     Parameters
     ----------
     path : str or os.PathLike
         The file that will be created (already checked by
         :func:`check_path`).
-    name : str
-        The argument's name, for the message.
 
     Raises
     ------
@@ -204,24 +203,29 @@ def check_creatable(path, *, name):
         If it is not a directory.
     OSError
         If a file cannot be created in it (``PermissionError`` and the like,
-        with the system's reason); the message names ``path``'s directory,
-        never the temporary file.
+        with the system's reason).
+
+    Examples
+    --------
+    >>> check_creatable("/no/such/directory/study.db")
+    Traceback (most recent call last):
+    ...
+    FileNotFoundError: no directory '/no/such/directory' to create study.db in
     """
-    directory = os.path.dirname(os.fsdecode(os.fspath(path))) or os.curdir
+    text = os.fsdecode(os.fspath(path))
+    directory, name = os.path.split(text)
+    directory = directory or os.curdir
     if not os.path.exists(directory):
-        raise FileNotFoundError(
-            f"{name}: no directory {directory!r} to create {_shown(str(path))} in"
-        )
+        raise FileNotFoundError(f"no directory {directory!r} to create {name} in")
     if not os.path.isdir(directory):
         raise NotADirectoryError(
-            f"{name}: {directory!r} is not a directory, so {_shown(str(path))} "
-            "cannot be created in it"
+            f"{directory!r} is not a directory; {name} cannot be created in it"
         )
     try:
         fd, probe = tempfile.mkstemp(prefix=".sklearn-bcv-probe-", dir=directory)
     except OSError as exc:
         raise type(exc)(
-            f"{name}: cannot create a file in the directory {directory!r} "
+            f"cannot write in the directory {directory!r} "
             f"({exc.strerror or type(exc).__name__})"
         ) from None
     os.close(fd)
