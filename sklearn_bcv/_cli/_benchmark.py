@@ -460,7 +460,7 @@ def _parse_test_options(args):
             argparse.Namespace(tests=None, pairwise_tests=args.pairwise_tests)
         )
         return "auto", pairwise_tests
-    tests = parse_tests(args.tests, kind="datasets")
+    tests = parse_tests(args.tests, kind="datasets", auto=True)
     pairwise_tests = parse_tests(
         args.pairwise_tests, kind="datasets", option="--pairwise-tests"
     )

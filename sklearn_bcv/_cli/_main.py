@@ -30,6 +30,7 @@ from ._args import (
     CLIError,
     Parser,
     UsageError,
+    check_family_options,
     list_tests,
 )
 from ._data import MAX_FILE_BYTES, MAX_LINE_CHARS
@@ -176,10 +177,32 @@ def _stop_workers():
         reusable._executor.shutdown(wait=True, kill_workers=True)
 
 
+#: Most characters of an error or warning line: a message quoting what was
+#: typed (a 20,000-element --params list) or listing what a table lacks is
+#: cut in the middle, its beginning (what is wrong) and end (what to do)
+#: kept.
+MAX_MESSAGE_CHARS = 1000
+
+
+def _bounded(text, limit=MAX_MESSAGE_CHARS):
+    """``text`` (one line) of at most about ``limit`` characters."""
+    if len(text) <= limit:
+        return text
+    head, tail = (limit * 3) // 4, limit // 5
+    left_out = len(text) - head - tail
+    return f"{text[:head]} ... [{left_out:,} characters left out] ... {text[-tail:]}"
+
+
+def _line(text):
+    """One line for stderr: control characters and terminal escapes
+    removed, whitespace runs made one space, the length bounded."""
+    return _bounded(printable(" ".join(str(text).split()), keep_newlines=False))
+
+
 def _one_line(exc):
     """The message of ``exc`` as one line for ``error: ...`` (control
-    characters and terminal escapes removed)."""
-    return printable(_message(exc), keep_newlines=False)
+    characters and terminal escapes removed, its length bounded)."""
+    return _line(_message(exc))
 
 
 def _message(exc):
@@ -204,8 +227,7 @@ def _write_warnings(caught, stderr):
     """Each distinct warning once, on one line."""
     seen = set()
     for warning in caught:
-        message = printable(" ".join(str(warning.message).split()), keep_newlines=False)
-        text = f"warning: {message}"
+        text = f"warning: {_line(warning.message)}"
         if text not in seen:
             seen.add(text)
             stderr.write(text + "\n")
@@ -230,6 +252,7 @@ def _run(subcommand, args, *, stdout, stderr):
     # after the subcommand returns its result.
     report = getattr(args, "report", None)
     report = None if report is None else check_report_path(report)
+    check_family_options(args)
     result = subcommand.run(args, stdout=stdout, stderr=stderr)
     if report is not None and result is not None:
         write_report(
@@ -294,7 +317,7 @@ def main(argv=None, *, stdout=None, stderr=None):
             return 1
         except KeyboardInterrupt as exc:
             # A study store's message says what is kept and how to resume.
-            error = printable(" ".join(str(exc).split()), keep_newlines=False)
+            error = _line(exc)
             if _TERMINATED.is_set():  # SIGTERM: stopped, workers shut down
                 error, status = error or "terminated (SIGTERM)", 143
             else:

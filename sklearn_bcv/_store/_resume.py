@@ -28,6 +28,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import Bunch
 
 from .._engine._scoring import _needs_of
+from ..stats._utils import label_type
 from ._codec import encode_array
 from ._columns import OUTPUT_KINDS
 from ._fingerprint import (
@@ -253,7 +254,60 @@ class StudySession:
                     stacklevel=5,
                 )
 
+    def _check_stored(self, task, record):
+        """A stored fit's outputs must be those a fit of this task can give:
+        one finite prediction per test record, of the target's label type,
+        and response arrays with a row per test record. A file edited or
+        damaged so that its rows decode but do not fit is blamed on the
+        store, naming the file, not on the estimator."""
+        if record.failed:
+            return
+        d, i, j = task
+        data = self.datasets[d]
+        n_test = len(data.splits[i][1])
+        problem = None
+        for kind, values in record.outputs.items():
+            if kind == "classes":
+                continue
+            if values.ndim < 1 or values.shape[0] != n_test:
+                problem = (
+                    f"its {kind} output has shape {values.shape}, not one row per "
+                    f"test record ({n_test})"
+                )
+            elif values.dtype.kind in "fc" and not np.all(np.isfinite(values)):
+                problem = f"its {kind} output holds NaN or infinity"
+            elif kind == "predict" and values.ndim != 1:
+                problem = f"its predictions have shape {values.shape}, not 1-D"
+            elif (
+                kind in ("predict_proba", "predict_log_proba")
+                and "classes" in record.outputs
+                and values.shape[1:] != record.outputs["classes"].shape
+            ):
+                problem = (
+                    f"its {kind} output has shape {values.shape} for "
+                    f"{record.outputs['classes'].size} classes"
+                )
+            if problem:
+                break
+        predictions = record.outputs.get("predict")
+        if problem is None and predictions is not None:
+            y_type = label_type(np.asarray(data.y))
+            if y_type != "mixed" and label_type(predictions) != y_type:
+                problem = (
+                    f"its predictions are {label_type(predictions)}s, the target's "
+                    f"labels {y_type}s"
+                )
+        if problem is not None:
+            name = self.names.get(self.keys[d][2][j][0], "?")
+            where = f" of data set {data.name!r}" if data.name else ""
+            raise self.store._damaged(
+                f"the stored fit of {name!r} on split {i + 1}{where}: {problem}; "
+                "remove that estimator's fits (StudyStore.remove) or use a new "
+                "store"
+            )
+
     def _output_of(self, task, record):
+        self._check_stored(task, record)
         outputs = record.outputs
         out = {
             "task": task,
