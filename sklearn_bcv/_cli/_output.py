@@ -258,9 +258,7 @@ def _resolve_plot_path(text, formats):
         path = path.with_name(path.name + DEFAULT_PLOT_SUFFIX)
     parent = path.parent
     if not parent.is_dir():
-        raise UsageError(
-            f"--plot: no directory {str(parent)!r} to save {path.name} in"
-        )
+        raise UsageError(f"--plot: no directory {str(parent)!r} to save {path.name} in")
     try:
         name_max = os.pathconf(parent, "PC_NAME_MAX")
     except (AttributeError, OSError, ValueError):  # not on every platform

@@ -36,8 +36,8 @@ from ._fingerprint import (
     fingerprint_data,
     fingerprint_json,
     fingerprint_split,
-    unfixed_random_states,
 )
+from ._randomness import unfixed_random_states
 
 __all__ = ["StudySession", "UnfixedRandomStateWarning"]
 
@@ -53,7 +53,15 @@ _WHAT = {kind: f"the {kind} outputs" for kind in OUTPUT_KINDS}
 
 
 class UnfixedRandomStateWarning(UserWarning):
-    """An estimator stored with ``random_state=None``: a rerun would differ."""
+    """An estimator stored with a ``random_state=None`` it consumes (or may
+    consume): a rerun without the store would (or may) fit it differently.
+
+    Only where a rerun can differ: a None the estimator does not consume
+    with its parameters (``LogisticRegression()``'s lbfgs solver,
+    ``DummyClassifier()``'s default strategy) or that an ensemble seeds
+    from its own fixed ``random_state`` says nothing (the rule:
+    :mod:`sklearn_bcv._store._randomness`).
+    """
 
 
 class _StoredOutputs(ClassifierMixin, BaseEstimator):
@@ -161,7 +169,11 @@ class StudySession:
                 _, description, fp = described[id(estimator)]
                 fp_estimators.append((fp, _fit_params_fingerprint(fit_params)))
                 if fp not in estimators:
-                    estimators[fp] = (_store_name(label, estimator), description)
+                    estimators[fp] = (
+                        _store_name(label, estimator),
+                        description,
+                        unfixed_random_states(estimator),
+                    )
             self.keys.append((fp_data, fp_splits, fp_estimators))
             if data.scorer is not None:
                 needed = _responses_of(data.scorer)
@@ -182,8 +194,7 @@ class StudySession:
                 {"fingerprint": fp, "train": tr, "test": te}
                 for fp, (tr, te) in zip(fp_splits, data.splits)
             )
-        for fp, (label, description) in estimators.items():
-            unfixed = unfixed_random_states(description)
+        for fp, (label, description, unfixed) in estimators.items():
             rows_e.append(
                 {
                     "fingerprint": fp,
@@ -244,12 +255,23 @@ class StudySession:
         fitted = {self.keys[d][2][j][0] for d, _, j in todo}
         for row in self._estimator_rows:
             if row["unfixed"] and row["fingerprint"] in fitted:
-                where = ", ".join(row["unfixed"])
+                certain = [path for path, sure in row["unfixed"] if sure]
+                maybe = [path for path, sure in row["unfixed"] if not sure]
+                which = [
+                    f"{', '.join(paths)}, {what}"
+                    for paths, what in (
+                        (certain, "which it uses"),
+                        (maybe, "which it may use"),
+                    )
+                    if paths
+                ]
+                differs = "would" if certain else "may"
                 warnings.warn(
-                    f"estimator {row['name']!r} has random_state=None ({where}): "
-                    f"its fits are kept in study store {self.store.path}, but a "
-                    "rerun would fit it differently; set random_state to an int "
-                    "for a study that can be resumed exactly.",
+                    f"estimator {row['name']!r} has random_state=None at "
+                    f"{'; and at '.join(which)}: its fits are kept in "
+                    f"study store {self.store.path}, but a rerun {differs} fit it "
+                    "differently; set random_state to an int for a study that can "
+                    "be resumed exactly.",
                     UnfixedRandomStateWarning,
                     stacklevel=5,
                 )
