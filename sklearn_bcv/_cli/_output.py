@@ -19,6 +19,7 @@ from pathlib import Path
 from .._results._text import csv_cell, printable
 from ._args import CLIError, UsageError
 from ._files import check_output_path, checked_path, write_atomically
+from ._signals import shielded_children
 
 __all__ = [
     "Progress",
@@ -169,7 +170,9 @@ def fitting(message, args, stderr):
     ``--quiet`` or ``-v``), and the engine's and joblib's verbose messages
     sent to stderr so that stdout holds only the requested output. A worker
     process that dies is reported as one error naming what was fitted on
-    which data (``message``)."""
+    which data (``message``). The worker processes are started shielded
+    from Ctrl-C and SIGTERM sent to the process group
+    (:func:`._signals.shielded_children`): this process stops them."""
     show_progress = not args.quiet and not args.verbose
     # The time shown covers the tests too; with --store, the fits already
     # stored were read, not refitted: say so rather than claim fits.
@@ -179,6 +182,7 @@ def fitting(message, args, stderr):
     message = printable(message, keep_newlines=False)  # names typed by anyone
     try:
         with (
+            shielded_children(enabled=getattr(args, "n_jobs", None) not in (None, 1)),
             Progress(message, stream=stderr, enabled=show_progress, note=note + ")"),
             contextlib.redirect_stdout(stderr),
         ):
