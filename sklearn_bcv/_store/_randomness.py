@@ -63,11 +63,13 @@ def _coordinate_descent(params):
 
 
 def _sgd(params):
-    return bool(params.get("shuffle", True)) or bool(params.get("early_stopping"))
+    return (
+        params.get("shuffle", True) is not False or params.get("early_stopping") is True
+    )
 
 
 def _svc(params):
-    return bool(params.get("probability"))
+    return params.get("probability") is True  # (a sentinel string: deprecated)
 
 
 def _liblinear_dual(params):

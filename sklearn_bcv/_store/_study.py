@@ -327,7 +327,7 @@ class StudyStore:
             return ValueError(
                 f"{where} is not a sklearn_bcv study store (not an SQLite database)."
             )
-        if name.startswith("SQLITE_CORRUPT"):
+        if name.startswith("SQLITE_CORRUPT") or "could not decode" in str(exc).lower():
             return ValueError(
                 f"study store {where} is damaged ({exc}); nothing was written to it. "
                 "Copy it aside and start a new store, or recover its fits with "
