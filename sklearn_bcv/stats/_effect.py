@@ -31,8 +31,9 @@ _THRESHOLDS = {
 EFFECT_SIZE_KINDS = tuple(_THRESHOLDS)
 _MAD_SCALE = 1.4826
 #: Most bootstrap resamples: a 95% interval's bounds no longer move in
-#: their third digit long before, and the time grows linearly (0.3 s per
-#: 100,000 resamples of 30 pairs). Refused before any work beyond.
+#: their third digit long before, and the time grows linearly (about 0.4 s
+#: per 100,000 resamples of 30 pairs; benchmarks/bench_size_bounds.py).
+#: Refused before any work beyond.
 MAX_RESAMPLES = 10**6
 
 

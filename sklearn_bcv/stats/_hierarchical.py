@@ -383,10 +383,12 @@ def effective_sample_size(draws):
 # --------------------------------------------------------------------------
 
 
-#: Bounds of the sampler's sizes, refused before any work: about 90 s for
-#: a million draws and 50 s for 100,000 warm-up sweeps on 10 data sets (time
-#: grows linearly in each). The Monte Carlo error of a probability is below
-#: 0.001 long before the draws' bound; a few chains suffice for R-hat.
+#: Bounds of the sampler's sizes, refused before any work: one to three
+#: minutes for a million draws and about a minute for 100,000 warm-up
+#: sweeps on 10 data sets (time grows linearly in each;
+#: benchmarks/bench_size_bounds.py). The Monte Carlo error of a probability
+#: is below 0.001 long before the draws' bound; a few chains suffice for
+#: R-hat.
 MAX_SAMPLES = 10**6
 MAX_CHAINS = 100
 MAX_WARMUP = 10**5
@@ -595,16 +597,16 @@ def bayesian_hierarchical(
     n_samples : int, default=20000
         Posterior draws kept, over all chains (``n_samples // n_chains``
         per chain, at least 4), after ``n_warmup`` warm-up sweeps per chain;
-        at most 1,000,000 (about 90 s on 10 data sets; the Monte Carlo
-        error of a probability is then far below 0.001).
+        at most 1,000,000 (one to three minutes on 10 data sets; the Monte
+        Carlo error of a probability is then far below 0.001).
     n_chains : int, default=4
         Independent chains, from dispersed starting points, sampled side by
         side (vectorised: more chains cost little more time per sweep); at
         most 100.
     n_warmup : int, default=1000
         Warm-up sweeps per chain (discarded; the Metropolis step of ν is
-        tuned during them); at most 100,000 (about 50 s). Larger sizes are
-        refused before any work.
+        tuned during them); at most 100,000 (about a minute). Larger sizes
+        are refused before any work.
     random_state : int, RandomState instance or None, default=None
         Seeds the sampler's own :class:`numpy.random.Generator` (and the
         jitter of zero-variance data sets); an int gives the same result
