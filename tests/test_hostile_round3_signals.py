@@ -21,6 +21,9 @@ from pathlib import Path
 
 import pytest
 
+# The process-tree helpers of round 2's signal tests.
+from test_hostile_round2_cli import _alive, _descendants  # noqa: E402
+
 from sklearn_bcv._cli import main
 
 pytestmark = pytest.mark.skipif(
@@ -79,33 +82,6 @@ def _env(modules, marks, **extra):
         HOSTILE33_MARKS=str(marks),
         **extra,
     )
-
-
-def _descendants(pid):
-    children = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            children.setdefault(int(stat.rpartition(")")[2].split()[1]), []).append(
-                int(entry.name)
-            )
-    found, todo = [], [pid]
-    while todo:
-        kids = children.get(todo.pop(), [])
-        found += kids
-        todo += kids
-    return found
-
-
-def _alive(pid):
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rpartition(")")[2].split()[0] != "Z"
 
 
 def _start(argv, env, cwd):

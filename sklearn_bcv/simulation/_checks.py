@@ -32,6 +32,7 @@ __all__ = [
     "MAX_SEED001_RECORDS",
     "MAX_SPLITS",
     "MORE_ONLY_COSTS_TIME",
+    "check_experiments",
     "check_grid",
 ]
 
@@ -60,6 +61,14 @@ MAX_BLOCK_CELLS = 100_000
 
 #: What an upper bound protects, in its message.
 MORE_ONLY_COSTS_TIME = "more only costs time"
+
+
+def check_experiments(value, name):
+    """The number of experiments (repetitions) of a simulation: an integer
+    in ``[1, MAX_EXPERIMENTS]``, refused before any work beyond."""
+    return check_integer(
+        value, name=name, low=1, high=MAX_EXPERIMENTS, why=MORE_ONLY_COSTS_TIME
+    )
 
 
 def _interval(low, high, closed):

@@ -15,7 +15,6 @@ from sklearn.model_selection import check_cv
 from sklearn.utils import check_random_state
 from sklearn.utils.parallel import Parallel, delayed
 
-from .._checks import check_integer
 from .._compare import compare_estimators
 from .._compat import HasMethods, Interval, StrOptions, validate_params
 from .._constants import ALTERNATIVES
@@ -24,7 +23,7 @@ from .._engine._fit import worker_count
 from .._engine._plan import plan_tests
 from .._engine._validation import task_of_estimators
 from .._split import BlockRegularized5x2CV
-from ._checks import MAX_EXPERIMENTS, MORE_ONLY_COSTS_TIME
+from ._checks import check_experiments
 from ._result import CI_METHODS, build_result
 
 __all__ = ["simulate_comparisons"]
@@ -233,13 +232,7 @@ def simulate_comparisons(
     >>> result.rates["bcv_mcnemar"]
     0.0
     """
-    n_repetitions = check_integer(
-        n_repetitions,
-        name="n_repetitions",
-        low=1,
-        high=MAX_EXPERIMENTS,
-        why=MORE_ONLY_COSTS_TIME,
-    )
+    n_repetitions = check_experiments(n_repetitions, "n_repetitions")
     rng = check_random_state(random_state)
     seeds = rng.randint(_SEED_BOUND, size=(n_repetitions, 2))
     names, design = _planned_names(

@@ -44,7 +44,7 @@ from .._engine._fit import worker_count
 from .._split import BlockRegularized5x2CV, BlockRegularizedMx2CV
 from ..datasets import TWO_GAUSSIANS_CASES, make_two_gaussians
 from ..stats._registry import get_test
-from ._checks import MAX_EXPERIMENTS, MAX_SEED001_RECORDS, MORE_ONLY_COSTS_TIME
+from ._checks import MAX_EXPERIMENTS, MAX_SEED001_RECORDS, check_experiments
 from ._poor_partition import PoorPartition5x2CV
 from ._result import rejection_rate_interval
 
@@ -624,13 +624,7 @@ def simulate_seed001(
     """
     pairs = _check_pairs(pairs)
     cases = _check_cases(cases)
-    n_repetitions = check_integer(
-        n_repetitions,
-        name="n_repetitions",
-        low=1,
-        high=MAX_EXPERIMENTS,
-        why=MORE_ONLY_COSTS_TIME,
-    )
+    n_repetitions = check_experiments(n_repetitions, "n_repetitions")
     n_samples = check_integer(
         n_samples,
         name="n_samples",

@@ -37,9 +37,9 @@ from ..stats._bayesian import _posterior_probabilities, correlated_t_posterior
 from ._checks import (
     MAX_BLOCK_CELLS,
     MAX_DATASETS,
-    MAX_EXPERIMENTS,
     MAX_RUNS,
     MORE_ONLY_COSTS_TIME,
+    check_experiments,
     check_grid,
 )
 from ._result import rejection_rate_interval
@@ -524,13 +524,7 @@ def simulate_seed002(
             why=MORE_ONLY_COSTS_TIME,
         )
     )
-    n_experiments = check_integer(
-        n_experiments,
-        name="n_experiments",
-        low=1,
-        high=MAX_EXPERIMENTS,
-        why=MORE_ONLY_COSTS_TIME,
-    )
+    n_experiments = check_experiments(n_experiments, "n_experiments")
     n_datasets = check_integer(
         n_datasets,
         name="n_datasets",

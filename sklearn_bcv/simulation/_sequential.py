@@ -35,7 +35,6 @@ from sklearn.base import clone
 from sklearn.utils import Bunch, check_random_state
 from sklearn.utils.parallel import Parallel, delayed
 
-from .._checks import check_integer
 from .._compat import Interval, StrOptions, validate_params
 from .._constants import ALTERNATIVES
 from .._engine._fit import worker_count
@@ -56,9 +55,9 @@ from ..stats._sequential import (
     sequential_codes,
 )
 from ._checks import (
-    MAX_EXPERIMENTS,
     MAX_RECORDS,
     MORE_ONLY_COSTS_TIME,
+    check_experiments,
     check_grid,
 )
 from ._losses import simulate_loss_vectors
@@ -558,13 +557,7 @@ def simulate_sequential(
         high=MAX_RECORDS,
         why=MORE_ONLY_COSTS_TIME,
     )
-    n_repetitions = check_integer(
-        n_repetitions,
-        name="n_repetitions",
-        low=1,
-        high=MAX_EXPERIMENTS,
-        why=MORE_ONLY_COSTS_TIME,
-    )
+    n_repetitions = check_experiments(n_repetitions, "n_repetitions")
     if setup == "epsilon" and n_repetitions * max(n_values) > _MAX_EPSILON_DRAWS:
         raise ValueError(
             f"n_repetitions × n_samples must be at most {_MAX_EPSILON_DRAWS:,} for "
