@@ -10,7 +10,11 @@ Whatever the subcommand, :func:`main` turns every failure into one line
 success, 1 when the comparison cannot run, 2 on a usage error, 130 when
 interrupted (Ctrl-C), 143 when terminated (SIGTERM); when the reader of
 stdout goes away it stops quietly. Interrupted or terminated, it shuts the
-worker processes down before returning, so none is left behind.
+worker processes down before returning, so none is left behind; a signal at
+any moment, before, during or after the fits, while printing or while the
+process exits (:func:`run`), gives that one line and status
+(:mod:`._signals`). Error and warning lines are bounded in length here, the
+one place they are printed.
 """
 
 import argparse
