@@ -20,6 +20,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "sklearn_bcv"
 RANKS = {
     "_constants": 0,
     "_compat": 0,
+    "_checks": 0,
     "_version": 0,
     "stats": 1,
     "_split": 1,

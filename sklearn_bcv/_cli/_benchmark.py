@@ -140,13 +140,15 @@ class DatasetSpec(NamedTuple):
 
 
 def _as_datasets_error(exc, text):
-    """A message of the CSV reader (about --data / --target) about --datasets."""
+    """A message of the CSV reader (about --data / --target) about
+    --datasets (a usage error stays one)."""
     message = str(exc)
     for option in ("--data: ", "--target: ", "--data "):
         if message.startswith(option):
             message = message[len(option) :]
             break
-    return CLIError(f"--datasets {text}: {message}")
+    kind = UsageError if isinstance(exc, UsageError) else CLIError
+    return kind(f"--datasets {text}: {message}")
 
 
 def parse_csv_dataset(text):
@@ -460,7 +462,7 @@ def _parse_test_options(args):
             argparse.Namespace(tests=None, pairwise_tests=args.pairwise_tests)
         )
         return "auto", pairwise_tests
-    tests = parse_tests(args.tests, kind="datasets")
+    tests = parse_tests(args.tests, kind="datasets", auto=True)
     pairwise_tests = parse_tests(
         args.pairwise_tests, kind="datasets", option="--pairwise-tests"
     )

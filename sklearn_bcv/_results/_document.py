@@ -23,6 +23,7 @@ from pathlib import PurePath
 
 import numpy as np
 
+from .._checks import check_path
 from ._text import csv_cell
 
 __all__ = [
@@ -505,7 +506,8 @@ class DocumentMixin:
         Parameters
         ----------
         path : str, path-like or None, default=None
-            Where to write it; None returns the text.
+            Where to write it (without NUL bytes or control characters);
+            None returns the text.
         indent : int or None, default=2
             Passed to :func:`json.dumps`.
 
@@ -515,6 +517,8 @@ class DocumentMixin:
             The JSON text when ``path`` is None, else None (the file is
             written, UTF-8).
         """
+        if path is not None:
+            path = check_path(path, name="path")
         text = json.dumps(self.to_dict(), indent=indent, allow_nan=False) + "\n"
         if path is None:
             return text

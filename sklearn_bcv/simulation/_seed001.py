@@ -38,11 +38,13 @@ from sklearn.utils.multiclass import unique_labels
 from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._checks import check_integer
 from .._compat import HasMethods, Interval, validate_params
 from .._engine._fit import worker_count
 from .._split import BlockRegularized5x2CV, BlockRegularizedMx2CV
 from ..datasets import TWO_GAUSSIANS_CASES, make_two_gaussians
 from ..stats._registry import get_test
+from ._checks import MAX_EXPERIMENTS, MAX_SEED001_RECORDS, check_experiments
 from ._poor_partition import PoorPartition5x2CV
 from ._result import rejection_rate_interval
 
@@ -541,13 +543,11 @@ class Seed001Result(Bunch):
 
 @validate_params(
     {
-        "n_repetitions": [Interval(Integral, 1, None, closed="left")],
         "pairs": [str, list, tuple],
         "cases": [list, tuple],
-        "n_samples": [Interval(Integral, 8, None, closed="left")],
         "n_swapped": [Interval(Integral, 1, None, closed="left"), None],
         "alpha": [Interval(Real, 0, 1, closed="neither")],
-        "batch_size": [Interval(Integral, 1, None, closed="left"), None],
+        "batch_size": [Interval(Integral, 1, MAX_EXPERIMENTS, closed="both"), None],
         "n_jobs": [Integral, None],
         "random_state": ["random_state"],
     },
@@ -583,7 +583,7 @@ def simulate_seed001(
     Parameters
     ----------
     n_repetitions : int, default=100
-        Replications per case; seed 001 runs 5000.
+        Replications per case; seed 001 runs 5000. At most 100,000.
     pairs : str or sequence of str, default=("rt_ls", "svm_rf", "svm_ab", "ab_rf")
         Keys of :data:`SEED001_PAIRS`: ``"rt_ls"``, ``"svm_rf"``,
         ``"svm_ab"``, ``"ab_rf"`` (Table 3), ``"svm_lda"``, ``"lda_rf"``
@@ -594,7 +594,9 @@ def simulate_seed001(
         :data:`~sklearn_bcv.datasets.TWO_GAUSSIANS_CASES`) and ``"iris"``,
         ``"wine"``.
     n_samples : int, default=200
-        Records of a Gaussian case's data set.
+        Records of a Gaussian case's data set, 8 to 10,000 (the SVMs' fits
+        grow quadratically with it; seed 001 uses 200). Larger sizes are
+        refused before any fit.
     n_swapped : int, default=None
         ``k`` of the poor partition; None is ``n // 20``.
     alpha : float, default=0.05
@@ -622,6 +624,14 @@ def simulate_seed001(
     """
     pairs = _check_pairs(pairs)
     cases = _check_cases(cases)
+    n_repetitions = check_experiments(n_repetitions, "n_repetitions")
+    n_samples = check_integer(
+        n_samples,
+        name="n_samples",
+        low=8,
+        high=MAX_SEED001_RECORDS,
+        why="the SVMs' fits grow quadratically with the records",
+    )
     rng = check_random_state(random_state)
     entropy = int(rng.randint(np.iinfo(np.int32).max))
     real = {case: _real_dataset(case) for case in cases if isinstance(case, str)}

@@ -27,6 +27,7 @@ import numpy as np
 from scipy import optimize, special, stats
 from sklearn.utils import Bunch
 
+from .._checks import check_integer
 from ._mcnemar import _check_rhos
 from ._registry import get_test
 from ._utils import check_alpha, check_alternative, check_real
@@ -276,18 +277,14 @@ MAX_REPEATS = 50
 
 
 def _check_repeats(min_repeats, max_repeats):
-    for name, value in (("min_repeats", min_repeats), ("max_repeats", max_repeats)):
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, int | np.integer)
-            or value < 1
-        ):
-            raise ValueError(f"{name} must be an integer >= 1; got {value!r}.")
-    if max_repeats > MAX_REPEATS:
-        raise ValueError(
-            f"max_repeats must be at most {MAX_REPEATS} (the boundaries over more "
-            f"looks take minutes to hours to compute); got {max_repeats}."
-        )
+    min_repeats = check_integer(min_repeats, name="min_repeats", low=1)
+    max_repeats = check_integer(
+        max_repeats,
+        name="max_repeats",
+        low=1,
+        high=MAX_REPEATS,
+        why="the boundaries over more looks take minutes to hours to compute",
+    )
     if min_repeats > max_repeats:
         raise ValueError(
             f"min_repeats must be at most max_repeats; got min_repeats="
