@@ -153,7 +153,7 @@ def test_identical_estimators_are_never_declared_different(cancer):
     assert_array_equal(result.trace.statistic, 0)
     # a statistic of 0 has no chance of crossing: the futility stop
     futile = sequential_compare(tree, tree, X, y, random_state=0, boundary="pocock")
-    assert futile.decision == "no difference found (futility)"
+    assert (futile.decision, futile.stopped_by) == ("no difference", "futility")
     assert (futile.n_repeats, futile.n_fits, futile.n_fits_saved) == (3, 12, 16)
     assert futile.trace.conditional_power[0] < 1e-4  # 6e-5 with Pocock
     with_rope = sequential_compare(tree, tree, X, y, rope=0.01, random_state=0)
@@ -190,7 +190,7 @@ def test_one_sided_alternative_only_stops_on_its_side(cancer):
     futile = sequential_compare(
         _logistic(), DummyClassifier(), X, y, alternative="less", random_state=0
     )
-    assert futile.decision == "no difference found (futility)"
+    assert (futile.decision, futile.stopped_by) == ("no difference", "futility")
     assert futile.n_repeats == 3 and futile.trace.conditional_power[0] < 1e-6
     greater = sequential_compare(
         _logistic(), DummyClassifier(), X, y, alternative="greater", random_state=0
@@ -288,12 +288,14 @@ def test_futility_trace_summary_and_frame(cancer):
     never = sequential_compare(a, b, X[:, :3], y, futility_threshold=0.0, **kwargs)
     assert never.decision == plain.decision and never.n_repeats == plain.n_repeats
     assert plain.decision == "undecided" and plain.n_repeats == 6
-    assert high.decision == "no difference found (futility)"
+    assert (high.decision, high.stopped_by) == ("no difference", "futility")
     assert (high.n_repeats, high.n_fits, high.n_fits_saved) == (2, 8, 16)
-    assert "no difference found (futility)" in str(high)
+    assert "Decision: no difference after 2" in str(high)
+    assert "stopped by futility" in str(high)
     assert "futility: conditional power < 0.999999" in str(high)
     pytest.importorskip("pandas")
-    assert high.to_frame().decision.tolist() == ["no difference found (futility)"]
+    assert high.to_frame().decision.tolist() == ["no difference"]
+    assert high.to_frame().stopped_by.tolist() == ["futility"]
 
 
 @pytest.mark.parametrize(

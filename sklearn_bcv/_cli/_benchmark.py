@@ -445,11 +445,9 @@ def add_arguments(parser):
 def _all_at_once(name):
     """Whether the test across data sets ``name`` compares all k estimators
     at once (``--tests``) rather than a pair (``--pairwise-tests``)."""
-    from .._engine._plan import _ALL_AT_ONCE_NEED
-    from ..stats._registry import get_test_info
+    from ..stats._registry import get_entry
 
-    needs, _ = get_test_info(name)
-    return _ALL_AT_ONCE_NEED in needs
+    return get_entry(name).all_at_once
 
 
 def _parse_test_options(args):

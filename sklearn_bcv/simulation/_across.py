@@ -64,7 +64,7 @@ def _declared(role):
     return tuple(
         sorted(
             entries,
-            key=lambda name: (min(entries[name].defaults.values(), default=99), name),
+            key=lambda name: (min(entries[name].by_default.values(), default=99), name),
         )
     )
 
