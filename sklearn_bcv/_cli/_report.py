@@ -11,7 +11,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from ._args import CLIError, UsageError
+from ._errors import CLIError, UsageError
 
 __all__ = [
     "REPORT_SUFFIXES",
