@@ -1,4 +1,4 @@
-"""Evidence for the sequential m×2 BCV's futility stop (issue 27).
+"""Evidence for the sequential m×2 BCV's futility stop.
 
 ``sequential_compare(..., futility="conditional_power",
 futility_threshold=0.1)`` stops, before the last look, when the

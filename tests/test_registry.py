@@ -717,7 +717,8 @@ def test_one_runs_by_default_declaration(restore_registry):
         return Bunch(statistic=1.0, pvalue=0.5, df=1, reject=False)
 
     register_test("across_by_name", needs="scores", kind="datasets")(across)
-    register_test("across_old", needs="scores", kind="datasets", defaults={"control": 3})(
+    old_spelling = {"control": 3}
+    register_test("across_old", needs="scores", kind="datasets", defaults=old_spelling)(
         across
     )
     register_test("across_new", needs="scores", kind="datasets", by_default=True)(

@@ -126,7 +126,8 @@ def test_a_content_hook_rewords_a_test_of_a_known_role(restore_registry):
     """An omnibus test with its own content: its lines replace the role's."""
 
     def words(name, result, context):
-        return {"summary": [f"{name} says {result.statistic:.1f}"], "sentences": ["Hi."]}
+        said = f"{name} says {result.statistic:.1f}"
+        return {"summary": [said], "sentences": ["Hi."]}
 
     entry = _registry.get_entry("friedman")
     _registry._REGISTRY["friedman"] = type(entry)(

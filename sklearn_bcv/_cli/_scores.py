@@ -662,7 +662,7 @@ def run(args, *, stdout, stderr):
         table=lambda: result_to_csv(result),
         text=lambda: result_to_text(result, table, args),
     )
-    # --report FILE (issue #23, H23c): written here, from ``result``.
+    # --report FILE: written here, from ``result``.
     if plot_path is not None:
         save_figure(plot_figure(result), plot_path, args=args, stderr=stderr)
     return result

@@ -15,12 +15,14 @@ imported (as ``import sklearn_bcv`` does) through
 """
 
 import io
+import warnings
 
 from ._blocks import Paragraph
 from ._render_html import HtmlRenderer
 from ._render_latex import LatexRenderer, latex_escape
 from ._render_markdown import MarkdownRenderer
 from ._render_text import TextRenderer
+from ._text import escape_controls
 
 __all__ = [
     "REPORT_FORMATS",
@@ -108,13 +110,15 @@ _SVG_SALT = "sklearn-bcv"
 def svg_text(fig):
     """The SVG of a matplotlib figure, from ``<svg`` on, the same bytes for
     the same figure every time (no date in its metadata, element ids from
-    a fixed salt)."""
+    a fixed salt), with the control characters of its texts (a name's
+    newline or ESC, which XML cannot hold) written as escapes."""
     import matplotlib
 
     buffer = io.StringIO()
     with matplotlib.rc_context({"svg.hashsalt": _SVG_SALT}):
         fig.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})
-    svg = buffer.getvalue()
+    lines = buffer.getvalue().split("\n")
+    svg = "\n".join(escape_controls(line, markup=True) for line in lines)
     return svg[svg.find("<svg") :]
 
 
@@ -136,12 +140,18 @@ def _drawn_figures(figures):
             )
             continue
         fig = MatplotlibFigure(figsize=(6.4, 3.6))
-        try:
-            display.from_result(figure.source, ax=fig.add_subplot(), **figure.params)
-        except Exception as exc:  # a figure never stops the report
-            blocks.append(Paragraph(f"{figure.caption}: not drawn ({exc})."))
-            continue
-        figure.svg = svg_text(fig)
+        with warnings.catch_warnings():
+            # A name in a script the font lacks is drawn as a box; saying so
+            # each time a report is written helps no one.
+            warnings.filterwarnings("ignore", "Glyph .* missing from", UserWarning)
+            try:
+                display.from_result(
+                    figure.source, ax=fig.add_subplot(), **figure.params
+                )
+            except Exception as exc:  # a figure never stops the report
+                blocks.append(Paragraph(f"{figure.caption}: not drawn ({exc})."))
+                continue
+            figure.svg = svg_text(fig)
         blocks.append(figure)
         drawn += 1
     return blocks, drawn

@@ -547,16 +547,33 @@ def blocked_t_3x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     .. math:: \\hat\\sigma^2 = \\frac{1}{2m}\\sum_{i}(d_i - \\bar d)^2,
               \\qquad t = \\bar d / \\hat\\sigma, \\qquad t \\sim t(2m - 1).
 
-    The divisor is 2m and there is no ``1/sqrt(2m)`` in the denominator, on
-    purpose: on a block-regularized design the correlation between the two
-    folds of a repetition is about 0 and between folds of different
-    repetitions about 1/2, so ``Var(dbar) ≈ sigma**2 (1 + (2m - 2)/2) / (2m)
-    ≈ sigma**2 / 2`` and ``E[sigma2_hat] ≈ sigma**2 (1 - 1/2) = sigma**2 / 2``
-    too: ``sigma2_hat`` itself estimates the variance of ``dbar``. Dividing
-    it by 2m again, as a naive paired t test does, would overstate the
-    evidence. The design must be block-regularized (the comparison engine
-    warns otherwise). Zero variance gives 0 (p-value 1) when ``dbar == 0``,
-    else ``±inf`` (p-value 0 on the side of the infinity).
+    This is the published test (statistic, divisor 2m and 2m - 1 degrees of
+    freedom, as in the authors' own code); its null distribution is an
+    approximation. The divisor is 2m and there is no ``1/sqrt(2m)`` in the
+    denominator because on a block-regularized design the correlation
+    between the two folds of a repetition is about 0 and between folds of
+    different repetitions about 1/2: under the normal model with variance
+    ``sigma**2`` and correlations ``rho1`` (same repetition) and ``rho2``
+    (different repetitions), ``Var(dbar) = sigma**2 (1 + rho1 + (2m - 2)
+    rho2) / (2m)`` and the sum of squares ``SS`` has expectation
+    ``sigma**2 (2m - 1 - rho1 - (2m - 2) rho2)``, so at ``rho1 = 0``,
+    ``rho2 = 1/2`` both ``Var(dbar)`` and ``E[SS / 2m]`` are ``sigma**2 /
+    2``: ``sigma2_hat`` estimates the variance of ``dbar`` without bias, and
+    dividing it by 2m again, as a naive paired t test does, would overstate
+    the evidence. Unbiased is not t(2m - 1), though:
+    ``SS / sigma**2 = (1 + rho1 - 2 rho2) chi2(m - 1) + (1 - rho1) chi2(m)``
+    (independent of ``dbar``), whose effective degrees of freedom lie
+    between m (``rho2 = (1 + rho1)/2``) and 2m - 1 (``rho2 = rho1``) — 3
+    and 5 for the 3×2 design — and at ``rho1 = 0``, ``rho2 = 1/2`` the
+    statistic is exactly t(m) (t(3) for 3×2), whose tails are heavier than
+    those of the t(5) it is referred to: the test then rejects more often
+    than ``alpha`` (it is exactly t(2m - 1) only when ``rho1 = rho2 =
+    (m - 1)/(2m - 1)``). Seed 001's Table 3 prints this test's rejection rates at
+    ``t_0.95(5) = 2.015``, i.e. two-sided at ``alpha = 0.10`` (see the
+    reproduction notes). The design must be block-regularized (the
+    comparison engine warns otherwise). Zero variance gives 0 (p-value 1)
+    when ``dbar == 0``, else ``±inf`` (p-value 0 on the side of the
+    infinity).
 
     References
     ----------
