@@ -161,3 +161,18 @@ def test_a_content_hook_that_breaks_its_contract_is_named(
     )(win_shares)
     with pytest.raises(TypeError, match=match):
         compare_scores(SCORES, names=NAMES, tests=["wins"]).report()
+
+
+def test_a_ranking_declared_to_run_by_default_runs_after_the_others(
+    restore_registry,
+):
+    register_test(
+        "wins",
+        needs="scores",
+        kind="datasets",
+        role="ranking",
+        by_default={"all_pairs": 0},
+    )(win_shares)
+    result = compare_scores(SCORES, names=NAMES)
+    assert list(result.tests) == ["friedman", "nemenyi", "wins"]
+    assert "wins" not in compare_scores(SCORES, names=NAMES, control="knn").tests

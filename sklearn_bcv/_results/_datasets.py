@@ -217,12 +217,12 @@ class BenchmarkResult(DocumentMixin, Bunch):
         their role's sentences here: those with a ``content`` hook (in
         ``tests`` or ``pairwise``) and those that decide nothing (a ranking,
         worded by :func:`~._roles.ranking_content` without a hook)."""
+        rankings = set(self._rankings())
         out = {}
         for name, test in [*self.tests.items(), *self.pairwise.items()]:
             contribution = hooked_content(name, test, self)
-            if contribution is None and name in self.tests:
-                if declaration(name).role not in ("omnibus", "posthoc"):
-                    contribution = ranking_content(name, test, self)
+            if contribution is None and name in rankings:
+                contribution = ranking_content(name, test, self)
             if contribution is not None:
                 out[name] = contribution
         return out

@@ -342,11 +342,18 @@ class DocumentMixin:
         format : {"text", "markdown", "latex", "html"}, default="text"
             ``"latex"``: a fragment whose tables use ``booktabs``;
             ``"html"``: one self-contained page, the figures inline SVG
-            (tables only without matplotlib). Every name is escaped.
+            (tables only without matplotlib). Every name is escaped, by one
+            rule per format: control characters (a newline, ESC) are
+            written as their escapes (``\\x0a``, ``\\x1b``), then the
+            format's markup (Markdown's ``|``, LaTeX's ``&``, HTML's ``<``)
+            is escaped; LaTeX writes a character plain ``pdflatex`` cannot
+            print as its ASCII form, else as its escape (``\\u03b1``).
 
         Returns
         -------
         report : str
+            The same result gives the same bytes, every time and in every
+            process (the figures carry no date and no random id).
 
         Examples
         --------

@@ -276,7 +276,8 @@ def register_test(
         what its result contributes to the printed summary, the report and
         the CSV table, in place of its role's usual wording. Called as
         ``content(name, result, context)`` with the test's result (a
-        Bunch) and a Bunch ``context`` (``names``, ``alpha``,
+        Bunch; for a pairwise test its (k, k) table, with ``results`` by
+        pair) and a Bunch ``context`` (``names``, ``alpha``,
         ``alternative``, ``control``, ``greater_is_better``,
         ``n_datasets``), it returns a dict with any of ``"summary"`` (lines
         of the printed summary), ``"sentences"`` (the report's verdicts),
