@@ -347,3 +347,42 @@ def test_auto_stratifies_only_around_a_rare_class():
     assert type(common.cv) is BlockRegularizedMx2CV
     forced = sequential_compare(nb, nb, X, y, max_repeats=4, stratify=True)
     assert isinstance(forced.cv, StratifiedBlockRegularizedMx2CV)
+
+
+def test_stopped_by_is_in_every_output(cancer):
+    """The decision keeps its four values; why the design stopped is a field
+    of its own, in the summary, the report, the document and the CSV."""
+    import csv
+    import io
+    import json
+
+    from sklearn_bcv._results._document import result_csv
+
+    X, y = cancer
+    crossed = sequential_compare(_logistic(), DummyClassifier(), X, y, random_state=0)
+    tree = DecisionTreeClassifier(random_state=0)
+    same = dict(random_state=0, boundary="pocock")
+    undecided = sequential_compare(tree, tree, X, y, futility=None, **same)
+    futile = sequential_compare(tree, tree, X, y, **same)
+    expected = {
+        "boundary": (crossed, "A better"),
+        "max_repeats": (undecided, "undecided"),
+        "futility": (futile, "no difference"),
+    }
+    for stopped_by, (result, decision) in expected.items():
+        assert (result.decision, result.stopped_by) == (decision, stopped_by)
+        assert result.decision in ("A better", "B better", "no difference", "undecided")
+        assert f"Decision: {decision} after" in str(result)
+        assert f"; stopped by {stopped_by}: " in str(result)
+        for format in ("text", "markdown", "latex", "html"):
+            shown = stopped_by.replace(
+                "_", "\\_" if format in ("markdown", "latex") else "_"
+            )
+            assert f"stopped by {shown}" in result.report(format)
+        document = json.loads(result.to_json())
+        assert (document["decision"], document["stopped_by"]) == (decision, stopped_by)
+        rows = list(csv.DictReader(io.StringIO(result_csv(result))))
+        assert [row["stopped_by"] for row in rows] == [""] * (len(rows) - 1) + [
+            stopped_by
+        ]
+        assert rows[-1]["decision"] == decision
