@@ -373,9 +373,21 @@ class DocumentMixin:
 
         return render_report(self, format)
 
+    def _summary_text(self, show):  # pragma: no cover - every result has one
+        """The printed summary (``show`` checked by the class)."""
+        raise NotImplementedError(f"{type(self).__name__} gives no summary text.")
+
+    def _report_blocks(self):  # pragma: no cover - every result has them
+        """The report's blocks (:mod:`._blocks`), without figures."""
+        raise NotImplementedError(f"{type(self).__name__} gives no report blocks.")
+
     def _report_figures(self):
         """The figures of the HTML report (:class:`~._blocks.Figure`)."""
         return []
+
+    def _csv_table(self):  # pragma: no cover - every result has one
+        """``(columns, rows)`` of the CSV table (rows are dicts)."""
+        raise NotImplementedError(f"{type(self).__name__} gives no CSV table.")
 
     def __repr__(self):
         return self.summary()
