@@ -15,8 +15,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .._version import __version__
+from ..stats._corrections import CORRECTIONS as _CORRECTIONS
+from ._errors import CLIError, UsageError
+from ._report import add_report_option
 
 __all__ = [
+    "CORRECTIONS",
     "CLIError",
     "Parser",
     "Subcommand",
@@ -55,12 +59,8 @@ EXIT_STATUS = (
 )
 
 
-class CLIError(Exception):
-    """An error reported to the user as one ``error: ...`` line (status 1)."""
-
-
-class UsageError(CLIError):
-    """A command line that does not make sense: status 2."""
+#: The values of ``--correction`` ("none": no correction).
+CORRECTIONS = (*_CORRECTIONS, "none")
 
 
 class Parser(argparse.ArgumentParser):
@@ -242,8 +242,6 @@ def add_output_arguments(parser, *, format_help, plot_help):
         help=f"{plot_help}. Without a suffix .png is appended; the file "
         "written is the one reported; a directory is refused",
     )
-    from ._report import add_report_option
-
     add_report_option(output)
     output.add_argument(
         "--quiet",

@@ -26,7 +26,7 @@ import tempfile
 from pathlib import Path
 
 from .._checks import check_creatable, check_path
-from ._args import CLIError, UsageError
+from ._errors import CLIError, UsageError
 
 __all__ = ["check_output_path", "checked_path", "refuse_link", "write_atomically"]
 

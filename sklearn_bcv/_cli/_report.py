@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 
 from .._checks import check_creatable
-from ._args import CLIError, UsageError
+from ._errors import CLIError, UsageError
 from ._files import checked_path
 
 __all__ = [

@@ -7,6 +7,7 @@ import numpy as np
 
 from .._compat import check_matplotlib_support
 from ..stats import available_tests
+from ..stats._registry import declaration
 from ._common import check_result, score_name_of
 from ._validate import check_bool_matrix, check_matrix_size, check_names
 
@@ -548,7 +549,7 @@ class SignificanceMatrixDisplay:
                 f"{list(pairwise)}; got {test!r}."
             )
         table = pairwise[test]
-        bayesian = "pvalue" not in table and "p_a_better" in table
+        bayesian = declaration(test).bayesian
         if kind is None:
             kind = "probability" if bayesian else "pvalue"
         if kind not in _KINDS:

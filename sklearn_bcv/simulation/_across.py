@@ -74,7 +74,7 @@ def _declared(role):
     return tuple(
         sorted(
             entries,
-            key=lambda name: (min(entries[name].defaults.values(), default=99), name),
+            key=lambda name: (min(entries[name].by_default.values(), default=99), name),
         )
     )
 
@@ -85,7 +85,7 @@ def _declared(role):
 RANK_TESTS = _declared("omnibus") + _declared("posthoc")
 BAYESIAN_PAIRWISE = ("poisson_binomial", "bayesian_signed_rank", "bayesian_sign")
 FREQUENTIST_PAIRWISE = tuple(
-    name for name in _declared("pairwise") if name not in BAYESIAN_PAIRWISE
+    name for name in _declared("pairwise") if not get_entry(name).bayesian
 )
 TESTS = RANK_TESTS + FREQUENTIST_PAIRWISE + BAYESIAN_PAIRWISE
 #: Experiments per block: one draw of score tables, one joblib task.

@@ -1,4 +1,4 @@
-"""Type I error, power and fits of the sequential m×2 BCV tests (issue 14).
+"""Type I error, power and fits of the sequential m×2 BCV tests.
 
 :func:`simulate_sequential` runs the group-sequential m×2 BCV tests of
 :func:`sklearn_bcv.sequential_compare` on seed 000's setups, side by side

@@ -399,6 +399,7 @@ def _check_registered_aso_params(
     design="any",
     by_default=False,
     param_check=_check_registered_aso_params,
+    swap="recompute",
 )
 def aso(
     scores_a,

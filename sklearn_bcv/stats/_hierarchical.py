@@ -554,6 +554,9 @@ def _diagnostics(draws, theta, rope):
     needs=("split_differences", "n_train", "n_test"),
     kind="datasets",
     param_check=_check_params,
+    role="pairwise",
+    swap="negate",
+    bayesian=True,
 )
 def bayesian_hierarchical(
     split_differences,
