@@ -1,4 +1,4 @@
-"""Cost and stability of the hierarchical test and of ASO (issue 26).
+"""Cost and stability of the hierarchical test and of ASO.
 
 (a) **Hierarchical test** (``bayesian_hierarchical``) on 50 data sets × 10
     splits (10-fold CV, rope 0.01) at the default sample size (4 chains,

@@ -1,4 +1,4 @@
-"""ASO's rate of "A better" decisions on equal score distributions (issue 26).
+"""ASO's rate of "A better" decisions on equal score distributions.
 
 Both algorithms' scores (n per algorithm, one per random seed) come from
 one distribution: standard normal, a skewed beta(8, 2) (accuracies near

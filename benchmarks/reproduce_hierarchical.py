@@ -1,4 +1,4 @@
-"""The hierarchical Bayesian test on seed 002's simulation (issue 26).
+"""The hierarchical Bayesian test on seed 002's simulation.
 
 Seed 002's experiment (the C -> F network; zeroR against BN-hat by 10-fold
 CV on q = 50 data sets of sizes uniform over {25, ..., 1000}), with three

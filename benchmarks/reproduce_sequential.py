@@ -1,4 +1,4 @@
-"""Evidence for the sequential m×2 BCV tests (issue 14, seed 000's future work).
+"""Evidence for the sequential m×2 BCV tests (seed 000's future work).
 
 Runs :func:`sklearn_bcv.simulation.simulate_sequential` on seed 000's null
 setups and on the power setups of its Figure 4, and prints:

@@ -1,4 +1,4 @@
-"""Simulation-based calibration of the hierarchical sampler (issue 26).
+"""Simulation-based calibration of the hierarchical sampler.
 
 Talts, Betancourt, Simpson, Vehtari and Gelman (2018): draw the parameters
 from the model's prior (bounds D = S0 = S = 2 fixed, so that the prior does

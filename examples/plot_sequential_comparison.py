@@ -79,8 +79,9 @@ SequentialDisplay.from_result(close, estimator_names=("logistic", "forest"))
 # --------------------------------
 # Two random forests that differ only in their seed. At the first look the
 # statistic is 0 and the conditional power is about 1e-4: the comparison
-# stops with "no difference found (futility)" after 12 fits, where the
-# design without the futility stop (``futility=None``) would fit all 28.
+# stops with "no difference" (``stopped_by`` is ``"futility"``) after 12
+# fits, where the design without the futility stop (``futility=None``) would
+# fit all 28.
 futile = sequential_compare(
     RandomForestClassifier(n_estimators=50, random_state=0),
     RandomForestClassifier(n_estimators=50, random_state=1),
@@ -88,7 +89,7 @@ futile = sequential_compare(
     y,
     random_state=0,
 )
-print(futile.decision, futile.n_fits, futile.trace.conditional_power)
+print(futile.decision, futile.stopped_by, futile.n_fits, futile.trace.conditional_power)
 
 # %%
 # ``result.comparison`` holds the fixed-design tests of the 7×2 BCV, from the

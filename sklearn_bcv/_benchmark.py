@@ -34,7 +34,7 @@ from ._store import StudyStore, opened_store
 from .stats._corrections import CORRECTIONS, check_family
 from .stats._effect import EFFECT_SIZE_KINDS, pairwise_effect_sizes
 from .stats._parametric_across import auto_path
-from .stats._registry import default_tests
+from .stats._registry import ALL_AT_ONCE_ROLES, default_tests
 from .stats._utils import stable_mean
 
 __all__ = ["BenchmarkResult", "benchmark", "compare_scores"]
@@ -89,14 +89,15 @@ def _attach_effect_sizes(result, scores, effect_size, auto, *, seed):
 
 def _default_tests(tests, pairwise_tests, control, available):
     """The tests run when ``tests`` / ``pairwise_tests`` are None: those the
-    registry declares defaults for the context (all pairs, or against a
-    control), omnibus tests before post hoc families, pairwise tests whose
-    needs the table has."""
+    registry declares to run by default in the context (all pairs, or
+    against a control), omnibus tests before post hoc families before
+    rankings, pairwise tests whose needs the table has."""
     context = "all_pairs" if control is None else "control"
     if tests is None:
         tests = [
-            *default_tests(context, role="omnibus", available=available),
-            *default_tests(context, role="posthoc", available=available),
+            name
+            for role in ALL_AT_ONCE_ROLES  # omnibus, post hoc, ranking
+            for name in default_tests(context, role=role, available=available)
         ]
     if pairwise_tests is None:
         pairwise_tests = default_tests(context, role="pairwise", available=available)

@@ -33,6 +33,7 @@ from .stats._sequential import (
     BOUNDARIES,
     DECISIONS,
     FUTILITY,
+    STOPPED_BY,
     _check_repeats,
     check_boundary,
     check_futility,
@@ -211,11 +212,12 @@ def sequential_compare(
         Region of practical equivalence, in units of the score difference
         (accuracy for ``bcv_mcnemar``). When positive, fitting also stops
         with "no difference" as soon as the ``(1 - alpha)`` interval of the
-        mean difference lies inside ``[-rope, rope]`` (a futility stop,
-        which can only lower the type I error).
+        mean difference lies inside ``[-rope, rope]`` (``stopped_by`` is
+        ``"rope"``; a futility stop, which can only lower the type I error).
     futility : "conditional_power" or None, default="conditional_power"
         A non-binding futility stop: before the last look, stop with "no
-        difference found (futility)" when the conditional power under the
+        difference" (``stopped_by`` ``"futility"``) when the conditional
+        power under the
         current trend (the chance that the last look crosses its boundary
         if the difference is the one seen so far) is below
         ``futility_threshold``. The boundaries do not change, so the type
@@ -250,9 +252,14 @@ def sequential_compare(
 
         decision : str
             ``"A better"``, ``"B better"``, ``"no difference"`` (the rope's
-            equivalence stop), ``"no difference found (futility)"`` (the
-            conditional-power futility stop) or ``"undecided"``
-            (``max_repeats`` reached without crossing).
+            equivalence stop or the conditional-power futility stop) or
+            ``"undecided"`` (``max_repeats`` reached without crossing).
+        stopped_by : str
+            Why the design stopped: ``"boundary"`` (the statistic crossed
+            one: "A better" or "B better"), ``"rope"`` (the interval lies
+            inside the rope), ``"futility"`` (crossing had become
+            unlikely) or ``"max_repeats"`` (the last look, crossing
+            nothing: "undecided").
         n_repeats, min_repeats, max_repeats : int
             Repetitions fitted (m at the stop) and the looks' range.
         trace : Bunch
@@ -262,7 +269,8 @@ def sequential_compare(
             unadjusted ``(1 - alpha)`` interval), ``conditional_power``
             (under the current trend; at the last look 1 if it crossed, else
             0) and ``decision`` (the codes of
-            :data:`~sklearn_bcv.stats._sequential.DECISIONS`).
+            :data:`~sklearn_bcv.stats._sequential.DECISIONS`: 0 go on, 1 and
+            -1 a boundary crossed, 2 the rope, 3 futility).
         boundaries : Bunch
             ``repeats``, ``lower``, ``upper`` at every possible look (also
             those not taken), ``nominal_alpha``, ``constant`` and the
@@ -338,6 +346,8 @@ futility_threshold : the settings used (``futility_threshold`` is None
     ...     DummyClassifier(), X, y, random_state=0)
     >>> result.decision, result.n_repeats, result.n_fits, result.n_fits_saved
     ('A better', 3, 12, 16)
+    >>> result.stopped_by
+    'boundary'
     """
     name, params = _test_and_params(test)
     form = check_sequential_test(name)
@@ -434,7 +444,11 @@ futility_threshold : the settings used (``futility_threshold`` is None
                 f"Look {repeats}: statistic {float(look.statistic[0]):.3f}, "
                 f"boundaries [{lower[index]:.3f}, {upper[index]:.3f}], "
                 f"conditional power {float(power[0]):.3f} -> "
-                f"{DECISIONS[int(code[0])] if code[0] else 'continue'}"
+                + (
+                    f"{DECISIONS[int(code[0])]} (stopped by {STOPPED_BY[int(code[0])]})"
+                    if code[0]
+                    else "continue"
+                )
             )
         if code[0] != 0 or repeats == max_repeats:
             break
@@ -471,6 +485,7 @@ futility_threshold : the settings used (``futility_threshold`` is None
     }
     return SequentialResult.build(
         decision=DECISIONS[int(decision)],
+        stopped_by=STOPPED_BY[int(decision)],
         n_repeats=repeats,
         min_repeats=min_repeats,
         max_repeats=max_repeats,

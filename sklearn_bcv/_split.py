@@ -10,7 +10,6 @@ data, which is what the BCV tests (``bcv_mcnemar``, ``calibrated_f_5x2bcv``,
 
 import inspect
 import itertools
-import numbers
 import warnings
 from collections.abc import Mapping
 from functools import cache
@@ -20,6 +19,7 @@ from sklearn.model_selection import BaseCrossValidator
 from sklearn.utils import check_array, check_random_state, column_or_1d
 from sklearn.utils.multiclass import type_of_target
 
+from ._checks import check_integer
 from ._compat import _num_samples
 
 __all__ = [
@@ -340,14 +340,7 @@ def _dealing_order(n_repeats):
 
 
 def _check_n_repeats(n_repeats):
-    if isinstance(n_repeats, bool) or not isinstance(n_repeats, numbers.Integral):
-        raise ValueError(
-            "n_repeats must be an integer >= 1; got "
-            f"{n_repeats!r} of type {type(n_repeats).__name__}."
-        )
-    if n_repeats < 1:
-        raise ValueError(f"n_repeats must be an integer >= 1; got {n_repeats}.")
-    return int(n_repeats)
+    return check_integer(n_repeats, name="n_repeats", low=1)
 
 
 def _check_max_repeats(max_repeats, n_repeats):
@@ -355,17 +348,12 @@ def _check_max_repeats(max_repeats, n_repeats):
     must already be valid."""
     if max_repeats is None:
         return n_repeats
-    if isinstance(max_repeats, bool) or not isinstance(max_repeats, numbers.Integral):
-        raise ValueError(
-            f"max_repeats must be an integer >= n_repeats={n_repeats}; got "
-            f"{max_repeats!r} of type {type(max_repeats).__name__}."
-        )
-    if max_repeats < n_repeats:
-        raise ValueError(
-            f"max_repeats must be an integer >= n_repeats={n_repeats}; got "
-            f"{max_repeats}."
-        )
-    return int(max_repeats)
+    return check_integer(
+        max_repeats,
+        name="max_repeats",
+        low=n_repeats,
+        low_label=f"n_repeats={n_repeats}",
+    )
 
 
 def _layout_repeats(max_repeats):

@@ -448,13 +448,24 @@ def test_usage_errors_are_one_line_with_status_2(argv, match):
             "GaussianNB is a classifier but the target is continuous",
         ),
         (["--estimator", "a.B", "--estimator", "c.D"], "cannot import module 'a'"),
-        (["--plot", "/no/such/dir/cd.png"], "--plot: no directory '/no/such/dir'"),
-        (["--plot", "cd.nope"], "--plot: unknown image format '.nope'"),
     ],
 )
 def test_errors_before_any_fit_are_one_line_with_status_1(argv, match):
     status, out, err = run_cli("--quiet", *argv)
     assert_one_line_error(status, err, match, 1)
+    assert out == ""
+
+
+@pytest.mark.parametrize(
+    "argv, match",
+    [
+        (["--plot", "/no/such/dir/cd.png"], "--plot: no directory '/no/such/dir'"),
+        (["--plot", "cd.nope"], "--plot: unknown image format '.nope'"),
+    ],
+)
+def test_bad_plot_paths_are_usage_errors_before_any_fit(argv, match):
+    status, out, err = run_cli("--quiet", *argv)
+    assert_one_line_error(status, err, match, 2)
     assert out == ""
 
 

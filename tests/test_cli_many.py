@@ -452,7 +452,7 @@ def exploding(tmp_path, monkeypatch):
             1,
         ),
         (["--scoring", "bogus"], "--scoring: 'bogus' is not a valid scoring value", 2),
-        (["--plot", "/no/such/dir/x.png"], "--plot: no directory '/no/such/dir'", 1),
+        (["--plot", "/no/such/dir/x.png"], "--plot: no directory '/no/such/dir'", 2),
         (["--target", "y"], "--target is only used with --data", 1),
     ],
 )

@@ -89,7 +89,7 @@ def test_a_directory_and_a_missing_directory_are_refused(tmp_path):
     assert_one_line_error(status, err, "is a directory", 2)
     missing = tmp_path / "nowhere" / "report.md"
     status, _, err = run_cli(*COMPARE, "--report", str(missing))
-    assert_one_line_error(status, err, "no directory", 1)
+    assert_one_line_error(status, err, "no directory", 2)
     status, _, err = run_cli(*COMPARE, "--report", "  ")
     assert_one_line_error(status, err, "give a file name", 2)
 

@@ -265,11 +265,9 @@ def test_plot_writes_the_critical_difference_diagram(tmp_path):
     assert status == 0, err
     assert (tmp_path / "cd.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert f"plot saved to {tmp_path / 'cd.png'}" in err
-    # As in every subcommand, a --plot path that cannot be written: status 1,
-    # before the file is read.
-    assert_usage_error(
-        [tmp_path / "missing.csv", "--plot", tmp_path], "is a directory", 1
-    )
+    # As in every subcommand, a --plot path that cannot be written: a usage
+    # error, before the file is read.
+    assert_usage_error([tmp_path / "missing.csv", "--plot", tmp_path], "is a directory")
 
 
 def test_csv_output_has_a_row_per_pair(tmp_path):

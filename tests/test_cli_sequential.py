@@ -69,8 +69,10 @@ def test_csv_one_row_per_look_and_one_sided_boundaries_are_empty():
         "A better",
         "B better",
         "undecided",
-        "no difference found (futility)",
+        "no difference",
     }
+    assert rows[-1]["stopped_by"] in {"boundary", "futility", "max_repeats"}
+    assert all(row["stopped_by"] == "" for row in rows[:-1])
     assert all(0 <= float(row["conditional_power"]) <= 1 for row in rows)
 
 
@@ -100,7 +102,9 @@ def test_futility_stops_identical_estimators_at_the_first_look():
     status, out, err = run_cli(*SAME, "--format", "json")
     assert status == 0, err
     document = json.loads(out)
-    assert document["decision"] == "no difference found (futility)"
+    assert document["decision"] == "no difference"
+    assert document["stopped_by"] == "futility"
+    assert document["looks"][-1]["stopped_by"] == "futility"
     assert (document["n_repeats"], document["n_fits"]) == (3, 12)
     assert document["futility"] == "conditional_power"
     assert document["futility_threshold"] == 0.1
@@ -116,7 +120,8 @@ def test_futility_stops_identical_estimators_at_the_first_look():
     assert "futility" not in out
     status, out, err = run_cli(*SAME, "--futility-threshold", "0.01")
     assert "futility: conditional power < 0.01" in out
-    assert "Decision: no difference found (futility) after 3" in out
+    assert "Decision: no difference after 3" in out
+    assert "stopped by futility" in out
     assert "cond. power" in out
 
 

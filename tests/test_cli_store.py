@@ -110,7 +110,7 @@ def test_store_errors_are_one_line(tmp_path):
     )
     assert bad.read_text() == "not a study\n"
     status, _, err = run_cli("compare", "--store", str(tmp_path))
-    assert status == 1
+    assert status == 2
     assert "is a directory; give the name of a file" in err
 
 

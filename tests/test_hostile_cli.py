@@ -256,7 +256,7 @@ def _bad_plot_paths(tmp_path):
 def test_bad_plot_paths_fail_before_fitting(matplotlib, tmp_path, command):
     for plot, match in _bad_plot_paths(tmp_path):
         status, out, err = run_cli(*SUBCOMMAND_ARGS[command], "--plot", plot)
-        assert_one_line_error(status, err, "error: --plot: ", 1)
+        assert_one_line_error(status, err, "error: --plot: ", 2)
         assert match in err
         assert out == ""
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo.png"] * hasattr(

@@ -192,7 +192,7 @@ def test_plot_refuses_symbolic_links_before_fitting(matplotlib, tmp_path, comman
         status, out, err = run_cli(
             *SUBCOMMAND_ARGS[command], "--plot", str(tmp_path / name)
         )
-        assert_one_line_error(status, err, "is a symbolic link; refusing")
+        assert_one_line_error(status, err, "is a symbolic link; refusing", 2)
         assert out == ""
     assert victim.read_text() == "keep me"
     assert not (tmp_path / "created.png").exists()
@@ -208,7 +208,7 @@ def test_store_refuses_symbolic_links(tmp_path, existing):
     status, out, err = run_cli(
         *SUBCOMMAND_ARGS["compare"], "--store", str(tmp_path / "link.sqlite")
     )
-    assert_one_line_error(status, err, "--store: ")
+    assert_one_line_error(status, err, "--store: ", 2)
     assert "is a symbolic link; refusing" in err
     assert target.exists() == existing
     if existing:
@@ -226,7 +226,7 @@ def test_plot_in_a_directory_that_cannot_be_written_fails_before_fitting(
     status, out, err = run_cli(
         *SUBCOMMAND_ARGS["compare"], "--plot", f"{directory}/figure.png"
     )
-    assert_one_line_error(status, err, "--plot: cannot write in the directory")
+    assert_one_line_error(status, err, "--plot: cannot write in the directory", 2)
 
 
 def test_write_atomically_replaces_and_leaves_nothing_on_failure(tmp_path):

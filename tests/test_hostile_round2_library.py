@@ -353,36 +353,23 @@ def test_compare_scores_on_many_datasets():
 
 def test_pairwise_tables_derive_the_swapped_statistic_exactly():
     """Derived [B, A] statistics are those of running the test swapped."""
-    from sklearn_bcv._results import _pairwise
+    import dataclasses
+
+    from sklearn_bcv.stats import _registry
 
     rng = np.random.default_rng(1)
     scores = rng.uniform(size=(12, 7)) + np.linspace(0, 0.2, 7)
     derived = compare_scores(scores, pairwise_tests=["wilcoxon"])
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_pairwise, "_SWAP_EVIDENCE", 10**9)  # run every pair twice
+    entry = _registry.get_entry("wilcoxon")
+    assert entry.swap == "same"
+    with pytest.MonkeyPatch.context() as patch:  # run every pair twice
+        recompute = dataclasses.replace(entry, swap="recompute")
+        patch.setitem(_registry._REGISTRY, "wilcoxon", recompute)
         both = compare_scores(scores, pairwise_tests=["wilcoxon"])
     for field in ("statistic", "pvalue", "reject"):
         np.testing.assert_array_equal(
             derived.pairwise.wilcoxon[field], both.pairwise.wilcoxon[field]
         )
-
-
-def test_swap_rule_learns_only_from_consistent_pairs():
-    from sklearn.utils import Bunch
-
-    from sklearn_bcv._results._pairwise import _SwapRule
-
-    rule = _SwapRule()
-    for value in (1.0, 2.0, 3.0):
-        assert rule.derive(Bunch(statistic=value)) is None
-        rule.learn(Bunch(statistic=value), Bunch(statistic=-value))
-    assert rule.derive(Bunch(statistic=4.0)).statistic == -4.0
-    rule = _SwapRule()
-    rule.learn(Bunch(statistic=1.0), Bunch(statistic=-1.0))
-    rule.learn(Bunch(statistic=2.0), Bunch(statistic=5.0))  # neither: run all
-    for value in (3.0, 4.0, 6.0):
-        rule.learn(Bunch(statistic=value), Bunch(statistic=-value))
-    assert rule.derive(Bunch(statistic=7.0)) is None
 
 
 def test_many_pairwise_tests_warn():

@@ -40,9 +40,11 @@ STRATIFIED_CLASSES = [StratifiedBlockRegularizedMx2CV, StratifiedBlockRegularize
 # Worst deviation (records) of a training-set size from n/2 over every
 # remainder n mod 2**k: the table in the Notes of BlockRegularizedMx2CV, as
 # (first n_repeats of the row, bound).
-DOCUMENTED_SIZE_BOUNDS = [(1, 0.5), (2, 0.5), (3, 1.0), (7, 1.5), (15, 2.0),
-                          (16, 3.0), (32, 5.0), (64, 16.5), (128, 32.5),
-                          (256, 64.5)]  # fmt: skip
+# The "size vs n/2" column of BlockRegularizedMx2CV's docstring table (6 and
+# 7 repetitions share the 5x2 BCV's layout, hence 2 records there).
+DOCUMENTED_SIZE_BOUNDS = [(1, 0.5), (2, 0.5), (3, 1.0), (6, 2.0), (8, 1.5),
+                          (15, 2.0), (16, 3.0), (32, 5.0), (64, 16.5),
+                          (128, 32.5), (256, 64.5)]  # fmt: skip
 
 X40 = np.zeros((40, 1))
 Y40 = np.arange(40) % 2
@@ -339,6 +341,19 @@ def test_training_set_sizes_within_the_documented_bound(
     sizes = [len(train) for train, _ in cv.split(np.zeros((n_samples, 1)))]
     assert len(sizes) == 2 * n_repeats
     assert np.abs(np.asarray(sizes) - n_samples / 2).max() <= bound
+
+
+@pytest.mark.parametrize("n_repeats", range(1, 16))
+def test_documented_size_bound_is_reached_up_to_15_repeats(n_repeats):
+    # The table is the worst case, not a loose bound: some remainder reaches
+    # it (6 and 7 repetitions: 2 records, e.g. 12 records give 8 and 4).
+    n_blocks = _n_sub_blocks(n_repeats)
+    worst = 0.0
+    for n_samples in range(n_blocks, 2 * n_blocks):
+        cv = BlockRegularizedMx2CV(n_repeats, random_state=0)
+        sizes = [len(train) for train, _ in cv.split(np.zeros((n_samples, 1)))]
+        worst = max(worst, float(np.abs(np.asarray(sizes) - n_samples / 2).max()))
+    assert worst == documented_size_bound(n_repeats)
 
 
 def test_documented_size_bound_for_64_to_127_repeats_is_the_worst_case():

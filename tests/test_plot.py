@@ -58,9 +58,11 @@ def _result(with_bcv=True, with_bayes=True):
             pvalue=None,
             df=9,
             reject=False,
-            p_a_better=0.9,
-            p_rope=0.05,
-            p_b_better=0.05,
+            # Those of t(9) with loc 0.025 and scale 0.02 for the rope: a
+            # display refuses probabilities its curve contradicts.
+            p_a_better=0.763798,
+            p_rope=0.179180,
+            p_b_better=0.057022,
             rope=0.01,
             loc=0.025,
             scale=0.02,
@@ -167,7 +169,7 @@ def test_score_differences_display_errors():
 def test_posterior_display_from_result_shades_rope_and_annotates():
     display = PosteriorDisplay.from_result(_result(), estimator_names=("lr", "rf"))
     text = display.text_.get_text()
-    assert text == "P(lr better) = 0.900\nP(rope) = 0.050\nP(rf better) = 0.050"
+    assert text == "P(lr better) = 0.764\nP(rope) = 0.179\nP(rf better) = 0.057"
     # The rope patch spans [-rope, rope] in data coordinates.
     verts = display.ax_.transData.inverted().transform(display.rope_patch_.get_verts())
     assert [verts[:, 0].min(), verts[:, 0].max()] == pytest.approx([-0.01, 0.01])

@@ -47,7 +47,7 @@ def test_from_result_draws_the_path_boundaries_and_stop(result):
     assert_allclose(display.lower_line_.get_ydata(), result.boundaries.lower)
     # the conditional power is 0.34 at look 2, 0.093 < 0.1 at look 3: a
     # futility stop
-    assert result.decision == "no difference found (futility)"
+    assert (result.decision, result.stopped_by) == ("no difference", "futility")
     assert display.stop_marker_.get_label() == f"stop: {result.decision}"
     assert display.stop_marker_.get_xdata()[0] == result.n_repeats == 3
     assert "A = GaussianNB, B = KNeighborsClassifier" in display.ax_.get_title()

@@ -566,3 +566,199 @@ def test_user_pair_test_without_design_runs_on_a_hold_out_split(restore_registry
     # a test that declares it needs two splits is refused, naming why
     with pytest.raises(ValueError, match="two_split_mean needs at least two splits"):
         compare_predictions(y, pred_a, pred_b, splits, tests=["two_split_mean"])
+
+
+# --------------------------------------------------------------------------
+# Each test's declarations, checked against what it does
+
+#: The registered tests of two estimators: their result on (B, A) follows
+#: from that on (A, B) as their ``swap`` declares.
+PAIR_TESTS = sorted(
+    name
+    for name, entry in _registry._REGISTRY.items()
+    if entry.kind == "pair" or entry.role == "pairwise"
+)
+
+#: Tests whose numbers come from a sampler (MCMC): the relation of the two
+#: directions holds up to the sampler's error, with parameters that keep
+#: them quick.
+SAMPLED = {"bayesian_hierarchical": ({"n_samples": 4000, "n_chains": 2}, 0.05)}
+
+
+def _both_directions(entry, rng):
+    """The needs of ``entry`` for (A, B) and for (B, A), made from one draw
+    of who is right on each record of each split (the tables transposed,
+    the differences negated), or one table of scores per data set."""
+    if entry.kind == "datasets":
+        split = rng.normal(0.01, 0.03, (12, 10))
+        forward = dict(dataset_differences=split.mean(1), split_differences=split)
+        backward = dict(dataset_differences=-split.mean(1), split_differences=-split)
+        sizes = dict(n_train=np.full(12, 100.0), n_test=np.full(12, 100.0))
+        return forward | sizes, backward | sizes
+    n_splits = 1 if entry.design == "holdout" else 10
+    right_a = rng.random((n_splits, 40)) < 0.8
+    right_b = rng.random((n_splits, 40)) < 0.7
+
+    def tables(a, b):
+        return np.array(
+            [
+                [[np.sum((x == i) & (y == j)) for j in (0, 1)] for i in (0, 1)]
+                for x, y in zip(a, b)
+            ]
+        )
+
+    def needs(a, b):
+        return dict(
+            tables=tables(a, b),
+            differences=a.mean(1) - b.mean(1),
+            loss_differences=[(~x).astype(float) - (~y) for x, y in zip(a, b)],
+            scores_a=a.mean(1),
+            scores_b=b.mean(1),
+            n_train=40.0,
+            n_test=40.0,
+        )
+
+    return needs(right_a, right_b), needs(right_b, right_a)
+
+
+@pytest.mark.parametrize("name", PAIR_TESTS)
+def test_the_swap_rule_is_what_running_both_ways_gives(name):
+    """The (k, k) tables of the pairwise tests fill [B, A] from [A, B] by the
+    declared rule (negated or same statistic; the same two-sided p-value;
+    the posterior seen from B), or run the test again: check each
+    declaration on both directions of one draw."""
+    entry = get_entry(name)
+    params, tolerance = SAMPLED.get(name, ({}, 1e-9))
+    if "random_state" in (_registry.keyword_names(entry.func) or ()):
+        params = {**params, "random_state": 0}
+    forward, backward = _both_directions(entry, np.random.default_rng(3))
+    ab = entry.func(**{need: forward[need] for need in entry.needs}, **params)
+    ba = entry.func(**{need: backward[need] for need in entry.needs}, **params)
+    stat_ab, stat_ba = float(ab.statistic), float(ba.statistic)
+    assert stat_ab != 0  # the draw shows which relation holds
+    close = {"atol": tolerance * abs(stat_ab), "rtol": 0}
+    if entry.swap == "negate":
+        np.testing.assert_allclose(stat_ba, -stat_ab, **close)
+    elif entry.swap == "same":
+        np.testing.assert_allclose(stat_ba, stat_ab, **close)
+    else:  # recompute: neither relation holds, so the rule is needed
+        assert entry.swap == "recompute"
+        assert not np.isclose(stat_ba, -stat_ab) and not np.isclose(stat_ba, stat_ab)
+    if entry.bayesian:
+        np.testing.assert_allclose(ba.p_b_better, ab.p_a_better, atol=tolerance)
+        np.testing.assert_allclose(ba.p_a_better, ab.p_b_better, atol=tolerance)
+        np.testing.assert_allclose(ba.p_rope, ab.p_rope, atol=tolerance)
+    elif ab.get("pvalue") is not None:  # the table repeats it at [B, A]
+        np.testing.assert_allclose(ba.pvalue, ab.pvalue, rtol=1e-12)
+
+
+def test_swap_rules_are_declared_for_tests_of_two_estimators_only(restore_registry):
+    register_test("mine", needs="differences")(dummy_test)
+    assert get_entry("mine").swap == "recompute"  # the safe default
+    register_test("mine_too", needs="differences", swap="negate")(dummy_test)
+    assert get_entry("mine_too").swap == "negate"
+    with pytest.raises(ValueError, match="swap must be None or one of"):
+        register_test("bad", needs="differences", swap="mirror")
+    with pytest.raises(ValueError, match="swap declares how a test of two"):
+        register_test("bad", needs="scores", kind="datasets", swap="same")
+    assert get_entry("friedman").swap is None
+
+
+def test_a_user_test_without_a_swap_rule_is_run_both_ways(restore_registry):
+    """Undeclared, the [B, A] statistic is the test's own on (B, A): right
+    for any test (here one whose statistic is neither negated nor kept)."""
+    from sklearn_bcv import compare_scores
+
+    @register_test(
+        "wins", needs="dataset_differences", kind="datasets", role="pairwise"
+    )
+    def wins(*, dataset_differences, alpha=0.05, alternative="two-sided"):
+        won = float(np.sum(np.asarray(dataset_differences) > 0))
+        return Bunch(statistic=won, pvalue=0.5, df=None, reject=False)
+
+    scores = np.random.default_rng(0).uniform(size=(9, 3))
+    table = compare_scores(scores, tests=[], pairwise_tests=["wins"]).pairwise.wins
+    differences = scores[:, :, None] - scores[:, None, :]
+    expected = np.sum(differences > 0, axis=0) * ~np.eye(3, dtype=bool)
+    np.testing.assert_array_equal(table.statistic, expected)
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"display_name": 3}, "display_name must be a string or None"),
+        ({"display_name": " "}, "display_name must be a non-empty string"),
+        ({"not_recommended": ["x"]}, "not_recommended must be a string or None"),
+        ({"bayesian": "yes"}, "bayesian must be True or False"),
+        ({"statistic_label": "t"}, "statistic_label must be None or one of"),
+        ({"compares": "means"}, "compares must be None or one of"),
+        ({"by_default": {"all_pairs": 0}}, "by_default must be True, False or a"),
+        ({"by_default": 1}, "by_default must be True, False or a dict"),
+        ({"by_default": False, "defaults": {"design": 0}}, "earlier spelling"),
+        ({"role": "omnibus"}, "role declares what a test across data sets is"),
+        ({"content": print}, "content words the result of a test across"),
+    ],
+)
+def test_the_new_declarations_are_checked(kwargs, match, restore_registry):
+    with pytest.raises(ValueError, match=match):
+        register_test("bad", needs="differences", **kwargs)(dummy_test)
+    assert "bad" not in available_tests(kind=None)
+
+
+def test_one_runs_by_default_declaration(restore_registry):
+    """``by_default`` (with ``defaults``, its earlier spelling, as a dict)
+    is the one declaration the engine reads for every kind."""
+    register_test("pair_default", needs="differences")(dummy_test)
+    register_test("pair_by_name", needs="differences", by_default=False)(dummy_test)
+    assert get_entry("pair_default").by_default == {"design": 0}
+    assert get_entry("pair_by_name").by_default == {}
+
+    def across(*, scores, alpha=0.05, alternative="two-sided"):
+        return Bunch(statistic=1.0, pvalue=0.5, df=1, reject=False)
+
+    register_test("across_by_name", needs="scores", kind="datasets")(across)
+    old_spelling = {"control": 3}
+    register_test("across_old", needs="scores", kind="datasets", defaults=old_spelling)(
+        across
+    )
+    register_test("across_new", needs="scores", kind="datasets", by_default=True)(
+        across
+    )
+    assert get_entry("across_by_name").by_default == {}  # as before
+    assert get_entry("across_old").by_default == {"control": 3}
+    assert get_entry("across_new").by_default == {"all_pairs": 0, "control": 0}
+    assert _registry.default_tests("control", role="omnibus") == [
+        "across_new",
+        "friedman",
+        "across_old",
+    ]
+
+
+def test_the_registry_is_what_summaries_and_reports_say(restore_registry):
+    """A user's test declared not recommended, with its display name and
+    rationale, is shown as the built-in ones are, from its declaration."""
+    from sklearn.model_selection import KFold
+
+    from sklearn_bcv import compare_predictions
+
+    register_test(
+        "shaky",
+        needs="differences",
+        design="any",
+        display_name="shaky t test",
+        rationale="a test for the sake of the example",
+        not_recommended="it is made up",
+    )(dummy_test)
+    y = np.tile([0, 1], 20)
+    splits = list(KFold(4).split(y))
+    result = compare_predictions(
+        y,
+        [y[test] for _, test in splits],
+        [1 - y[test] for _, test in splits],
+        splits,
+        tests=["corrected_t", "shaky"],
+    )
+    assert "Not shown, not recommended here: shaky" in str(result)
+    assert "not recommended: it is made up" in result.summary(show="all")
+    report = result.report()
+    assert "shaky (for reference, not the basis of the verdict): a test for" in report

@@ -388,3 +388,60 @@ def test_html_table_headers_read_back_as_the_names(names):
     parser.feed(render_report(result, "html", figures=False))
     assert parser.scripts == 0
     assert parser.headers[1:4] == names
+
+
+# ---- reproducible -------------------------------------------------------------
+
+_REPORTS_SCRIPT = """
+import hashlib, warnings
+import numpy as np
+from sklearn.datasets import make_classification
+from sklearn.dummy import DummyClassifier
+from sklearn.linear_model import LogisticRegression
+from sklearn_bcv import (compare_estimators, compare_many_estimators,
+                         compare_scores, sequential_compare)
+warnings.simplefilter("ignore")
+X, y = make_classification(n_samples=120, random_state=0)
+results = [
+    compare_scores(np.random.default_rng(0).normal(0.8, 0.03, (8, 3))
+                   + [0, 0.02, 0.05], random_state=0),
+    compare_estimators(LogisticRegression(), DummyClassifier(), X, y,
+                       random_state=0),
+    compare_many_estimators([("lr", LogisticRegression()),
+                             ("dummy", DummyClassifier()),
+                             ("prior", DummyClassifier(strategy="prior"))],
+                            X, y, random_state=0),
+    sequential_compare(LogisticRegression(), DummyClassifier(), X, y,
+                       random_state=0),
+]
+for result in results:
+    for format in ("text", "markdown", "latex", "html"):
+        first, second = result.report(format), result.report(format)
+        assert first == second, format
+        print(format, hashlib.sha256(first.encode()).hexdigest())
+"""
+
+
+def test_the_same_result_gives_the_same_bytes_in_every_process(tmp_path):
+    """No date, no random id: two processes write the same reports, byte for
+    byte, in every format (the HTML with its figures)."""
+    script = tmp_path / "reports.py"
+    script.write_text(_REPORTS_SCRIPT, encoding="utf-8")
+    runs = [
+        subprocess.run(
+            [sys.executable, str(script)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=True,
+        ).stdout
+        for _ in range(2)
+    ]
+    assert runs[0] == runs[1]
+    assert runs[0].count("html") == 4
+
+
+def test_the_svg_of_a_report_has_no_date(across):
+    page = across.report("html")
+    assert "<dc:date>" not in page
+    assert page.count("<svg") == 1

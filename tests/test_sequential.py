@@ -153,7 +153,7 @@ def test_identical_estimators_are_never_declared_different(cancer):
     assert_array_equal(result.trace.statistic, 0)
     # a statistic of 0 has no chance of crossing: the futility stop
     futile = sequential_compare(tree, tree, X, y, random_state=0, boundary="pocock")
-    assert futile.decision == "no difference found (futility)"
+    assert (futile.decision, futile.stopped_by) == ("no difference", "futility")
     assert (futile.n_repeats, futile.n_fits, futile.n_fits_saved) == (3, 12, 16)
     assert futile.trace.conditional_power[0] < 1e-4  # 6e-5 with Pocock
     with_rope = sequential_compare(tree, tree, X, y, rope=0.01, random_state=0)
@@ -190,7 +190,7 @@ def test_one_sided_alternative_only_stops_on_its_side(cancer):
     futile = sequential_compare(
         _logistic(), DummyClassifier(), X, y, alternative="less", random_state=0
     )
-    assert futile.decision == "no difference found (futility)"
+    assert (futile.decision, futile.stopped_by) == ("no difference", "futility")
     assert futile.n_repeats == 3 and futile.trace.conditional_power[0] < 1e-6
     greater = sequential_compare(
         _logistic(), DummyClassifier(), X, y, alternative="greater", random_state=0
@@ -288,12 +288,14 @@ def test_futility_trace_summary_and_frame(cancer):
     never = sequential_compare(a, b, X[:, :3], y, futility_threshold=0.0, **kwargs)
     assert never.decision == plain.decision and never.n_repeats == plain.n_repeats
     assert plain.decision == "undecided" and plain.n_repeats == 6
-    assert high.decision == "no difference found (futility)"
+    assert (high.decision, high.stopped_by) == ("no difference", "futility")
     assert (high.n_repeats, high.n_fits, high.n_fits_saved) == (2, 8, 16)
-    assert "no difference found (futility)" in str(high)
+    assert "Decision: no difference after 2" in str(high)
+    assert "stopped by futility" in str(high)
     assert "futility: conditional power < 0.999999" in str(high)
     pytest.importorskip("pandas")
-    assert high.to_frame().decision.tolist() == ["no difference found (futility)"]
+    assert high.to_frame().decision.tolist() == ["no difference"]
+    assert high.to_frame().stopped_by.tolist() == ["futility"]
 
 
 @pytest.mark.parametrize(
@@ -345,3 +347,42 @@ def test_auto_stratifies_only_around_a_rare_class():
     assert type(common.cv) is BlockRegularizedMx2CV
     forced = sequential_compare(nb, nb, X, y, max_repeats=4, stratify=True)
     assert isinstance(forced.cv, StratifiedBlockRegularizedMx2CV)
+
+
+def test_stopped_by_is_in_every_output(cancer):
+    """The decision keeps its four values; why the design stopped is a field
+    of its own, in the summary, the report, the document and the CSV."""
+    import csv
+    import io
+    import json
+
+    from sklearn_bcv._results._document import result_csv
+
+    X, y = cancer
+    crossed = sequential_compare(_logistic(), DummyClassifier(), X, y, random_state=0)
+    tree = DecisionTreeClassifier(random_state=0)
+    same = dict(random_state=0, boundary="pocock")
+    undecided = sequential_compare(tree, tree, X, y, futility=None, **same)
+    futile = sequential_compare(tree, tree, X, y, **same)
+    expected = {
+        "boundary": (crossed, "A better"),
+        "max_repeats": (undecided, "undecided"),
+        "futility": (futile, "no difference"),
+    }
+    for stopped_by, (result, decision) in expected.items():
+        assert (result.decision, result.stopped_by) == (decision, stopped_by)
+        assert result.decision in ("A better", "B better", "no difference", "undecided")
+        assert f"Decision: {decision} after" in str(result)
+        assert f"; stopped by {stopped_by}: " in str(result)
+        for format in ("text", "markdown", "latex", "html"):
+            shown = stopped_by.replace(
+                "_", "\\_" if format in ("markdown", "latex") else "_"
+            )
+            assert f"stopped by {shown}" in result.report(format)
+        document = json.loads(result.to_json())
+        assert (document["decision"], document["stopped_by"]) == (decision, stopped_by)
+        rows = list(csv.DictReader(io.StringIO(result_csv(result))))
+        assert [row["stopped_by"] for row in rows] == [""] * (len(rows) - 1) + [
+            stopped_by
+        ]
+        assert rows[-1]["decision"] == decision

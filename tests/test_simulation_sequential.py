@@ -16,12 +16,13 @@ from sklearn_bcv.simulation._sequential import (
     sequential_decisions,
 )
 
+#: (decision, stopped_by) of sequential_compare -> the simulation's code.
 CODES = {
-    "A better": 1,
-    "B better": -1,
-    "undecided": 0,
-    "no difference": 2,
-    "no difference found (futility)": 3,
+    ("A better", "boundary"): 1,
+    ("B better", "boundary"): -1,
+    ("undecided", "max_repeats"): 0,
+    ("no difference", "rope"): 2,
+    ("no difference", "futility"): 3,
 }
 SEQUENTIAL = [
     (test, boundary)
@@ -70,7 +71,8 @@ def test_agrees_with_sequential_compare(n_samples, delta):
                 random_state=int(cv_seed),
             )
             name = f"sequential {test} ({boundary}{', futility' if futility else ''})"
-            assert result.decisions[key][name][r] == CODES[one.decision]
+            code = CODES[(one.decision, one.stopped_by)]
+            assert result.decisions[key][name][r] == code
             assert result.repeats[key][name][r] == one.n_repeats
         # The fixed 5×2 BCV McNemar test is the first ten splits of the
         # nested 7×2 design: the paper's 5×2 BCV with the same seed.

@@ -684,3 +684,25 @@ def test_bcv_t_batch_zero_variance_and_errors():
 def test_bcv_t_smaller_rho_is_more_liberal():
     d = [0.04, 0.02, 0.03, 0.01, 0.05, 0.03, 0.02, 0.04, 0.03, 0.03]
     assert bcv_t(d, rho2=0.2).statistic > bcv_t(d).statistic
+
+
+def test_blocked_t_is_exactly_t3_at_the_bcv_correlations():
+    """Under the normal model with rho1 = 0 (folds of one repetition) and
+    rho2 = 1/2 (folds of different repetitions), the blocked 3×2 statistic
+    is exactly t(3), not the t(5) it is referred to (its sum of squares is
+    sigma**2 chi2(3)); it is t(5) when rho1 = rho2 = (m - 1)/(2m - 1) = 2/5
+    (sum of squares (1 - rho) sigma**2 chi2(5), matching variance)."""
+    from scipy import stats as scipy_stats
+
+    from sklearn_bcv.stats import blocked_t_3x2cv
+
+    rng = np.random.default_rng(0)
+    repetition = np.repeat(np.arange(3), 2)
+    same = repetition[:, None] == repetition[None, :]
+    for rho1, rho2, exact, other in ((0.0, 0.5, 3, 5), (0.4, 0.4, 5, 3)):
+        cov = np.where(same, rho1, rho2)
+        np.fill_diagonal(cov, 1.0)
+        draws = rng.multivariate_normal(np.zeros(6), cov, size=40_000)
+        statistic = blocked_t_3x2cv(draws).statistic
+        assert scipy_stats.kstest(statistic, "t", args=(exact,)).pvalue > 1e-3
+        assert scipy_stats.kstest(statistic, "t", args=(other,)).pvalue < 1e-6

@@ -15,7 +15,7 @@ from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_bcv import compare_estimators, compare_scores, sequential_compare
 from sklearn_bcv._cli import main
-from sklearn_bcv._results._verdict import NOT_RECOMMENDED
+from sklearn_bcv._results._verdict import not_recommended
 from sklearn_bcv._results._verdict import test_status as status_of
 
 X, Y = load_breast_cancer(return_X_y=True)
@@ -60,7 +60,7 @@ def test_show_all_gives_paired_t_with_its_status_apart(mixed):
     paired = next(i for i, line in enumerate(lines) if "paired_t " in line)
     assert paired > other > 2
     assert "significant: A better" in lines[paired]
-    assert lines[paired].endswith(f"not recommended: {NOT_RECOMMENDED['paired_t']}")
+    assert lines[paired].endswith(f"not recommended: {not_recommended('paired_t')}")
     assert status_of(mixed, "paired_t").startswith("not recommended")
     assert status_of(mixed, "bayesian_correlated_t") == "valid here"
 

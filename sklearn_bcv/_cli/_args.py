@@ -15,8 +15,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .._version import __version__
+from ..stats._corrections import CORRECTIONS as _CORRECTIONS
+from ._errors import CLIError, UsageError
+from ._report import add_report_option
 
 __all__ = [
+    "CORRECTIONS",
     "CLIError",
     "Parser",
     "Subcommand",
@@ -27,6 +31,7 @@ __all__ = [
     "add_output_arguments",
     "add_tests_argument",
     "build_cv",
+    "check_family_options",
     "check_library_scoring",
     "check_scoring",
     "check_splits",
@@ -54,12 +59,8 @@ EXIT_STATUS = (
 )
 
 
-class CLIError(Exception):
-    """An error reported to the user as one ``error: ...`` line (status 1)."""
-
-
-class UsageError(CLIError):
-    """A command line that does not make sense: status 2."""
+#: The values of ``--correction`` ("none": no correction).
+CORRECTIONS = (*_CORRECTIONS, "none")
 
 
 class Parser(argparse.ArgumentParser):
@@ -241,8 +242,6 @@ def add_output_arguments(parser, *, format_help, plot_help):
         help=f"{plot_help}. Without a suffix .png is appended; the file "
         "written is the one reported; a directory is refused",
     )
-    from ._report import add_report_option
-
     add_report_option(output)
     output.add_argument(
         "--quiet",
@@ -290,20 +289,51 @@ def build_cv(args, task):
     return splitter(n_splits=args.folds, shuffle=True, random_state=seed)
 
 
-def parse_tests(text, *, kind="pair", option="--tests"):
-    """The test names of a comma-separated option (None: the default tests)."""
+def parse_tests(text, *, kind="pair", option="--tests", auto=False):
+    """The test names of a comma-separated option (None: the default tests).
+
+    An empty list, or ``auto`` among names where the option takes ``auto``
+    alone (``auto=True``), is a :class:`UsageError`; an unknown name a
+    :class:`CLIError` listing the valid ones.
+    """
     from ..stats import available_tests
 
     if text is None:
         return None
     names = [name.strip() for name in text.split(",") if name.strip()]
     if not names:
-        raise CLIError(f"{option}: give one or more test names separated by commas")
+        raise UsageError(f"{option}: give one or more test names separated by commas")
+    if auto and "auto" in names:
+        raise UsageError(
+            f"{option}: auto chooses the tests itself and cannot be combined with "
+            f"test names; give {option} auto alone, or only names (got {text!r})"
+        )
     valid = available_tests(kind=kind)
     unknown = [name for name in names if name not in valid]
     if unknown:
         raise CLIError(f"{option}: unknown test(s) {unknown}; valid names: {valid}")
     return names
+
+
+def check_family_options(args):
+    """``--correction`` and ``--control`` together must make sense: a
+    correction that uses the logic of all pairs (``shaffer``, ``bergmann``)
+    has no meaning against a control. A :class:`UsageError` before any work
+    (the library would refuse it too, but only once called)."""
+    correction = getattr(args, "correction", None)
+    if correction in (None, "none") or getattr(args, "control", None) is None:
+        return
+    from ..stats._corrections import check_family
+
+    try:
+        check_family(correction, args.control)
+    except ValueError:
+        raise UsageError(
+            f"--correction {correction} uses the logic of all pairwise comparisons "
+            "and cannot be combined with --control (k - 1 comparisons against it); "
+            "use holm, hochberg, hommel, finner, li, holland, rom or bonferroni, "
+            "or leave out --control"
+        ) from None
 
 
 def list_tests(stdout, kind="pair"):

@@ -11,15 +11,25 @@ estimators are given as in ``many``. Every option is checked before the
 first fit.
 """
 
-import argparse
 import contextlib
-import io
 from collections import Counter
 from typing import NamedTuple
 
 import numpy as np
 
+from ._across import (
+    list_tests_of,
+    parse_test_options,
+    plot_figure,
+    plot_test,  # noqa: F401 (the tests read it here)
+    plot_title,  # noqa: F401 (the tests read it here)
+    result_to_csv,
+    result_to_dict,
+    rope_width,
+    score_lines,
+)
 from ._args import (
+    CORRECTIONS,
     MAX_SEED,
     CLIError,
     Subcommand,
@@ -31,8 +41,6 @@ from ._args import (
     check_library_scoring,
     check_scoring,
     check_splits,
-    list_tests,
-    parse_tests,
 )
 from ._data import (
     DATASETS,
@@ -45,7 +53,6 @@ from ._data import (
 )
 from ._estimators import add_preprocessing_arguments
 from ._many import (
-    CORRECTIONS,
     _build_estimators,
     _named_json,
     _named_path,
@@ -54,9 +61,6 @@ from ._many import (
 from ._output import (
     check_plot_path,
     fitting,
-    new_figure,
-    result_document,
-    result_table,
     save_figure,
     write_result,
 )
@@ -140,13 +144,15 @@ class DatasetSpec(NamedTuple):
 
 
 def _as_datasets_error(exc, text):
-    """A message of the CSV reader (about --data / --target) about --datasets."""
+    """A message of the CSV reader (about --data / --target) about
+    --datasets (a usage error stays one)."""
     message = str(exc)
     for option in ("--data: ", "--target: ", "--data "):
         if message.startswith(option):
             message = message[len(option) :]
             break
-    return CLIError(f"--datasets {text}: {message}")
+    kind = UsageError if isinstance(exc, UsageError) else CLIError
+    return kind(f"--datasets {text}: {message}")
 
 
 def parse_csv_dataset(text):
@@ -307,19 +313,6 @@ def list_datasets(stdout):
 # Options
 
 
-def _rope(text):
-    """An argparse type: a number >= 0 (the region of practical equivalence)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"expected a number >= 0; got {text!r}"
-        ) from None
-    if not value >= 0 or not np.isfinite(value):  # rejects nan and inf too
-        raise argparse.ArgumentTypeError(f"expected a finite number >= 0; got {text}")
-    return value
-
-
 def add_arguments(parser):
     """The options of ``benchmark``."""
     data = parser.add_argument_group("data")
@@ -409,7 +402,7 @@ def add_arguments(parser):
     )
     comparison.add_argument(
         "--rope",
-        type=_rope,
+        type=rope_width,
         default=0.0,
         metavar="WIDTH",
         help="region of practical equivalence of the Bayesian tests, in score "
@@ -442,50 +435,6 @@ def add_arguments(parser):
 # Running
 
 
-def _all_at_once(name):
-    """Whether the test across data sets ``name`` compares all k estimators
-    at once (``--tests``) rather than a pair (``--pairwise-tests``)."""
-    from .._engine._plan import _ALL_AT_ONCE_NEED
-    from ..stats._registry import get_test_info
-
-    needs, _ = get_test_info(name)
-    return _ALL_AT_ONCE_NEED in needs
-
-
-def _parse_test_options(args):
-    """``(tests, pairwise_tests)``: registered tests across data sets, each
-    in its own option; ``--tests auto`` is the library's automatic path."""
-    if args.tests is not None and args.tests.strip() == "auto":
-        _, pairwise_tests = _parse_test_options(
-            argparse.Namespace(tests=None, pairwise_tests=args.pairwise_tests)
-        )
-        return "auto", pairwise_tests
-    tests = parse_tests(args.tests, kind="datasets")
-    pairwise_tests = parse_tests(
-        args.pairwise_tests, kind="datasets", option="--pairwise-tests"
-    )
-    for option, names, all_at_once in (
-        ("--tests", tests, True),
-        ("--pairwise-tests", pairwise_tests, False),
-    ):
-        for name in names or []:
-            if _all_at_once(name) != all_at_once:
-                other = "--pairwise-tests" if all_at_once else "--tests"
-                what = "one pair at a time" if all_at_once else "all at once"
-                raise CLIError(f"{option}: {name} compares {what}; give it in {other}")
-    return tests, pairwise_tests
-
-
-def list_tests_of(option, stdout):
-    """``--tests list`` / ``--pairwise-tests list``: the registered tests
-    across data sets that the option takes."""
-    buffer = io.StringIO()
-    list_tests(buffer, "datasets")
-    for line in buffer.getvalue().splitlines(keepends=True):
-        if _all_at_once(line.split()[0]) == (option == "--tests"):
-            stdout.write(line)
-
-
 def _describe_cv(args, cv):
     if cv is None:
         return (
@@ -507,7 +456,7 @@ def run(args, *, stdout, stderr):
     specs = parse_datasets(args.datasets)
     task = specs[0].task
     names = check_estimator_specs(args)
-    tests, pairwise_tests = _parse_test_options(args)
+    tests, pairwise_tests = parse_test_options(args)
     plot_path = None if args.plot is None else check_plot_path(args.plot)
     check_scoring(args.scoring, task)
     named = _build_estimators(args, names, Data(None, None, task, "", None), stderr)
@@ -581,23 +530,6 @@ def run(args, *, stdout, stderr):
 # Output
 
 
-def score_lines(result):
-    """The mean score of each estimator on each data set, its rank in
-    parentheses (1 = best), estimators in ``names`` order."""
-    from .._results._text import text_table
-
-    rows = [
-        [dataset]
-        + [
-            f"{score:.4f} ({rank:g})"
-            for score, rank in zip(result.scores[i], result.ranks[i])
-        ]
-        for i, dataset in enumerate(result.datasets)
-    ]
-    header = ["data set", *result.names]
-    return text_table(header, rows, right_aligned=range(1, len(header)))
-
-
 def result_to_text(result, named, descriptions, cv_text):
     """The text of ``--format text``: the settings, the per-data-set table
     and the result's summary (ranking, Friedman, post hoc, pairwise)."""
@@ -615,91 +547,6 @@ def result_to_text(result, named, descriptions, cv_text):
         f"estimators:\n{estimators}data sets:\n{datasets}cv: {cv_text}\n\n"
         f"Mean {scoring} on each data set (rank):\n{table}\n{result}\n"
     )
-
-
-def result_to_dict(result, context):
-    """The JSON document of ``--format json``: ``result.to_dict()`` and the
-    command line's settings."""
-    return result_document(result, context)
-
-
-def result_to_csv(result):
-    """The CSV text of ``--format csv``: the omnibus tests (Friedman and
-    Iman-Davenport), each post hoc and pairwise test per compared pair, and
-    the score and rank of each estimator on each data set (``section``
-    says which)."""
-    return result_table(result)
-
-
-def plot_test(result):
-    """The post hoc family the diagram draws: the first that ran and that
-    the registry declares drawable (a critical-difference bar of a family
-    against a control needs one), else Bonferroni–Dunn with a control, else
-    Nemenyi."""
-    from ..stats._registry import declared_tests
-
-    control = result.get("control")
-    bar = declared_tests(role="posthoc", diagram="bar")
-    groups = declared_tests(role="posthoc", diagram="groups")
-    for name in result.tests:
-        if name in groups or (
-            name in bar and (name == "nemenyi" or control is not None)
-        ):
-            return name
-    return "bonferroni_dunn" if control is not None else "nemenyi"
-
-
-def plot_title(result, test):
-    """The lines above the --plot figure: Friedman's test and the post hoc
-    test drawn, with the number of data sets and alpha."""
-    verdict = result.verdict
-    n = len(result.datasets)
-    lines = []
-    if verdict.omnibus_test is not None:
-        omnibus = result.tests[verdict.omnibus_test]
-        outcome = "the estimators differ" if verdict.omnibus_reject else "no difference"
-        lines.append(f"{verdict.omnibus_test} (p = {omnibus.pvalue:.3g}): {outcome}")
-    if test in result.tests:
-        differ = verdict.differ_by_test.get(test, [])
-        pairs = "1 pair differs" if len(differ) == 1 else f"{len(differ)} pairs differ"
-        lines.append(f"{test}: {pairs}")
-    else:
-        lines.append(f"{test} critical difference")
-    return "\n".join(lines) + f" ({n} data sets, alpha = {result.alpha})"
-
-
-def plot_figure(result):
-    """The ``--plot`` figure: Demšar's critical-difference diagram.
-
-    The display sizes a figure of its own through pyplot, which the command
-    line keeps away from (:func:`._output.new_figure`); so it is drawn once
-    on a scratch figure to measure it (its vertical axis is in inches, its
-    horizontal one in ranks), then on a figure of that size with room for
-    the title.
-    """
-    from .._plot import CriticalDifferenceDisplay
-
-    test = plot_test(result)
-    scratch_width = 12.0
-    scratch = new_figure(figsize=(scratch_width, 4))
-    display = CriticalDifferenceDisplay.from_result(
-        result, test=test, ax=scratch.add_axes((0, 0, 1, 1))
-    )
-    bottom, top = display.ax_.get_ylim()
-    xmin, xmax = display.ax_.get_xlim()
-    k = len(result.names)
-    per_rank = scratch_width / (xmax - xmin)
-    outside = ((1 - xmin) + (xmax - k)) * per_rank
-    axis_width = float(np.clip(0.5 * (k - 1), 2.6, 6.0))
-    width = outside + axis_width
-    height = max(top - bottom, 1.0)
-    title = plot_title(result, test)
-    title_height = 0.2 * (title.count("\n") + 1) + 0.2
-    fig = new_figure(figsize=(width, height + title_height))
-    ax = fig.add_axes((0, 0, 1, height / (height + title_height)))
-    CriticalDifferenceDisplay.from_result(result, test=test, ax=ax)
-    fig.suptitle(title, fontsize="medium")
-    return fig
 
 
 COMMAND = Subcommand(

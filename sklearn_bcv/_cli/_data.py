@@ -27,6 +27,7 @@ from sklearn import datasets
 from sklearn.utils.multiclass import type_of_target
 
 from ._args import CLIError
+from ._files import checked_path
 
 __all__ = [
     "DATASETS",
@@ -207,6 +208,7 @@ def _open_regular(path, option):
         raise CLIError(
             f"{option}: reading standard input ('-') is not supported; give a file"
         )
+    path = checked_path(path, option)
     try:
         _check_regular(os.stat(path), path, option)
         flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)

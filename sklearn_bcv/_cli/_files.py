@@ -1,16 +1,23 @@
-"""Files the command line writes: checked before any work, written atomically.
+"""Files the command line reads and writes: their paths checked before any
+work, written atomically.
 
-Every file the command line writes goes through this module:
+Every path the command line takes goes through :func:`checked_path` (the
+package's one path check, :func:`sklearn_bcv._checks.check_path`: no NUL
+byte, no control character); every file it writes through this module:
 :func:`check_output_path` before fitting (so a path that cannot be written
-fails in the early check, not after the fits) and :func:`write_atomically`
-at the end. Neither follows a symbolic link at the final path: a link there
-is refused, whether it points at a file (which would be overwritten) or
-nowhere (whose target would be created) -- the classic symlink attack in a
-shared directory. A file written in place as the run goes (the study store
-of ``--store``) cannot be written atomically; it is checked with
-:func:`refuse_link` alone. The file is written to a temporary file in the same
-directory and renamed over the final name (:func:`os.replace`), so a reader
-never sees half a file and an interrupted run leaves the old file intact.
+fails in the early check, not after the fits: the file is tried for real,
+a temporary file created and removed in its directory) and
+:func:`write_atomically` at the end. A path that cannot be used as given is
+a usage error (status 2), reported before anything is loaded or fitted;
+the messages name the path given, never a temporary file. Neither follows
+a symbolic link at the final path: a link there is refused, whether it
+points at a file (which would be overwritten) or nowhere (whose target
+would be created) -- the classic symlink attack in a shared directory. A
+file written in place as the run goes (the study store of ``--store``)
+cannot be written atomically; it is checked with :func:`refuse_link` alone.
+The file is written to a temporary file in the same directory and renamed
+over the final name (:func:`os.replace`), so a reader never sees half a
+file and an interrupted run leaves the old file intact.
 """
 
 import contextlib
@@ -18,18 +25,29 @@ import os
 import tempfile
 from pathlib import Path
 
-from ._args import CLIError
+from .._checks import check_creatable, check_path
+from ._errors import CLIError, UsageError
 
-__all__ = ["check_output_path", "refuse_link", "write_atomically"]
+__all__ = ["check_output_path", "checked_path", "refuse_link", "write_atomically"]
 
 _TEMP_PREFIX = ".sklearn-bcv-"
+
+
+def checked_path(path, option):
+    """``os.fspath(path)``, checked by :func:`~sklearn_bcv._checks.check_path`
+    (no NUL byte, no control character); a :class:`UsageError` naming
+    ``option`` otherwise."""
+    try:
+        return check_path(path, name=option)
+    except (TypeError, ValueError) as exc:
+        raise UsageError(str(exc)) from None
 
 
 def refuse_link(path, option):
     """Refuse a symbolic link at ``path`` (dangling or not): writing through
     it would overwrite, or create, a file elsewhere than the one named."""
     if os.path.islink(path):
-        raise CLIError(
+        raise UsageError(
             f"{option}: {path} is a symbolic link; refusing to write through it "
             "(remove it or give another name)"
         )
@@ -52,29 +70,26 @@ def check_output_path(path, option):
 
     Raises
     ------
-    CLIError
-        If ``path`` is a symbolic link (even a dangling one), exists and is
-        not a regular file, or if its directory is missing or a file cannot
-        be created in it (tried for real: permission bits say nothing about
-        ``/proc`` or a read-only file system).
+    UsageError
+        If ``path`` holds a NUL byte or a control character, is a symbolic
+        link (even a dangling one), exists and is not a regular file, or if
+        its directory is missing or a file cannot be created in it (tried
+        for real: permission bits say nothing about ``/proc`` or a
+        read-only file system).
     """
-    path = Path(path)
+    path = Path(os.fsdecode(checked_path(path, option)))
     refuse_link(path, option)
     parent = path.parent
     if not parent.is_dir():
-        raise CLIError(f"{option}: no directory {str(parent)!r} to save {path.name} in")
+        raise UsageError(
+            f"{option}: no directory {str(parent)!r} to save {path.name} in"
+        )
     if path.exists() and not path.is_file():
-        raise CLIError(f"{option}: {path} exists and is not a regular file")
+        raise UsageError(f"{option}: {path} exists and is not a regular file")
     try:
-        fd, probe = tempfile.mkstemp(prefix=_TEMP_PREFIX, dir=parent)
+        check_creatable(path)
     except OSError as exc:
-        raise CLIError(
-            f"{option}: cannot write in the directory {str(parent)!r} "
-            f"({exc.strerror or exc})"
-        ) from None
-    os.close(fd)
-    with contextlib.suppress(OSError):
-        os.unlink(probe)
+        raise UsageError(f"{option}: {exc}") from None
     return path
 
 

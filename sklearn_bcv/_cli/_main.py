@@ -10,13 +10,17 @@ Whatever the subcommand, :func:`main` turns every failure into one line
 success, 1 when the comparison cannot run, 2 on a usage error, 130 when
 interrupted (Ctrl-C), 143 when terminated (SIGTERM); when the reader of
 stdout goes away it stops quietly. Interrupted or terminated, it shuts the
-worker processes down before returning, so none is left behind.
+worker processes down before returning, so none is left behind; a signal at
+any moment, before, during or after the fits, while printing or while the
+process exits (:func:`run`), gives that one line and status
+(:mod:`._signals`). Error and warning lines are bounded in length here, the
+one place they are printed.
 """
 
 import argparse
+import atexit
 import contextlib
 import os
-import signal
 import sys
 import textwrap
 import threading
@@ -30,12 +34,14 @@ from ._args import (
     CLIError,
     Parser,
     UsageError,
+    check_family_options,
     list_tests,
 )
 from ._data import MAX_FILE_BYTES, MAX_LINE_CHARS
 from ._estimators import no_current_directory_imports
 from ._output import dead_worker, dead_worker_message, printable
 from ._report import check_report_path, write_report
+from ._signals import interruptions, process_interruptions
 
 __all__ = ["SUBCOMMANDS", "build_parser", "main"]
 
@@ -135,36 +141,6 @@ def select_subcommand(argv):
     return DEFAULT, argv, PROG
 
 
-class Terminated(KeyboardInterrupt):
-    """Raised in the main thread by SIGTERM, so a terminated run unwinds
-    like Ctrl-C (a study store keeps what is done) and ends with 143."""
-
-
-#: Set by the SIGTERM handler: the engine may re-raise the interruption as
-#: a plain KeyboardInterrupt carrying a study store's message.
-_TERMINATED = threading.Event()
-
-
-def _raise_terminated(signum, frame):
-    _TERMINATED.set()
-    raise Terminated("terminated (SIGTERM)")
-
-
-@contextlib.contextmanager
-def _sigterm_as_interrupt():
-    """SIGTERM raises :class:`Terminated` while the block runs (main thread
-    only: a handler cannot be installed elsewhere)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    _TERMINATED.clear()
-    previous = signal.signal(signal.SIGTERM, _raise_terminated)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
 def _stop_workers():
     """Shut down joblib's reusable loky executor, killing its workers, so an
     interrupted or terminated run leaves no process behind (the resource
@@ -176,10 +152,32 @@ def _stop_workers():
         reusable._executor.shutdown(wait=True, kill_workers=True)
 
 
+#: Most characters of an error or warning line: a message quoting what was
+#: typed (a 20,000-element --params list) or listing what a table lacks is
+#: cut in the middle, its beginning (what is wrong) and end (what to do)
+#: kept.
+MAX_MESSAGE_CHARS = 1000
+
+
+def _bounded(text, limit=MAX_MESSAGE_CHARS):
+    """``text`` (one line) of at most about ``limit`` characters."""
+    if len(text) <= limit:
+        return text
+    head, tail = (limit * 3) // 4, limit // 5
+    left_out = len(text) - head - tail
+    return f"{text[:head]} ... [{left_out:,} characters left out] ... {text[-tail:]}"
+
+
+def _line(text):
+    """One line for stderr: control characters and terminal escapes
+    removed, whitespace runs made one space, the length bounded."""
+    return _bounded(printable(" ".join(str(text).split()), keep_newlines=False))
+
+
 def _one_line(exc):
     """The message of ``exc`` as one line for ``error: ...`` (control
-    characters and terminal escapes removed)."""
-    return printable(_message(exc), keep_newlines=False)
+    characters and terminal escapes removed, its length bounded)."""
+    return _line(_message(exc))
 
 
 def _message(exc):
@@ -204,8 +202,7 @@ def _write_warnings(caught, stderr):
     """Each distinct warning once, on one line."""
     seen = set()
     for warning in caught:
-        message = printable(" ".join(str(warning.message).split()), keep_newlines=False)
-        text = f"warning: {message}"
+        text = f"warning: {_line(warning.message)}"
         if text not in seen:
             seen.add(text)
             stderr.write(text + "\n")
@@ -230,12 +227,100 @@ def _run(subcommand, args, *, stdout, stderr):
     # after the subcommand returns its result.
     report = getattr(args, "report", None)
     report = None if report is None else check_report_path(report)
+    check_family_options(args)
     result = subcommand.run(args, stdout=stdout, stderr=stderr)
     if report is not None and result is not None:
         write_report(
             result, report[0], format=report[1], quiet=args.quiet, stderr=stderr
         )
     return result
+
+
+class _Outcome:
+    """What a command ended with: its error line (None on success), status,
+    the warnings caught while it ran, whether to print them, and the
+    message of an interruption (a study store's says what is kept)."""
+
+    def __init__(self):
+        self.error = None
+        self.status = 0
+        self.caught = []
+        self.quiet = False
+        self.interruption = None  # None, or the interruption's message ("" if none)
+
+
+def _command(argv, *, stdout, stderr, outcome):
+    """Parse ``argv`` and run the subcommand; every failure but an
+    interruption (``KeyboardInterrupt``, which :func:`main` catches) is put
+    into ``outcome``."""
+    name, argv, prog = select_subcommand(argv)
+    try:
+        parser = build_parser(name, prog=prog)
+        try:
+            # --help and --version print to sys.stdout; send them to ``stdout``.
+            with contextlib.redirect_stdout(stdout):
+                args = parser.parse_args(argv)
+        except SystemExit as exit_:  # --help and --version
+            outcome.status = exit_.code if isinstance(exit_.code, int) else 0
+            return
+    except CLIError as exc:
+        outcome.error, outcome.status = _one_line(exc), 2
+        return
+    outcome.quiet = args.quiet
+    if stdout is None:  # started with stdout closed (>&-)
+        outcome.error = "standard output is closed; nowhere to write the result"
+        outcome.status = 1
+        return
+    with (
+        warnings.catch_warnings(record=True) as caught,
+        no_current_directory_imports(),  # lazy imports and workers too
+    ):
+        outcome.caught = caught
+        warnings.simplefilter("always")
+        try:
+            try:
+                _run(SUBCOMMANDS[name], args, stdout=stdout, stderr=stderr)
+            except BaseException:
+                _stop_workers()
+                raise
+        except BrokenPipeError:
+            _silence_broken_stdout(stdout)
+            outcome.status = 1
+        except UsageError as exc:
+            outcome.error, outcome.status = _one_line(exc), 2
+        except Exception as exc:  # every failure ends in one line, no traceback
+            outcome.error, outcome.status = _one_line(exc), 1
+
+
+def _finish(outcome, signals, stderr):
+    """Report the outcome: warnings, then one error line; return the status.
+
+    Runs with signals only recorded. A signal received at any moment of the
+    command makes it interrupted (130) or terminated (143), whatever the
+    exception it raised became (a worker it killed, one swallowed in a
+    ``__del__``) or if it came once the result was printed.
+    """
+    interrupted = signals.outcome()
+    if interrupted is None and outcome.interruption is not None:
+        interrupted = (130, "interrupted")  # a KeyboardInterrupt from elsewhere
+    if interrupted is not None:
+        _stop_workers()  # again: a second signal may have cut the first short
+        status, message = interrupted
+        outcome.error, outcome.status = outcome.interruption or message, status
+    if not outcome.quiet:
+        _write_warnings(outcome.caught, stderr)
+    if outcome.error is not None:
+        stderr.write(f"error: {outcome.error}\n")
+        signals.error_written = True
+    if signals.received is not None and interrupted is None:
+        # A signal while the lines above were written.
+        status, message = signals.outcome()
+        if not signals.error_written:
+            stderr.write(f"error: {message}\n")
+            signals.error_written = True
+            outcome.status = status
+    signals.status = outcome.status
+    return outcome.status
 
 
 def main(argv=None, *, stdout=None, stderr=None):
@@ -254,57 +339,58 @@ def main(argv=None, *, stdout=None, stderr=None):
         0 on success, 1 when the comparison cannot run, 2 on a usage error,
         130 when interrupted (Ctrl-C), 143 when terminated (SIGTERM). Every
         error is reported as one line ``error: ...`` on ``stderr``, after any
-        warnings.
+        warnings; a signal at any moment of the call gives the line of an
+        interruption (:mod:`._signals`).
     """
     stdout = sys.stdout if stdout is None else stdout
     stderr = sys.stderr if stderr is None else stderr
     if stderr is None:  # started with stderr closed (2>&-)
         stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as the run
     argv = sys.argv[1:] if argv is None else list(argv)
-    name, argv, prog = select_subcommand(argv)
-    try:
-        parser = build_parser(name, prog=prog)
+    with interruptions() as signals:
+        outcome = _Outcome()
+        # Mode changes are plain attribute stores: no call, so no signal can
+        # be handled between the catch below and the switch to recording.
         try:
-            # --help and --version print to sys.stdout; send them to ``stdout``.
-            with contextlib.redirect_stdout(stdout):
-                args = parser.parse_args(argv)
-        except SystemExit as exit_:  # --help and --version
-            return exit_.code if isinstance(exit_.code, int) else 0
-    except CLIError as exc:
-        stderr.write(f"error: {_one_line(exc)}\n")
-        return 2
-    if stdout is None:  # started with stdout closed (>&-)
-        stderr.write("error: standard output is closed; nowhere to write the result\n")
-        return 1
-    error, status = None, 0
-    with (
-        warnings.catch_warnings(record=True) as caught,
-        no_current_directory_imports(),  # lazy imports and workers too
-        _sigterm_as_interrupt(),
-    ):
-        warnings.simplefilter("always")
-        try:
-            try:
-                _run(SUBCOMMANDS[name], args, stdout=stdout, stderr=stderr)
-            except BaseException:
-                _stop_workers()
-                raise
-        except BrokenPipeError:
-            _silence_broken_stdout(stdout)
-            return 1
+            signals.mode = signals.RAISE
+            _command(argv, stdout=stdout, stderr=stderr, outcome=outcome)
+            signals.mode = signals.RECORD
         except KeyboardInterrupt as exc:
-            # A study store's message says what is kept and how to resume.
-            error = printable(" ".join(str(exc).split()), keep_newlines=False)
-            if _TERMINATED.is_set():  # SIGTERM: stopped, workers shut down
-                error, status = error or "terminated (SIGTERM)", 143
-            else:
-                error, status = error or "interrupted", 130
-        except UsageError as exc:
-            error, status = _one_line(exc), 2
-        except Exception as exc:  # every failure ends in one line, no traceback
-            error, status = _one_line(exc), 1
-    if not args.quiet:
-        _write_warnings(caught, stderr)
-    if error is not None:
-        stderr.write(f"error: {error}\n")
-    return status
+            signals.mode = signals.RECORD
+            outcome.interruption = _line(exc) if str(exc) else ""
+        return _finish(outcome, signals, stderr)
+
+
+def run():
+    """The ``sklearn-bcv`` process (and ``python -m sklearn_bcv``): the
+    signal handler installed first, :func:`main`, then the process's exit,
+    covered too, and never returns.
+
+    After :func:`main` the workers are stopped, and a signal from then on
+    writes its line and ends the process at once
+    (:meth:`._signals.Interruptions.exiting`); the threads an estimator's
+    module left running are joined and the ``atexit`` functions run under
+    that rule, then the process ends with ``os._exit``: Python's own exit
+    would next put the default signal handlers back and spend a while
+    destroying modules, a window in which Ctrl-C would kill the process
+    without a line.
+    """
+    signals = process_interruptions()
+    status = main()
+    _stop_workers()  # nothing left for the exit to wait for
+    status = signals.exiting(status, sys.stderr)
+    _join_threads()
+    with contextlib.suppress(Exception):
+        atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(status)
+
+
+def _join_threads():
+    """Wait for the threads that are not daemons, as Python's exit does."""
+    for thread in threading.enumerate():
+        if thread is not threading.current_thread() and not thread.daemon:
+            with contextlib.suppress(Exception):
+                thread.join()

@@ -10,8 +10,8 @@ is checked before the first fit.
 import argparse
 from collections import Counter
 
-from ..stats._corrections import CORRECTIONS as _CORRECTIONS
 from ._args import (
+    CORRECTIONS,
     Subcommand,
     UsageError,
     add_design_arguments,
@@ -48,7 +48,6 @@ from ._store import add_store_argument, opened_store
 
 __all__ = ["COMMAND", "estimator_names", "result_to_csv", "result_to_dict", "run"]
 
-CORRECTIONS = (*_CORRECTIONS, "none")
 
 #: Options of ``compare`` that have no meaning here (one of each pair).
 TWO_ESTIMATOR_OPTIONS = ("--estimator-a", "--estimator-b", "--params-a", "--params-b")

@@ -17,8 +17,9 @@ import time
 from pathlib import Path
 
 from .._results._text import csv_cell, printable
-from ._args import CLIError
-from ._files import check_output_path, write_atomically
+from ._args import CLIError, UsageError
+from ._files import check_output_path, checked_path, write_atomically
+from ._signals import shielded_children
 
 __all__ = [
     "Progress",
@@ -169,7 +170,9 @@ def fitting(message, args, stderr):
     ``--quiet`` or ``-v``), and the engine's and joblib's verbose messages
     sent to stderr so that stdout holds only the requested output. A worker
     process that dies is reported as one error naming what was fitted on
-    which data (``message``)."""
+    which data (``message``). The worker processes are started shielded
+    from Ctrl-C and SIGTERM sent to the process group
+    (:func:`._signals.shielded_children`): this process stops them."""
     show_progress = not args.quiet and not args.verbose
     # The time shown covers the tests too; with --store, the fits already
     # stored were read, not refitted: say so rather than claim fits.
@@ -179,6 +182,7 @@ def fitting(message, args, stderr):
     message = printable(message, keep_newlines=False)  # names typed by anyone
     try:
         with (
+            shielded_children(enabled=getattr(args, "n_jobs", None) not in (None, 1)),
             Progress(message, stream=stderr, enabled=show_progress, note=note + ")"),
             contextlib.redirect_stdout(stderr),
         ):
@@ -229,27 +233,28 @@ def check_plot_path(text):
         The file to write.
     """
     formats = _plot_formats()
-    text = os.fspath(text)
+    text = os.fsdecode(os.fspath(text))
     if not text.strip():
-        raise CLIError("--plot: give a file name such as comparison.png")
+        raise UsageError("--plot: give a file name such as comparison.png")
+    text = checked_path(text, "--plot")
     try:
         return _resolve_plot_path(text, formats)
     except OSError as exc:  # a name too long, a loop of links, ...
-        raise CLIError(f"--plot: cannot use {text}: {exc.strerror or exc}") from None
+        raise UsageError(f"--plot: cannot use {text}: {exc.strerror or exc}") from None
 
 
 def _resolve_plot_path(text, formats):
     separators = tuple(sep for sep in (os.sep, os.altsep, "/") if sep)
     path = Path(text)
     if text.endswith(separators) or path.is_dir():
-        raise CLIError(
+        raise UsageError(
             f"--plot: {text} is a directory; give a file name, such as "
             f"{path / ('comparison' + DEFAULT_PLOT_SUFFIX)}"
         )
     suffix = path.suffix.lower().lstrip(".")
     if path.name.endswith(".") or (suffix and suffix not in formats):
         shown = path.suffix or "."
-        raise CLIError(
+        raise UsageError(
             f"--plot: unknown image format {shown!r}; use one of "
             f"{', '.join('.' + f for f in sorted(formats))}"
         )
@@ -257,20 +262,20 @@ def _resolve_plot_path(text, formats):
         path = path.with_name(path.name + DEFAULT_PLOT_SUFFIX)
     parent = path.parent
     if not parent.is_dir():
-        raise CLIError(f"--plot: no directory {str(parent)!r} to save {path.name} in")
+        raise UsageError(f"--plot: no directory {str(parent)!r} to save {path.name} in")
     try:
         name_max = os.pathconf(parent, "PC_NAME_MAX")
     except (AttributeError, OSError, ValueError):  # not on every platform
         name_max = None
     if name_max is not None and len(os.fsencode(path.name)) > name_max:
-        raise CLIError(
+        raise UsageError(
             f"--plot: the file name {path.name[:40]!r}... is longer than "
             f"{name_max} bytes, the limit of its directory"
         )
     # A symbolic link, an unwritable directory (/proc, read-only), ...
     check_output_path(path, "--plot")
     if path.exists() and not os.access(path, os.W_OK):
-        raise CLIError(f"--plot: {path} exists and cannot be written")
+        raise UsageError(f"--plot: {path} exists and cannot be written")
     return path
 
 

@@ -11,7 +11,9 @@ import os
 import tempfile
 from pathlib import Path
 
-from ._args import CLIError, UsageError
+from .._checks import check_creatable
+from ._errors import CLIError, UsageError
+from ._files import checked_path
 
 __all__ = [
     "REPORT_SUFFIXES",
@@ -58,10 +60,20 @@ def check_report_path(text):
         The file to write.
     format : str
         ``"text"``, ``"markdown"``, ``"latex"`` or ``"html"``.
+
+    Raises
+    ------
+    UsageError
+        If the path cannot be used as given: a NUL byte or a control
+        character in it, an unknown suffix, a directory, a missing
+        directory, one in which no file can be created (tried for real, by
+        creating and removing a temporary file), an existing path that is
+        not a regular file.
     """
-    text = os.fspath(text)
+    text = os.fsdecode(os.fspath(text))
     if not text.strip():
         raise UsageError("--report: give a file name such as report.html")
+    text = checked_path(text, "--report")
     separators = tuple(sep for sep in (os.sep, os.altsep, "/") if sep)
     path = Path(text)
     try:
@@ -78,15 +90,15 @@ def check_report_path(text):
             )
         parent = path.parent
         if not parent.is_dir():
-            raise CLIError(
+            raise UsageError(
                 f"--report: no directory {str(parent)!r} to write {path.name} in"
             )
-        if not os.access(parent, os.W_OK | os.X_OK):
-            raise CLIError(f"--report: cannot write in the directory {str(parent)!r}")
         if not path.is_symlink() and path.exists() and not path.is_file():
-            raise CLIError(f"--report: {path} exists and is not a regular file")
+            raise UsageError(f"--report: {path} exists and is not a regular file")
+        check_creatable(path)  # /proc, a read-only file system: tried for real
     except OSError as exc:  # a name too long, a loop of links, ...
-        raise CLIError(f"--report: cannot use {text}: {exc.strerror or exc}") from None
+        reason = exc.strerror if exc.strerror and exc.filename else exc
+        raise UsageError(f"--report: cannot use {text}: {reason}") from None
     return path, REPORT_SUFFIXES[suffix]
 
 
@@ -114,21 +126,23 @@ def write_report(result, path, *, format=None, quiet=False, stderr=None):
     if format is None:
         format = REPORT_SUFFIXES.get(path.suffix.lower(), "text")
     text = result.report(format)
-    fd, temporary = tempfile.mkstemp(
-        prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or "."
-    )
+    temporary = None
     try:
+        fd, temporary = tempfile.mkstemp(
+            prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or "."
+        )
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as file:
             file.write(text)
         os.chmod(temporary, 0o644 & ~_umask())
         os.replace(temporary, path)
-    except OSError as exc:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
+    except OSError as exc:  # named after the report, never its temporary file
+        if temporary is not None:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
         raise CLIError(
-            f"--report: cannot write {path}: {exc.strerror or exc}"
+            f"--report: cannot write {path}: {exc.strerror or type(exc).__name__}"
         ) from None
     if not quiet and stderr is not None:
         stderr.write(f"report written to {path}\n")

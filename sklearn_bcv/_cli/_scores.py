@@ -27,7 +27,17 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ._across import (
+    list_tests_of,
+    parse_test_options,
+    plot_figure,
+    result_to_csv,
+    result_to_dict,
+    rope_width,
+    score_lines,
+)
 from ._args import (
+    CORRECTIONS,
     MAX_SEED,
     CLIError,
     Subcommand,
@@ -37,17 +47,7 @@ from ._args import (
     int_in,
     probability,
 )
-from ._benchmark import (
-    _parse_test_options,
-    _rope,
-    list_tests_of,
-    plot_figure,
-    result_to_csv,
-    result_to_dict,
-    score_lines,
-)
 from ._data import _delimiter, open_bounded
-from ._many import CORRECTIONS
 from ._output import check_plot_path, save_figure, write_result
 
 __all__ = ["COMMAND", "ScoreFile", "read_scores", "run"]
@@ -548,7 +548,7 @@ def add_arguments(parser):
     )
     comparison.add_argument(
         "--rope",
-        type=_rope,
+        type=rope_width,
         default=0.0,
         metavar="WIDTH",
         help="region of practical equivalence of the Bayesian tests, in score "
@@ -602,7 +602,7 @@ def run(args, *, stdout, stderr):
             "give the results table: sklearn-bcv scores FILE.csv (see "
             "'sklearn-bcv scores --help')"
         )
-    tests, pairwise_tests = _parse_test_options(args)
+    tests, pairwise_tests = parse_test_options(args)
     plot_path = None if args.plot is None else check_plot_path(args.plot)
     if (args.n_train is None) != (args.n_test is None):
         raise UsageError("--n-train and --n-test go together; give both")
@@ -662,7 +662,7 @@ def run(args, *, stdout, stderr):
         table=lambda: result_to_csv(result),
         text=lambda: result_to_text(result, table, args),
     )
-    # --report FILE (issue #23, H23c): written here, from ``result``.
+    # --report FILE: written here, from ``result``.
     if plot_path is not None:
         save_figure(plot_figure(result), plot_path, args=args, stderr=stderr)
     return result

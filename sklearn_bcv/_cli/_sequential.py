@@ -231,10 +231,11 @@ def result_to_dict(result, context):
     command line's settings, the looks as rows (``looks``) and the
     fixed-design tests on the same fits (``fixed_design_tests``, not
     sequentially adjusted)."""
-    from .._results._document import sequential_rows, to_plain
+    from .._results._document import to_plain
+    from .._results._sequential import look_rows
 
     extra = {
-        "looks": sequential_rows(result),
+        "looks": look_rows(result),
         "fixed_design_tests": to_plain(dict(result.comparison.tests)),
     }
     return result_document(result, {**context, **extra})

@@ -11,8 +11,8 @@ import contextlib
 import os
 from pathlib import Path
 
-from ._args import CLIError
-from ._files import refuse_link
+from ._args import CLIError, UsageError
+from ._files import checked_path, refuse_link
 
 __all__ = ["add_store_argument", "opened_store"]
 
@@ -32,24 +32,39 @@ def add_store_argument(parser):
     return group
 
 
+#: Errors of the store's location (a missing or read-only directory, a
+#: read-only file): usage errors; the others (not a store, damaged, locked)
+#: stop the command with status 1.
+_WHERE_ERRORS = (FileNotFoundError, PermissionError, NotADirectoryError)
+
+
+def _reason(exc):
+    """The message of a store's error, without the ``[Errno N]`` prefix."""
+    text = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    return " ".join(str(text).split())
+
+
 @contextlib.contextmanager
 def opened_store(args, stderr):
     """The :class:`~sklearn_bcv.StudyStore` of ``--store`` (None without it),
     opened before any fit and closed at the end; says on stderr what the
-    store gave (unless ``--quiet``)."""
+    store gave (unless ``--quiet``). A new file is only created once the
+    fits start; a path that cannot be used is a usage error (status 2)."""
     if args.store is None:
         yield None
         return
-    text = args.store
+    text = checked_path(args.store, "--store")
     if text.endswith((os.sep, "/")) or Path(text).is_dir():
-        raise CLIError(f"--store: {text} is a directory; give the name of a file")
+        raise UsageError(f"--store: {text} is a directory; give the name of a file")
     refuse_link(text, "--store")
     from .._store import StudyStore
 
     try:
         store = StudyStore(text)
-    except (OSError, ValueError) as exc:
-        raise CLIError(f"--store: {' '.join(str(exc).split())}") from None
+    except _WHERE_ERRORS as exc:  # where the file is: the command line's
+        raise UsageError(f"--store: {_reason(exc)}") from None
+    except (OSError, ValueError) as exc:  # what the file holds, a lock
+        raise CLIError(f"--store: {_reason(exc)}") from None
     try:
         yield store
         call = getattr(store, "last_call", None)

@@ -266,6 +266,7 @@ def fit_all(
         One per data set, in order.
     """
     tasks = _tasks(datasets)
+    worker_count(n_jobs, len(tasks))  # n_jobs refused before the store is written
     session, found = None, []
     if store is not None:
         session = store.session(datasets, error_score=error_score)

@@ -126,11 +126,13 @@ def plan_tests(
 ):
     """Return ``(plan, skipped)``: the tests that will run, and those left out.
 
-    ``tests=None`` selects every registered test of ``kind`` whose design
-    fits and whose needs exist for the task, except the tests derived for
-    block-regularized splits when the m×2 design is not block-regularized
-    (asked for by name they run with a warning). Those that cannot honour a
-    one-sided ``alternative`` go to ``skipped`` (name -> reason).
+    ``tests=None`` selects every registered test of ``kind`` declared to
+    run by default (``by_default``, context ``"design"``; by its rank, then
+    name) whose design fits and whose needs exist for the task, except the
+    tests derived for block-regularized splits when the m×2 design is not
+    block-regularized (asked for by name they run with a warning). Those
+    that cannot honour a one-sided ``alternative`` go to ``skipped`` (name
+    -> reason).
     """
     requested = check_tests_argument(tests, argument=argument)
     if requested is not None:
@@ -140,9 +142,16 @@ def plan_tests(
         ]
         return plan, {}
     plan, skipped = [], {}
-    for name in design.applicable_tests(include_warned=False, kind=kind):
-        entry = get_entry(name)
-        if not entry.by_default or _missing_need(entry, task) is not None:
+    entries = [
+        get_entry(name)
+        for name in design.applicable_tests(include_warned=False, kind=kind)
+    ]
+    for entry in sorted(
+        (entry for entry in entries if entry.default_rank("design") is not None),
+        key=lambda entry: entry.default_rank("design"),
+    ):
+        name = entry.name
+        if _missing_need(entry, task) is not None:
             continue
         if not entry.honours(alternative):
             skipped[name] = (
@@ -232,10 +241,6 @@ def plan_many(tests, pairwise_tests, design, task, scoring, alternative):
     return omnibus, skipped, pairwise
 
 
-#: The need that marks a test across data sets as one of all k estimators at
-#: once (a rank test); the others compare one pair at a time.
-_ALL_AT_ONCE_NEED = "scores"
-
 _NEED_TEXT = {
     "split_differences": "per-split scores (a 3-D score table)",
     "n_train": "n_train",
@@ -253,8 +258,8 @@ def plan_across(tests, *, pairwise, available, alternative, context):
         ``pairwise_tests=`` (``pairwise=True``); None must have been
         replaced by the default names already.
     pairwise : bool
-        Whether the tests compare one pair at a time (their needs are
-        differences) rather than all k estimators at once (``scores``).
+        Whether the tests compare one pair at a time (declared with role
+        ``"pairwise"``) rather than all k estimators at once.
     available : set of str
         The needs the score table provides.
     alternative : str
@@ -273,7 +278,7 @@ def plan_across(tests, *, pairwise, available, alternative, context):
                 f"{name} is a test of kind {entry.kind!r}; {argument} takes tests "
                 f"across data sets: {available_tests(kind='datasets')}."
             )
-        all_at_once = _ALL_AT_ONCE_NEED in entry.needs
+        all_at_once = entry.all_at_once
         if all_at_once == pairwise:
             where = "tests" if all_at_once else "pairwise_tests"
             what = "all the estimators at once" if all_at_once else "one pair at a time"

@@ -15,15 +15,17 @@ matrix, :func:`~sklearn_bcv.compare_many_estimators` and
 diagram, the posterior simplex and the ranking's probabilities,
 :func:`~sklearn_bcv.benchmark` and :func:`~sklearn_bcv.compare_scores`).
 
-One module per Display; ``_common`` holds what they share.
+One module per Display; ``_common`` holds what they share. Every Display
+exported here can be a figure of a report (a result names it in its
+figure blocks; see :mod:`sklearn_bcv._results._report`).
 """
 
+from .._results._report import register_displays
 from ._contingency import ContingencyTableDisplay
 from ._critical_difference import CriticalDifferenceDisplay
 from ._differences import ScoreDifferencesDisplay
 from ._posterior import PosteriorDisplay
 from ._rank_probability import RankProbabilityDisplay
-from ._report_figures import report_figures  # noqa: F401 (registers them)
 from ._sequential import SequentialDisplay
 from ._significance import SignificanceMatrixDisplay
 from ._simplex import PosteriorSimplexDisplay
@@ -38,3 +40,5 @@ __all__ = [
     "SequentialDisplay",
     "SignificanceMatrixDisplay",
 ]
+
+register_displays(*(globals()[name] for name in __all__))

@@ -50,15 +50,23 @@ def check_result(result, fields, *, owner, source):
         )
 
 
-def pair_names(estimator_names):
-    """The names of A and B: ``("A", "B")`` for None, else two strings."""
+def pair_names(estimator_names, *, name="estimator_names"):
+    """The names of A and B: ``("A", "B")`` for None, else two strings.
+
+    Two equal names (two estimators of one class, as
+    :func:`~sklearn_bcv.compare_estimators` names them) are told apart by
+    their roles, ``"tree (A)"`` and ``"tree (B)"``: the figure must say
+    which side is which.
+    """
     if estimator_names is None:
         return ("A", "B")
-    names = tuple(str(name) for name in estimator_names)
+    if isinstance(estimator_names, str) or not hasattr(estimator_names, "__iter__"):
+        raise ValueError(f"{name} must hold two names (A, B); got {estimator_names!r}.")
+    names = tuple(str(item) for item in estimator_names)
     if len(names) != 2:
-        raise ValueError(
-            f"estimator_names must hold two names (A, B); got {estimator_names!r}."
-        )
+        raise ValueError(f"{name} must hold two names (A, B); got {estimator_names!r}.")
+    if names[0] == names[1]:
+        names = (f"{names[0]} (A)", f"{names[1]} (B)")
     return names
 
 

@@ -10,6 +10,7 @@ from ._common import (
     pair_names,
     result_pair_names,
 )
+from ._validate import check_counts
 
 __all__ = ["ContingencyTableDisplay"]
 
@@ -105,6 +106,7 @@ class ContingencyTableDisplay:
                 "tables must have shape (n_splits, 2, 2); got shape "
                 f"{np.shape(self.tables)}."
             )
+        check_counts(tables, name="tables")
         panels = []
         if show_splits:
             if self.n_repeats is not None and len(tables) != 2 * self.n_repeats:
@@ -115,10 +117,16 @@ class ContingencyTableDisplay:
             panels += [
                 (self._split_title(i), table, False) for i, table in enumerate(tables)
             ]
-        mean = tables.mean(axis=0) if self.mean_table is None else self.mean_table
-        panels.append(("mean", np.asarray(mean, dtype=float), True))
+        mean = (
+            tables.mean(axis=0)
+            if self.mean_table is None
+            else check_counts(self.mean_table, name="mean_table", shape=(2, 2))
+        )
+        panels.append(("mean", mean, True))
         if self.effective_table is not None:
-            effective = np.asarray(self.effective_table, dtype=float)
+            effective = check_counts(
+                self.effective_table, name="effective_table", shape=(2, 2)
+            )
             panels.append(("effective", effective, True))
         return panels
 

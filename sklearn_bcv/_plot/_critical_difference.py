@@ -9,7 +9,7 @@ from .._results._letters import check_posthoc_test, family_decisions, maximal_gr
 from ..stats._ranks import critical_difference
 from ..stats._registry import declared_tests, get_entry
 from ._common import check_result
-from ._validate import check_mean_ranks
+from ._validate import check_mean_ranks, check_names
 
 __all__ = ["CriticalDifferenceDisplay"]
 
@@ -235,13 +235,7 @@ class CriticalDifferenceDisplay:
             raise ValueError(f"n_datasets must be an integer >= 2; got {n_datasets!r}.")
         mean_ranks = check_mean_ranks(self.mean_ranks)
         k = len(mean_ranks)
-        names = [str(name) for name in self.names]
-        if len(names) != k:
-            raise ValueError(
-                f"names must hold k = {k} names, one per mean rank; got {len(names)}."
-            )
-        if len(set(names)) != k:
-            raise ValueError(f"names must be unique; got {names}.")
+        names = check_names(self.names, k, per="one per mean rank")
         cd = self.critical_difference
         if not self._bar():
             self._check_groups(names)
@@ -272,14 +266,15 @@ class CriticalDifferenceDisplay:
         ok = isinstance(groups, list | tuple) and all(
             isinstance(group, list | tuple)
             and len(group) >= 2
+            and len({str(member) for member in group}) == len(group)
             and all(str(member) in names for member in group)
             for group in groups
         )
         if not ok:
             raise ValueError(
                 f"test={self.test!r} is drawn from its groups: pass groups, a "
-                "list of tuples of at least two of the names (the maximal sets "
-                f"no two of which differ); got {groups!r}."
+                "list of tuples of at least two different names (the maximal "
+                f"sets no two of which differ); got {groups!r}."
             )
 
     def _groups(self, mean_ranks, names, cd):

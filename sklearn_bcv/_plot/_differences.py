@@ -83,6 +83,12 @@ class ScoreDifferencesDisplay:
                 "differences must be a non-empty 1-D array; got shape "
                 f"{differences.shape}."
             )
+        if not np.all(np.isfinite(differences)):
+            i = int(np.flatnonzero(~np.isfinite(differences))[0])
+            raise ValueError(
+                f"differences must be finite (NaN would be drawn as nothing); got "
+                f"{differences[i]!r} at position {i}."
+            )
         if self.n_repeats is not None and len(differences) != 2 * self.n_repeats:
             raise ValueError(
                 f"differences must hold 2 * n_repeats = {2 * self.n_repeats} "

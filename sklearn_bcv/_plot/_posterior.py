@@ -18,6 +18,10 @@ from ._validate import check_probabilities
 
 __all__ = ["PosteriorDisplay"]
 
+#: How far the probabilities given may be from those of the posterior drawn
+#: (a Monte Carlo estimate of a test agrees to well within this).
+_AGREEMENT = 0.01
+
 
 class PosteriorDisplay:
     """Posterior of the difference between two estimators (Bayesian tests).
@@ -153,13 +157,23 @@ class PosteriorDisplay:
         return _StudentPosterior(*student), rope
 
     def _probabilities(self, posterior, rope):
+        """The probabilities written: the ones given (checked against the
+        posterior drawn, which must put about the same mass on each side:
+        a figure whose text contradicts its curve is refused), else the
+        posterior's own."""
+        own = posterior.probabilities(rope)
         given = (self.p_a_better, self.p_rope, self.p_b_better)
         if all(p is not None for p in given):
-            checked = check_probabilities(
-                given, name="(p_a_better, p_rope, p_b_better)", atol=1e-3
-            )
+            name = "(p_a_better, p_rope, p_b_better)"
+            checked = check_probabilities(given, name=name, atol=1e-3)
+            if np.max(np.abs(checked - np.asarray(own))) > _AGREEMENT:
+                raise ValueError(
+                    f"{name} contradicts the posterior drawn, which gives "
+                    f"({', '.join(f'{p:.4f}' for p in own)}); got "
+                    f"({', '.join(f'{p:.4f}' for p in checked)})."
+                )
             return tuple(float(p) for p in checked)
-        return posterior.probabilities(rope)
+        return own
 
     def plot(self, ax=None, *, n_points=400):
         """Draw the posterior.

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from .._compat import check_matplotlib_support
+from ..stats._registry import declared_tests
 from ._common import SOURCES, legend_below, single_axes
 from ._validate import check_intervals, check_probabilities
 
@@ -238,12 +239,14 @@ class RankProbabilityDisplay:
                 f"{owner} needs the result of {SOURCES['datasets']} or of "
                 f"plackett_luce; got {type(result).__name__}."
             )
-        ranking = result
-        if "prob_best" not in result:
+        rankings = declared_tests(role="ranking")
+        if result.get("test", None) in rankings:  # the ranking's own Bunch
+            ranking = result
+        else:
             tests = result.get("tests", None) or {}
-            rankings = [name for name, t in tests.items() if "prob_best" in t]
-            if test not in rankings:
-                ran = f"it ran {rankings}" if rankings else "it ran none"
+            ran = [name for name in tests if name in rankings]
+            if test not in ran:
+                ran = f"it ran {ran}" if ran else "it ran none"
                 raise ValueError(
                     f"{owner} draws a ranking of result.tests; got test={test!r}, "
                     f"{ran}. Run compare_scores(..., tests=[..., 'plackett_luce'])."

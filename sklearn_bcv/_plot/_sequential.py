@@ -4,7 +4,7 @@ import numpy as np
 
 from .._compat import check_matplotlib_support
 from ._common import check_result, legend_below, pair_names, single_axes
-from ._validate import check_finite_sequence
+from ._validate import check_finite_sequence, check_looks
 
 __all__ = ["SequentialDisplay"]
 
@@ -108,8 +108,18 @@ class SequentialDisplay:
                 "boundary_repeats, lower and upper must be 1-D arrays of one "
                 f"length; got shapes {looks.shape}, {lower.shape}, {upper.shape}."
             )
+        repeats = check_looks(repeats, name="repeats")
+        looks = check_looks(looks, name="boundary_repeats")
+        outside = np.setdiff1d(repeats, looks)
+        if outside.size:
+            raise ValueError(
+                f"repeats must be among the possible looks boundary_repeats "
+                f"{looks.tolist()}; got {outside.tolist()} besides."
+            )
         if np.any(lower > upper):
             raise ValueError("lower must not exceed upper at any look.")
+        if self.decision is not None and not isinstance(self.decision, str):
+            raise ValueError(f"decision must be None or a str; got {self.decision!r}.")
         return repeats, statistic, looks, lower, upper
 
     def plot(self, ax=None):

@@ -7,8 +7,9 @@ import numpy as np
 
 from .._compat import check_matplotlib_support
 from ..stats import available_tests
+from ..stats._registry import declaration
 from ._common import check_result, score_name_of
-from ._validate import check_bool_matrix, check_matrix_size
+from ._validate import check_bool_matrix, check_matrix_size, check_names
 
 __all__ = ["SignificanceMatrixDisplay"]
 
@@ -288,12 +289,7 @@ class SignificanceMatrixDisplay:
             )
         k = len(values)
         check_matrix_size(k, name="values")
-        names = [str(name) for name in self.names]
-        if len(names) != k:
-            raise ValueError(
-                f"names must hold k = {k} names, one per row of values; got "
-                f"{len(names)}."
-            )
+        names = check_names(self.names, k, per="one per row of values")
         tested = self._square("tested", self.tested, k)
         if tested is None:
             tested = ~np.eye(k, dtype=bool)
@@ -553,7 +549,7 @@ class SignificanceMatrixDisplay:
                 f"{list(pairwise)}; got {test!r}."
             )
         table = pairwise[test]
-        bayesian = "pvalue" not in table and "p_a_better" in table
+        bayesian = declaration(test).bayesian
         if kind is None:
             kind = "probability" if bayesian else "pvalue"
         if kind not in _KINDS:

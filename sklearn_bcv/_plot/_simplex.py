@@ -5,7 +5,7 @@ from numbers import Integral
 import numpy as np
 
 from .._compat import check_matplotlib_support
-from ._common import check_result
+from ._common import check_result, pair_names
 from ._validate import check_probabilities
 
 __all__ = ["PosteriorSimplexDisplay"]
@@ -21,13 +21,6 @@ def _project(samples):
     better at (0, 0), B better at (1, 0), the rope at the top (1/2, √3/2)."""
     samples = np.asarray(samples, dtype=float)
     return samples[:, 2] + samples[:, 1] / 2, samples[:, 1] * _HEIGHT
-
-
-def _check_names(names):
-    names = tuple(str(name) for name in names)
-    if len(names) != 2:
-        raise ValueError(f"names must hold two names (A, B); got {names!r}.")
-    return names
 
 
 def winning_probabilities(samples):
@@ -149,7 +142,7 @@ class PosteriorSimplexDisplay:
             raise ValueError("samples must be finite and >= 0.")
         if not np.allclose(samples.sum(axis=1), 1.0, rtol=0, atol=1e-6):
             raise ValueError("each row of samples must sum to 1.")
-        names = _check_names(self.names)
+        names = pair_names(self.names, name="names")
         if self.probabilities is None:
             probabilities = winning_probabilities(samples)
         else:
@@ -322,7 +315,7 @@ class PosteriorSimplexDisplay:
         """
         display = cls(
             _samples_of(test_result, "test_result"),
-            names=_check_names(names),
+            names=pair_names(names, name="names"),
             probabilities=_probabilities_of(test_result),
             rope=test_result.get("rope", None),
         )

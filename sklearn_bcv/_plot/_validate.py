@@ -4,8 +4,11 @@ A display draws what it is given; these helpers make sure it is something
 that can occur: mean ranks that some table of ranks could produce,
 probabilities that sum to 1, p-values in [0, 1] (NaN refused: a missing
 p-value must not be drawn as a rejection), finite sequences of bounded
-length. Each raises a one-line :class:`ValueError` naming the argument and
-what was expected.
+length, names that tell the estimators apart, looks taken in order. Input
+that contradicts itself (two rows labelled alike, a look taken before the
+one it follows, a look that is not among the possible ones) would be drawn
+as a figure that says something false; it is refused. Each raises a
+one-line :class:`ValueError` naming the argument and what was expected.
 """
 
 import numpy as np
@@ -14,10 +17,13 @@ __all__ = [
     "MAX_LOOKS",
     "MAX_MATRIX_K",
     "check_bool_matrix",
+    "check_counts",
     "check_finite_sequence",
     "check_intervals",
+    "check_looks",
     "check_matrix_size",
     "check_mean_ranks",
+    "check_names",
     "check_probabilities",
 ]
 
@@ -127,6 +133,63 @@ def check_bool_matrix(values, *, name):
                 f"{numbers[where]!r} at {list(where)} (NaN is not a decision)."
             )
     return array.astype(bool)
+
+
+def check_names(names, k, *, name="names", per="one per estimator"):
+    """``names`` as a list of ``k`` distinct strings.
+
+    Two estimators drawn under one name (``["a", "a"]``, or ``[1, "1"]``,
+    which print alike) cannot be told apart on the figure: refused, with
+    the names given twice.
+    """
+    if isinstance(names, str) or not hasattr(names, "__iter__"):
+        raise ValueError(f"{name} must be a list of {k} names, {per}; got {names!r}.")
+    names = [str(item) for item in names]
+    if len(names) != k:
+        raise ValueError(f"{name} must hold k = {k} names, {per}; got {len(names)}.")
+    seen, repeated = set(), []
+    for item in names:
+        if item in seen and item not in repeated:
+            repeated.append(item)
+        seen.add(item)
+    if repeated:
+        raise ValueError(
+            f"{name} must be unique (each labels one estimator); "
+            f"{repeated} given more than once in {names}."
+        )
+    return names
+
+
+def check_looks(values, *, name):
+    """Looks (repetitions fitted) as an int array: whole numbers >= 1 in
+    strictly increasing order, as a sequential design takes them."""
+    x = check_finite_sequence(values, name=name)
+    if not len(x):
+        raise ValueError(f"{name} must hold at least one look; got none.")
+    if np.any(x < 1) or np.any(x != np.round(x)):
+        raise ValueError(
+            f"{name} must be whole numbers of repetitions >= 1; got {_show(x)}."
+        )
+    if np.any(np.diff(x) <= 0):
+        i = int(np.flatnonzero(np.diff(x) <= 0)[0])
+        raise ValueError(
+            f"{name} must be in strictly increasing order (the looks are taken one "
+            f"after the other); got {x[i + 1]:g} after {x[i]:g} in {_show(x)}."
+        )
+    return x.astype(np.int64)
+
+
+def check_counts(values, *, name, shape=None):
+    """A float array of finite counts >= 0 (of ``shape`` when given)."""
+    try:
+        x = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must hold numbers; got {values!r}.") from None
+    if shape is not None and x.shape != shape:
+        raise ValueError(f"{name} must have shape {shape}; got shape {x.shape}.")
+    if not np.all(np.isfinite(x)) or np.any(x < 0):
+        raise ValueError(f"{name} must hold finite counts >= 0; got {_show(x)}.")
+    return x
 
 
 def check_finite_sequence(values, *, name, max_length=MAX_LOOKS, allow_inf=False):

@@ -1,14 +1,14 @@
 """Estimators across data sets: :class:`BenchmarkResult`, how it is built,
-its verdict and its text."""
+its verdict and its content (summary, report, CSV table)."""
 
 import numpy as np
 from sklearn.utils import Bunch
 
 from .._engine._plan import run_tests
-from ..stats._plackett_luce import ranking_lines
 from ..stats._ranks import rank_scores
-from ..stats._registry import declared_tests
+from ..stats._registry import declaration
 from ..stats._utils import stable_mean
+from ._blocks import Figure, Heading, Items, Paragraph, Table, names_list, num
 from ._document import DocumentMixin
 from ._pairwise import (
     matrix_fields,
@@ -17,10 +17,39 @@ from ._pairwise import (
     run_pairwise,
     split_pairs,
 )
+from ._roles import (
+    hooked_content,
+    omnibus_sentence,
+    pairwise_sentence,
+    posthoc_sentence,
+    ranking_content,
+)
+from ._rows import TEST_COLUMNS, pair_row, test_row, with_extra_columns
 from ._text import format_number, text_table
 from ._verdict import check_show
 
 __all__ = ["BenchmarkResult", "build_datasets_result"]
+
+#: The columns of a benchmark's CSV table (a test's ``content`` may add
+#: its own after them).
+BENCHMARK_CSV = (
+    "section",
+    "test",
+    "status",
+    "estimator_a",
+    "estimator_b",
+    "mean_rank_a",
+    "mean_rank_b",
+    "mean_score_a",
+    "mean_score_b",
+    *TEST_COLUMNS,
+    "correction",
+    "note",
+    "dataset",
+    "estimator",
+    "score",
+    "rank",
+)
 
 
 class BenchmarkResult(DocumentMixin, Bunch):
@@ -149,7 +178,7 @@ class BenchmarkResult(DocumentMixin, Bunch):
             )
         rows = [
             self._frame_row(test, table, a, b)
-            for test, table, a, b in _compared_pairs(self)
+            for test, table, a, b in self._compared_pairs()
         ]
         return pd.DataFrame(rows)
 
@@ -163,41 +192,88 @@ class BenchmarkResult(DocumentMixin, Bunch):
             "mean_score_a": float(self.mean_scores[a]),
             "mean_score_b": float(self.mean_scores[b]),
         }
-        fields = [f for f in matrix_fields(table) if f in table]
-        row.update({field: np.asarray(table[field])[a, b].item() for field in fields})
+        for field in matrix_fields(test):
+            value = table.get(field)
+            if value is not None:
+                row[field] = np.asarray(value)[a, b].item()
         return row
+
+    # ---- content ---------------------------------------------------------
+
+    def _ranking(self):
+        """Estimator indices, best first: by mean rank."""
+        return sorted(range(len(self.names)), key=lambda j: self.mean_ranks[j])
+
+    def _tests_of(self, role):
+        """``{name: result}`` of the tests in ``tests`` declared ``role``."""
+        return {
+            name: test
+            for name, test in self.tests.items()
+            if declaration(name).role == role
+        }
+
+    def _contributions(self):
+        """``{name: Contribution}`` of the tests worded otherwise than by
+        their role's sentences here: those with a ``content`` hook (in
+        ``tests`` or ``pairwise``) and those that decide nothing (a ranking,
+        worded by :func:`~._roles.ranking_content` without a hook)."""
+        rankings = set(self._rankings())
+        out = {}
+        for name, test in [*self.tests.items(), *self.pairwise.items()]:
+            contribution = hooked_content(name, test, self)
+            if contribution is None and name in rankings:
+                contribution = ranking_content(name, test, self)
+            if contribution is not None:
+                out[name] = contribution
+        return out
+
+    def _rankings(self):
+        """The tests in ``tests`` that decide nothing, in order."""
+        return [
+            name
+            for name in self.tests
+            if declaration(name).role not in ("omnibus", "posthoc")
+        ]
+
+    def _compared_pairs(self):
+        """``(test, table, a, b)`` of every compared pair of every (k, k)
+        test: the post hoc families, then the pairwise tests."""
+        k = len(self.names)
+        for test, table in self._tests_of("posthoc").items():
+            tested = np.asarray(table.get("tested", ~np.eye(k, dtype=bool)))
+            # The order of the pairwise tests: A first in names order, or the
+            # other estimator (A) against the control (B).
+            pairs = pairs_tested(
+                k, None if self.control is None else self.names.index(self.control)
+            )
+            for a, b in pairs:
+                if tested[a, b]:
+                    yield test, table, a, b
+        for test, table in self.pairwise.items():
+            for name_a, name_b in table.results:
+                yield test, table, self.names.index(name_a), self.names.index(name_b)
 
     def _summary_text(self, show):
         return _format_summary(self, show)
 
+    def _report_blocks(self):
+        return _report_blocks(self)
 
-def _compared_pairs(result):
-    """``(test, table, a, b)`` of every compared pair of every (k, k) test."""
-    k = len(result.names)
-    for test, table in _rank_tables(result).items():
-        tested = np.asarray(table.get("tested", ~np.eye(k, dtype=bool)))
-        # The order of the pairwise tests: A first in names order, or the
-        # other estimator (A) against the control (B).
-        pairs = pairs_tested(
-            k, None if result.control is None else result.names.index(result.control)
-        )
-        for a, b in pairs:
-            if tested[a, b]:
-                yield test, table, a, b
-    for test, table in result.pairwise.items():
-        for name_a, name_b in table.results:
-            yield test, table, result.names.index(name_a), result.names.index(name_b)
+    def _report_figures(self):
+        """The critical difference diagram of the first post hoc family."""
+        for name in self._tests_of("posthoc"):
+            return [
+                Figure(
+                    f"Critical difference diagram ({name})",
+                    "CriticalDifferenceDisplay",
+                    self,
+                    {"test": name},
+                )
+            ]
+        return []
 
-
-def _rank_tables(result):
-    """The tests of all k estimators that give (k, k) decisions (post hoc)."""
-    return Bunch(
-        **{
-            name: test
-            for name, test in result.tests.items()
-            if np.ndim(test.get("reject")) == 2
-        }
-    )
+    def _csv_table(self):
+        return _csv_table(self)
 
 
 def build_datasets_result(
@@ -258,14 +334,6 @@ def build_datasets_result(
     return result
 
 
-def ranking_tests(result):
-    """The posterior rankings that ran (the registry's role "ranking"):
-    probabilities of each estimator, neither an omnibus p-value nor (k, k)
-    decisions."""
-    declared = set(declared_tests(role="ranking"))
-    return {name: test for name, test in result.tests.items() if name in declared}
-
-
 def _rank_differ(result, test):
     """Pairs ``(better, worse)`` a post hoc rank test separates, best first."""
     tested = np.asarray(test.get("tested", ~np.eye(len(result.names), dtype=bool)))
@@ -294,29 +362,32 @@ def _verdict(result):
         verdict.text = f"Verdict: none; no test was run ({'; '.join(reasons)})."
         return verdict
     lines = []
-    rankings = ranking_tests(result)
-    omnibus = {
-        n: t
-        for n, t in result.tests.items()
-        if np.ndim(t.get("reject")) == 0 and n not in rankings
-    }
+    own = result._contributions()
+
+    def said(name, lines):  # a test's own content, else its role's lines
+        return own[name].summary if name in own else lines
+
+    omnibus = result._tests_of("omnibus")
     if omnibus:
         name, test = next(iter(omnibus.items()))
         verdict.omnibus_test, verdict.omnibus_reject = name, bool(test.reject)
-        lines.append(_omnibus_line(result, name, test))
-    for name, test in _rank_tables(result).items():
+        lines += said(name, [_omnibus_line(result, name, test)])
+    for name, test in result._tests_of("posthoc").items():
         differ = _rank_differ(result, test)
         verdict.differ_by_test[name] = _named(result, differ)
         verdict.posthoc_test = verdict.posthoc_test or name
-        lines += _rank_lines(result, name, test, differ)
-    for name, test in rankings.items():
-        lines += ranking_lines(test, name)
+        lines += said(name, _rank_lines(result, name, test, differ))
+    for name in result._rankings():
+        lines += own[name].summary
     for name, table in result.pairwise.items():
-        differ, same = split_pairs(result, table)
+        differ, same = split_pairs(result, name, table)
         verdict.differ_by_test[name] = _named(result, differ)
         verdict.pairwise_test = verdict.pairwise_test or name
-        lines += pairwise_lines(result, name, table, differ, same)
-        lines += _powerless_line(result, name, table)
+        lines += said(
+            name,
+            pairwise_lines(result, name, table, differ, same)
+            + _powerless_line(result, name, table),
+        )
     first = verdict.posthoc_test or verdict.pairwise_test
     if first is not None:
         verdict.differ = verdict.differ_by_test[first]
@@ -377,7 +448,7 @@ def _rank_lines(result, name, test, differ):
     ):
         label = f"{name} ({correction})"
     lines = [
-        f"Post hoc {label} on mean {'scores' if name == 'tukey_rm' else 'ranks'}"
+        f"Post hoc {label} on mean {declaration(name).compares or 'ranks'}"
         f"{cd_text}: {len(differ)} "
         f"{'pair differs' if len(differ) == 1 else 'pairs differ'} at "
         f"alpha={result.alpha} (family-wise)."
@@ -436,3 +507,250 @@ def _format_summary(result, show="default"):
             lines.append(f"fits failed on: {', '.join(where)} (see failed_fits)")
     lines.append(result.verdict.text)
     return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------
+# The report
+
+
+def _report_blocks(result):
+    names, datasets = list(result.names), list(result.datasets)
+    k, n = len(names), len(datasets)
+    alpha = result.alpha
+    scoring = result.get("scoring")
+    compared = (
+        f"{k} estimators ({names_list(names)}) were compared on {n} data sets"
+        + (f" ({names_list(datasets)})" if n <= 12 else "")
+    )
+    if scoring:
+        compared += f", scoring {scoring}"
+    cv = result.get("cv")
+    if cv is not None:
+        compared += f", each evaluated by {cv}"
+    compared += "."
+    if result.get("control"):
+        compared += f" Control: {result.control}."
+    blocks = [Heading("What was compared"), Paragraph(compared)]
+    blocks += _auto_blocks(result.get("auto"))
+    tests_text = []
+    for name in list(result.tests) + list(result.pairwise):
+        why = declaration(name).rationale
+        tests_text.append(f"{name}" + (f": {why}" if why else ""))
+    for name, reason in (result.get("skipped_tests") or {}).items():
+        tests_text.append(f"{name}: not run ({reason})")
+    if tests_text:
+        blocks += [Heading("Tests and why"), Items(tests_text)]
+    own = result._contributions()
+    verdict = result.verdict
+    what = f"the {k} estimators"
+    sentences = {}  # test name -> its sentences, in the order of the report
+    for name, test in result._tests_of("omnibus").items():
+        sentences[name] = [omnibus_sentence(name, test, alpha, what)]
+    for name, test in result._tests_of("posthoc").items():
+        pairs = verdict.differ_by_test.get(name, [])
+        sentences[name] = [posthoc_sentence(name, test, pairs, alpha, n)]
+    sentences.update(dict.fromkeys(result._rankings(), []))
+    for name, table in result.pairwise.items():
+        pairs = verdict.differ_by_test.get(name, [])
+        sentences[name] = [pairwise_sentence(name, table, pairs, alpha)]
+    tables = []
+    for name in sentences:
+        if name in own:
+            sentences[name] = own[name].sentences
+            tables += own[name].tables
+    sentences = [sentence for said in sentences.values() for sentence in said]
+    if not sentences:
+        sentences.append(verdict.text)
+    blocks += [Heading("Verdicts"), *[Paragraph(s) for s in sentences]]
+    blocks += _effect_blocks(result.get("effect_sizes"))
+    blocks += [Heading("Tables"), _scores_table(result), *tables]
+    return blocks
+
+
+def _auto_blocks(auto):
+    """The assumptions the automatic path checked, and its choice."""
+    if not auto:
+        return []
+    text = f"Automatic path: {auto.get('path')}."
+    if auto.get("reason"):
+        text += f" {auto.get('reason')}"
+    normality = auto.get("normality") or []
+    if normality:
+        parts = [
+            f"{n.get('estimator')} (W = {num(n.get('statistic'))}, p = "
+            f"{num(n.get('pvalue'))}, {'normal' if n.get('normal') else 'not normal'})"
+            for n in normality
+        ]
+        text += " Shapiro-Wilk tests of normality: " + "; ".join(parts) + "."
+    variance = auto.get("variance")
+    if variance:
+        text += (
+            f" {variance.get('test')} test of equal variances: statistic "
+            f"{num(variance.get('statistic'))}, p = {num(variance.get('pvalue'))}"
+            f" ({'equal' if variance.get('equal') else 'unequal'})."
+        )
+    if auto.get("effect_size_kind"):
+        text += f" Effect size reported: {auto.get('effect_size_kind')}."
+    return [Heading("Assumptions checked"), Paragraph(text)]
+
+
+def _effect_blocks(effects):
+    """The effect sizes of every pair with their confidence intervals."""
+    if not effects:
+        return []
+    rows = []
+    level = None
+    for e in effects:
+        lo, hi = e.get("confidence_interval") or (None, None)
+        level = e.get("confidence_level", level)
+        rows.append(
+            (
+                e.get("a"),
+                e.get("b"),
+                e.get("kind"),
+                num(e.get("estimate")),
+                f"[{num(lo)}, {num(hi)}]",
+                e.get("magnitude") or "-",
+            )
+        )
+    level_text = "" if level is None else f"{100 * level:g}% "
+    return [
+        Heading("Effect sizes"),
+        Paragraph(
+            "Effect sizes of every pair (positive: the first estimator is "
+            f"better), with {level_text}bootstrap confidence intervals."
+        ),
+        Table(
+            ("A", "B", "kind", "estimate", f"{level_text}CI", "magnitude"),
+            rows,
+            caption="Effect sizes (positive: A better).",
+        ),
+    ]
+
+
+def _marks_against(result, names):
+    """Columns differing from the best (or the control) by the first post hoc
+    family, and the note saying so."""
+    posthoc = result._tests_of("posthoc")
+    if not posthoc:
+        return set(), None
+    name, test = next(iter(posthoc.items()))
+    control = result.get("control")
+    rank = np.asarray(result.mean_ranks)
+    ref = names.index(control) if control else int(np.argmin(rank))
+    reject = np.asarray(test.reject, dtype=bool)
+    tested = np.asarray(test.get("tested", ~np.eye(len(names), dtype=bool)))
+    marked = {
+        j for j in range(len(names)) if j != ref and reject[ref, j] and tested[ref, j]
+    }
+    what = "the control" if control else "the best (lowest mean rank)"
+    how = [name]
+    if test.get("correction"):
+        how.append(f"{test.correction} correction")
+    if test.get("continuity"):
+        how.append("critical difference with continuity correction")
+    if marked:
+        note = (
+            f"† differs from {what}, {names[ref]}, by {', '.join(how)} at "
+            f"alpha = {result.alpha}."
+        )
+    else:
+        note = (
+            f"No estimator differs from {what}, {names[ref]}, by "
+            f"{', '.join(how)} at alpha = {result.alpha}."
+        )
+    return marked, note
+
+
+def _scores_table(result):
+    """Mean score (± sd over the splits) per data set and estimator, and the
+    mean scores and ranks; the best of each row in bold."""
+    names = list(result.names)
+    scores = np.asarray(result.scores, dtype=float)
+    split = result.get("split_scores")
+    sd = None
+    if split is not None and np.ndim(split) == 3 and np.shape(split)[1] > 1:
+        sd = np.std(np.asarray(split, dtype=float), axis=1, ddof=1)
+    rows, bold = [], []
+    for i, dataset in enumerate(result.datasets):
+        row = [dataset]
+        for j in range(len(names)):
+            cell = f"{scores[i, j]:.4g}"
+            if sd is not None:
+                cell += f" ± {sd[i, j]:.2g}"
+            row.append(cell)
+        best = np.flatnonzero(scores[i] == np.nanmax(scores[i]))
+        bold += [(i, 1 + int(j)) for j in best]
+        rows.append(row)
+    i = len(rows)
+    rows.append(["mean score", *[f"{v:.4g}" for v in result.mean_scores]])
+    best = np.flatnonzero(result.mean_scores == np.max(result.mean_scores))
+    bold += [(i, 1 + int(j)) for j in best]
+    rows.append(["mean rank", *[f"{v:.3f}" for v in result.mean_ranks]])
+    best = np.flatnonzero(result.mean_ranks == np.min(result.mean_ranks))
+    bold += [(i + 1, 1 + int(j)) for j in best]
+    marked, note = _marks_against(result, names)
+    caption = "Mean score" + (" (± sd over the splits)" if sd is not None else "")
+    caption += (
+        " per data set and estimator, and the mean ranks (1 = best); the best"
+        " of each row in bold."
+    )
+    return Table(
+        ["data set", *names],
+        rows,
+        caption=caption,
+        bold=bold,
+        marked={(i + 1, 1 + j) for j in marked},
+        notes=[note] if note else [],
+        rules={i},
+    )
+
+
+# --------------------------------------------------------------------------
+# The CSV table
+
+
+def _csv_table(result):
+    """The omnibus tests (Friedman and Iman-Davenport), each post hoc and
+    pairwise test per compared pair, the rows of the tests that decide
+    nothing, and the score and rank of each estimator on each data set."""
+    own = result._contributions()
+    rows = []
+    for name, test in result._tests_of("omnibus").items():
+        if name in own:
+            continue
+        rows.append(test_row(name, test))
+        iman = test.get("iman_davenport")
+        if iman is not None:
+            rows.append(test_row(f"{name} (Iman-Davenport F)", iman))
+    for contribution in own.values():
+        rows += contribution.csv_rows
+    for name, table, a, b in result._compared_pairs():
+        if name in own:
+            continue
+        row = pair_row(
+            table,
+            matrix_fields(name),
+            name,
+            a,
+            b,
+            result.names,
+            mean_score_a=result.mean_scores[a],
+            mean_score_b=result.mean_scores[b],
+            mean_rank_a=result.mean_ranks[a],
+            mean_rank_b=result.mean_ranks[b],
+        )
+        row["section"] = "pairwise" if name in result.pairwise else "posthoc"
+        rows.append(row)
+    for i, dataset in enumerate(result.datasets):
+        for j, name in enumerate(result.names):
+            rows.append(
+                {
+                    "section": "score",
+                    "dataset": dataset,
+                    "estimator": name,
+                    "score": result.scores[i][j],
+                    "rank": result.ranks[i][j],
+                }
+            )
+    return with_extra_columns(BENCHMARK_CSV, rows), rows

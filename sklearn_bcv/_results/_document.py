@@ -10,8 +10,10 @@ what it was, so a reader of the JSON can tell "undefined" from "missing".
 Estimators become their name and their parameters (``get_params(deep=False)``,
 each parameter JSON-safe or its ``repr``), never a pickle.
 
-:func:`result_document` is the document of ``to_dict()``; the ``*_csv_rows``
-helpers are the tables of the command line's ``--format csv``.
+:func:`result_document` is the document of ``to_dict()``; :func:`csv_text`
+writes rows as CSV, and :func:`result_csv` a result's own table (the
+command line's ``--format csv``). Nothing here knows a result type: each
+result class gives its content, this module writes it down.
 """
 
 import csv
@@ -23,12 +25,15 @@ from pathlib import PurePath
 
 import numpy as np
 
-from ._text import csv_cell
+from .._checks import check_path
+from ._text import csv_cell, estimator_name
 
 __all__ = [
     "SCHEMA_VERSION",
     "DocumentMixin",
     "csv_text",
+    "nonfinite_kind",
+    "nonfinite_meaning",
     "result_csv",
     "result_document",
     "to_plain",
@@ -46,7 +51,7 @@ _NONFINITE = {
 }
 
 
-def _nonfinite_kind(value):
+def nonfinite_kind(value):
     """ "nan", "inf", "-inf", "array" (an array holding some) or None."""
     if isinstance(value, bool | np.bool_):
         return None
@@ -63,9 +68,13 @@ def _nonfinite_kind(value):
     return None
 
 
-def _estimator_document(estimator):
-    from ._text import estimator_name
+def nonfinite_meaning(kind):
+    """What a non-finite number of kind ``"nan"``, ``"inf"`` or ``"-inf"``
+    was (the text of a ``<name>_nonfinite`` key)."""
+    return _NONFINITE[kind]
 
+
+def _estimator_document(estimator):
     try:
         params = estimator.get_params(deep=False)
     except Exception:  # an object with a broken get_params: its repr
@@ -147,7 +156,7 @@ def to_plain(value):
                 continue  # private state (a store, the fits), never serialised
             name = _key(key)
             out[name] = to_plain(item)
-            kind = _nonfinite_kind(item)
+            kind = nonfinite_kind(item)
             if kind == "array":
                 out[f"{name}_nonfinite"] = (
                     "holds NaN (undefined) or infinite values, written as null"
@@ -212,249 +221,33 @@ def csv_text(header, rows):
     return buffer.getvalue()
 
 
-# --------------------------------------------------------------------------
-# The tables of --format csv: every test row and every score.
-
-TEST_COLUMNS = (
-    "statistic",
-    "df",
-    "pvalue",
-    "pvalue_adjusted",
-    "reject",
-    "p_a_better",
-    "p_rope",
-    "p_b_better",
-)
-
-
-def _undefined_note(test):
-    notes = [
-        f"{field} undefined ({_NONFINITE[kind].split(':')[0]})"
-        for field in ("statistic", "pvalue")
-        if (kind := _nonfinite_kind(test.get(field))) not in (None, "array")
-    ]
-    return "; ".join(notes) or None
-
-
-def _test_row(name, test, status=None, **extra):
-    row = {"section": "test", "test": name, "status": status, **extra}
-    for field in TEST_COLUMNS:
-        value = test.get(field)
-        if np.ndim(value) == 0:
-            row[field] = value
-        elif field == "df":
-            row[field] = list(np.ravel(value))
-    row["correction"] = test.get("correction")
-    row["note"] = _undefined_note(test)
-    return row
-
-
-def _pair_rows(result):
-    from ._verdict import test_status
-
-    rows = [
-        _test_row(name, test, test_status(result, name))
-        for name, test in result.tests.items()
-    ]
-    for split, (a, b) in enumerate(zip(result.scores_a, result.scores_b)):
-        rows.append(
-            {
-                "section": "score",
-                "split": split,
-                "score_a": a,
-                "score_b": b,
-                "difference": a - b,
-            }
-        )
-    return rows
-
-
-PAIR_CSV = (
-    "section",
-    "test",
-    "status",
-    *TEST_COLUMNS,
-    "correction",
-    "note",
-    "split",
-    "score_a",
-    "score_b",
-    "difference",
-)
-
-
-def _table_rows(result, table, test, **extra):
-    """One row per pair a pairwise or post hoc table tested."""
-
-    names = list(result.names)
-    if "results" in table:
-        pairs = [(names.index(a), names.index(b)) for a, b in table.results]
-    else:
-        tested = np.asarray(table.get("tested", ~np.eye(len(names), dtype=bool)))
-        pairs = [(int(a), int(b)) for a, b in zip(*np.nonzero(np.triu(tested, 1)))]
-        pairs += [
-            (int(a), int(b))
-            for a, b in zip(*np.nonzero(np.tril(tested, -1)))
-            if not tested[b, a]
-        ]
-    return [_pair_row(result, table, test, a, b, **extra) for a, b in pairs]
-
-
-def _pair_row(result, table, test, a, b, **extra):
-    from ._pairwise import matrix_fields
-
-    names = list(result.names)
-    row = {
-        "section": "pairwise",
-        "test": test,
-        "estimator_a": names[a],
-        "estimator_b": names[b],
-        "mean_score_a": result.mean_scores[a],
-        "mean_score_b": result.mean_scores[b],
-        "correction": table.get("correction"),
-        **extra,
-    }
-    if "mean_ranks" in result:
-        row["mean_rank_a"] = result.mean_ranks[a]
-        row["mean_rank_b"] = result.mean_ranks[b]
-    for field in matrix_fields(table):
-        if field in table and field in TEST_COLUMNS:
-            row[field] = np.asarray(table[field])[a, b]
-    row["note"] = _undefined_note(row)
-    return row
-
-
-MANY_CSV = (
-    "section",
-    "test",
-    "status",
-    "estimator_a",
-    "estimator_b",
-    "mean_score_a",
-    "mean_score_b",
-    *TEST_COLUMNS,
-    "correction",
-    "note",
-    "estimator",
-    "split",
-    "score",
-)
-
-
-def _many_rows(result):
-    rows = [_test_row(name, test) for name, test in result.tests.items()]
-    for name, table in result.pairwise.items():
-        rows += _table_rows(result, table, name)
-    scores = np.asarray(result.scores)
-    for split in range(scores.shape[0]):
-        for j, name in enumerate(result.names):
-            rows.append(
-                {
-                    "section": "score",
-                    "estimator": name,
-                    "split": split,
-                    "score": scores[split, j],
-                }
-            )
-    return rows
-
-
-BENCHMARK_CSV = (
-    "section",
-    "test",
-    "status",
-    "estimator_a",
-    "estimator_b",
-    "mean_rank_a",
-    "mean_rank_b",
-    "mean_score_a",
-    "mean_score_b",
-    *TEST_COLUMNS,
-    "correction",
-    "note",
-    "dataset",
-    "estimator",
-    "score",
-    "rank",
-)
-
-
-def _benchmark_rows(result):
-    from ._datasets import _compared_pairs
-
-    rows = []
-    for name, test in result.tests.items():
-        if np.ndim(test.get("reject")) == 0:
-            rows.append(_test_row(name, test))
-            iman = test.get("iman_davenport")
-            if iman is not None:
-                rows.append(_test_row(f"{name} (Iman-Davenport F)", iman))
-    for name, table, a, b in _compared_pairs(result):
-        row = _pair_row(result, table, name, a, b)
-        row["section"] = "pairwise" if name in result.pairwise else "posthoc"
-        rows.append(row)
-    for i, dataset in enumerate(result.datasets):
-        for j, name in enumerate(result.names):
-            rows.append(
-                {
-                    "section": "score",
-                    "dataset": dataset,
-                    "estimator": name,
-                    "score": result.scores[i][j],
-                    "rank": result.ranks[i][j],
-                }
-            )
-    return rows
-
-
-def _sequential_csv():
-    """The columns of a sequential result's table: its trace's fields."""
-    from ._sequential import TRACE_FIELDS  # _sequential builds on this module
-
-    return TRACE_FIELDS
-
-
-def sequential_rows(result):
-    """One dict per look taken; infinite boundaries (one-sided) are None."""
-    from ._sequential import look_labels
-
-    rows = []
-    labels = look_labels(result.trace)
-    for i in range(len(result.trace.repeats)):
-        row = {key: to_plain(result.trace[key][i]) for key in _sequential_csv()[:-1]}
-        row["repeats"] = int(row["repeats"])
-        row["decision"] = labels[i]
-        rows.append(row)
-    return rows
-
-
 def result_csv(result):
-    """The CSV text of a result: every test row and every score.
+    """The CSV text of a result (the command line's ``--format csv``).
 
-    A column ``section`` says what a row is: ``test`` (a test of the whole
+    The result gives its columns and rows (``result._csv_table()``); a
+    column ``section`` says what a row is: ``test`` (a test of the whole
     comparison, with its ``status``), ``posthoc`` or ``pairwise`` (one pair
     of a post hoc family or of a pairwise test), ``score`` (one score per
     split, or per data set and estimator). A sequential result has one row
     per look.
     """
-    kind = type(result).__name__
-    if kind == "SequentialResult":
-        return csv_text(_sequential_csv(), sequential_rows(result))
-    if kind == "ComparisonResult":
-        return csv_text(PAIR_CSV, _pair_rows(result))
-    if kind == "ManyComparisonResult":
-        return csv_text(MANY_CSV, _many_rows(result))
-    return csv_text(BENCHMARK_CSV, _benchmark_rows(result))
+    return csv_text(*result._csv_table())
 
 
 class DocumentMixin:
     """``to_dict``, ``to_json``, ``summary`` and ``report`` of a result, and
-    its declared fields (a result class gives ``_summary_text(show)``).
+    its declared fields.
 
     A result class lists its fields once, in ``_FIELDS`` (and documents
     them in its docstring, section Attributes). It is built with them: an
     unknown field is a ``TypeError`` naming it; a field not given is None.
     Names starting with ``_`` are private state (never serialised).
+
+    A result class owns its content, in four methods: ``_summary_text(show)``
+    (the printed summary), ``_report_blocks()`` (the report's headings,
+    sentences and tables, see :mod:`._blocks`), ``_report_figures()`` (its
+    figures; none by default) and ``_csv_table()`` (``(columns, rows)`` of
+    its CSV table). This class and the renderers only write them down.
     """
 
     _document_fields = True
@@ -505,7 +298,8 @@ class DocumentMixin:
         Parameters
         ----------
         path : str, path-like or None, default=None
-            Where to write it; None returns the text.
+            Where to write it (without NUL bytes or control characters);
+            None returns the text.
         indent : int or None, default=2
             Passed to :func:`json.dumps`.
 
@@ -515,6 +309,8 @@ class DocumentMixin:
             The JSON text when ``path`` is None, else None (the file is
             written, UTF-8).
         """
+        if path is not None:
+            path = check_path(path, name="path")
         text = json.dumps(self.to_dict(), indent=indent, allow_nan=False) + "\n"
         if path is None:
             return text
@@ -550,11 +346,18 @@ class DocumentMixin:
         format : {"text", "markdown", "latex", "html"}, default="text"
             ``"latex"``: a fragment whose tables use ``booktabs``;
             ``"html"``: one self-contained page, the figures inline SVG
-            (tables only without matplotlib). Every name is escaped.
+            (tables only without matplotlib). Every name is escaped, by one
+            rule per format: control characters (a newline, ESC) are
+            written as their escapes (``\\x0a``, ``\\x1b``), then the
+            format's markup (Markdown's ``|``, LaTeX's ``&``, HTML's ``<``)
+            is escaped; LaTeX writes a character plain ``pdflatex`` cannot
+            print as its ASCII form, else as its escape (``\\u03b1``).
 
         Returns
         -------
         report : str
+            The same result gives the same bytes, every time and in every
+            process (the figures carry no date and no random id).
 
         Examples
         --------
@@ -573,6 +376,22 @@ class DocumentMixin:
         from ._report import render_report
 
         return render_report(self, format)
+
+    def _summary_text(self, show):  # pragma: no cover - every result has one
+        """The printed summary (``show`` checked by the class)."""
+        raise NotImplementedError(f"{type(self).__name__} gives no summary text.")
+
+    def _report_blocks(self):  # pragma: no cover - every result has them
+        """The report's blocks (:mod:`._blocks`), without figures."""
+        raise NotImplementedError(f"{type(self).__name__} gives no report blocks.")
+
+    def _report_figures(self):
+        """The figures of the HTML report (:class:`~._blocks.Figure`)."""
+        return []
+
+    def _csv_table(self):  # pragma: no cover - every result has one
+        """``(columns, rows)`` of the CSV table (rows are dicts)."""
+        raise NotImplementedError(f"{type(self).__name__} gives no CSV table.")
 
     def __repr__(self):
         return self.summary()

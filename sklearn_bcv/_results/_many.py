@@ -1,10 +1,12 @@
 """k estimators on one data set: :class:`ManyComparisonResult`, how it is
-built, its verdict."""
+built, its verdict and its content (summary, report, CSV table)."""
 
 import numpy as np
 from sklearn.utils import Bunch
 
 from .._engine._plan import plan_tests, run_tests
+from ..stats._registry import declaration
+from ._blocks import Figure, Heading, Items, Paragraph, Table, names_list
 from ._document import DocumentMixin
 from ._pair import build_pair_result, refuse_failed_fits
 from ._pairwise import (
@@ -14,10 +16,30 @@ from ._pairwise import (
     run_pairwise,
     split_pairs,
 )
+from ._roles import hooked_content, omnibus_sentence, pairwise_sentence
+from ._rows import TEST_COLUMNS, pair_row, test_row, with_extra_columns
 from ._text import format_number, text_table
-from ._verdict import NOT_RECOMMENDED, check_show
+from ._verdict import check_show, not_recommended
 
 __all__ = ["ManyComparisonResult", "build_many_result"]
+
+#: The columns of the CSV table of k estimators on one data set (a test's
+#: ``content`` may add its own after them).
+MANY_CSV = (
+    "section",
+    "test",
+    "status",
+    "estimator_a",
+    "estimator_b",
+    "mean_score_a",
+    "mean_score_b",
+    *TEST_COLUMNS,
+    "correction",
+    "note",
+    "estimator",
+    "split",
+    "score",
+)
 
 
 class ManyComparisonResult(DocumentMixin, Bunch):
@@ -166,7 +188,7 @@ class ManyComparisonResult(DocumentMixin, Bunch):
             raise ImportError("to_frame needs pandas: pip install pandas") from exc
         rows = []
         for test, table in self.pairwise.items():
-            fields = matrix_fields(table)
+            fields = matrix_fields(test)
             for name_a, name_b in table.results:
                 a, b = self.names.index(name_a), self.names.index(name_b)
                 row = {
@@ -180,8 +202,68 @@ class ManyComparisonResult(DocumentMixin, Bunch):
                 rows.append(row)
         return pd.DataFrame(rows)
 
+    # ---- content ---------------------------------------------------------
+
+    def _ranking(self):
+        """Estimator indices, best first: by mean score (ties in names
+        order)."""
+        return sorted(range(len(self.names)), key=lambda j: -self.mean_scores[j])
+
+    def _contributions(self):
+        """``{name: Contribution}`` of the tests with a ``content`` hook."""
+        out = {}
+        for name, test in [*self.tests.items(), *self.pairwise.items()]:
+            contribution = hooked_content(name, test, self)
+            if contribution is not None:
+                out[name] = contribution
+        return out
+
     def _summary_text(self, show):
         return _format_many_summary(self, show)
+
+    def _report_blocks(self):
+        return _report_blocks(self)
+
+    def _report_figures(self):
+        """The significance matrix of the first pairwise test."""
+        if not self.pairwise:
+            return []
+        return [Figure("Pairwise significance", "SignificanceMatrixDisplay", self)]
+
+    def _csv_table(self):
+        own = self._contributions()
+        rows = [
+            test_row(name, test) for name, test in self.tests.items() if name not in own
+        ]
+        for contribution in own.values():
+            rows += contribution.csv_rows
+        for name, table in self.pairwise.items():
+            if name in own:
+                continue
+            rows += [
+                pair_row(
+                    table,
+                    matrix_fields(name),
+                    name,
+                    *(self.names.index(estimator) for estimator in pair),
+                    self.names,
+                    mean_score_a=self.mean_scores[self.names.index(pair[0])],
+                    mean_score_b=self.mean_scores[self.names.index(pair[1])],
+                )
+                for pair in table.results
+            ]
+        scores = np.asarray(self.scores)
+        for split in range(scores.shape[0]):
+            for j, name in enumerate(self.names):
+                rows.append(
+                    {
+                        "section": "score",
+                        "estimator": name,
+                        "split": split,
+                        "score": scores[split, j],
+                    }
+                )
+        return with_extra_columns(MANY_CSV, rows), rows
 
 
 def _pair_of(result, a, b, *, tests):
@@ -296,18 +378,9 @@ def _many_verdict(result):
     if result.tests:
         name, omnibus = next(iter(result.tests.items()))
         verdict.omnibus_test, verdict.omnibus_reject = name, bool(omnibus.reject)
-        outcome = (
-            "the estimators differ"
-            if omnibus.reject
-            else "no significant difference among the estimators"
-        )
-        lines.append(
-            f"Omnibus {name} (statistic {format_number(omnibus.statistic)}, df "
-            f"{format_number(omnibus.df)}, p = {format_number(omnibus.pvalue, 3)}): "
-            f"{outcome} at alpha={result.alpha}."
-        )
+        lines += _omnibus_lines(result, name, omnibus)
     for test, table in result.pairwise.items():
-        differ, same = split_pairs(result, table)
+        differ, same = split_pairs(result, test, table)
         verdict.differ_by_test[test] = [
             (result.names[better], result.names[worse]) for better, worse in differ
         ]
@@ -319,16 +392,38 @@ def _many_verdict(result):
     return verdict
 
 
+def _omnibus_lines(result, name, omnibus):
+    """The summary line of the omnibus test (or those of its own content)."""
+    hooked = hooked_content(name, omnibus, result)
+    if hooked is not None:
+        return hooked.summary
+    outcome = (
+        "the estimators differ"
+        if omnibus.reject
+        else "no significant difference among the estimators"
+    )
+    return [
+        f"Omnibus {name} (statistic {format_number(omnibus.statistic)}, df "
+        f"{format_number(omnibus.df)}, p = {format_number(omnibus.pvalue, 3)}): "
+        f"{outcome} at alpha={result.alpha}."
+    ]
+
+
 def _pairwise_text(result, show):
     lines, hidden = [], []
     for test, table in result.pairwise.items():
-        if show != "all" and test in NOT_RECOMMENDED:
+        why = not_recommended(test)
+        if show != "all" and why is not None:
             hidden.append(test)
             continue
-        differ, same = split_pairs(result, table)
-        lines += pairwise_lines(result, test, table, differ, same)
-        if test in NOT_RECOMMENDED:
-            lines.append(f"  (not recommended: {NOT_RECOMMENDED[test]})")
+        hooked = hooked_content(test, table, result)
+        if hooked is not None:
+            lines += hooked.summary
+        else:
+            differ, same = split_pairs(result, test, table)
+            lines += pairwise_lines(result, test, table, differ, same)
+        if why is not None:
+            lines.append(f"  (not recommended: {why})")
     if hidden:
         lines.append(
             f"Not shown, not recommended here: {', '.join(hidden)} "
@@ -355,7 +450,96 @@ def _format_many_summary(result, show="default"):
         )
     ]
     verdict = result.verdict.text.splitlines()
-    if result.pairwise and (show != "all") and "fits failed" not in result.verdict.text:
+    failed = result.get("failed_fits")
+    fits_failed = failed is not None and bool(np.any(failed))
+    if result.pairwise and (show != "all") and not fits_failed:
         verdict = verdict[: 1 if result.tests else 0] + _pairwise_text(result, show)
     lines += verdict
     return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------
+# The report
+
+
+def _report_blocks(result):
+    names = list(result.names)
+    alpha = result.alpha
+    design = result.get("design")
+    compared = f"{len(names)} estimators ({names_list(names)}) were compared"
+    if design is not None:
+        compared += f" on {design.describe()} of {design.n_samples} records"
+    compared += f", task {result.get('task')}, scoring {result.get('scoring')}."
+    blocks = [Heading("What was compared"), Paragraph(compared)]
+    tests_text = []
+    for name in list(result.tests) + list(result.pairwise):
+        why = declaration(name).rationale
+        tests_text.append(f"{name}" + (f": {why}" if why else ""))
+    tests_text += [
+        f"{name}: not run ({reason})"
+        for name, reason in (result.get("skipped_tests") or {}).items()
+    ]
+    if tests_text:
+        blocks += [Heading("Tests and why"), Items(tests_text)]
+    own = result._contributions()
+    what = f"the {len(names)} estimators"
+    sentences = {
+        name: [omnibus_sentence(name, test, alpha, what)]
+        for name, test in result.tests.items()
+    }
+    for name, table in result.pairwise.items():
+        pairs = result.verdict.differ_by_test.get(name, [])
+        sentences[name] = [pairwise_sentence(name, table, pairs, alpha)]
+    tables = []
+    for name in sentences:
+        if name in own:
+            sentences[name] = own[name].sentences
+            tables += own[name].tables
+    sentences = [sentence for said in sentences.values() for sentence in said]
+    if not sentences:
+        sentences.append(result.verdict.text)
+    blocks += [Heading("Verdicts"), *[Paragraph(s) for s in sentences]]
+    blocks += [Heading("Tables"), _scores_table(result), *tables]
+    return blocks
+
+
+def _scores_table(result):
+    """Mean score (± sd) of each estimator over the splits, the best in
+    bold, marked where the first pairwise test separates it from the best
+    (or the control)."""
+    names = list(result.names)
+    alpha = result.alpha
+    scores = np.asarray(result.scores, dtype=float)
+    sd = scores.std(axis=0, ddof=1) if scores.shape[0] > 1 else None
+    mean = np.asarray(result.mean_scores, dtype=float)
+    best = int(np.argmax(mean))
+    marked, note = set(), None
+    if result.pairwise:
+        test = next(iter(result.pairwise))
+        differ = result.verdict.differ_by_test.get(test, [])
+        ref = result.get("control") or names[best]
+        marked = {names.index(b if a == ref else a) for a, b in differ if ref in (a, b)}
+        note = (
+            f"† differs from {ref} by the pairwise {test} at alpha = {alpha}"
+            + (
+                f" ({result.pairwise[test].correction} correction)"
+                if result.pairwise[test].get("correction")
+                else ""
+            )
+            + "."
+        )
+    rows = [
+        [
+            name,
+            f"{mean[j]:.4g}" + ("" if sd is None else f" ± {sd[j]:.2g}"),
+        ]
+        for j, name in enumerate(names)
+    ]
+    return Table(
+        ("estimator", "mean score" + ("" if sd is None else " ± sd")),
+        rows,
+        caption="Mean score of each estimator over the splits (the best in bold).",
+        bold={(best, 1)},
+        marked={(j, 1) for j in marked},
+        notes=[note] if note else [],
+    )

@@ -1,20 +1,38 @@
-"""Two estimators: :class:`ComparisonResult`, how it is built, its verdict."""
+"""Two estimators: :class:`ComparisonResult`, how it is built, its verdict
+and its content (summary, report, CSV table)."""
 
 import numpy as np
 from sklearn.utils import Bunch
 
 from .._engine._plan import plan_tests, recommend, run_tests
+from ..stats._registry import declaration
+from ._blocks import Figure, Heading, Items, Paragraph, Table, num
 from ._document import DocumentMixin
+from ._rows import TEST_COLUMNS, test_row
 from ._text import format_number, text_table
 from ._verdict import (
-    NOT_RECOMMENDED,
     bayesian_rule,
     check_show,
-    is_bayesian_result,
+    is_bayesian,
+    not_recommended,
     test_status,
 )
 
 __all__ = ["ComparisonResult", "build_pair_result", "refuse_failed_fits"]
+
+#: The columns of the CSV table of two estimators.
+PAIR_CSV = (
+    "section",
+    "test",
+    "status",
+    *TEST_COLUMNS,
+    "correction",
+    "note",
+    "split",
+    "score_a",
+    "score_b",
+    "difference",
+)
 
 
 class ComparisonResult(DocumentMixin, Bunch):
@@ -122,8 +140,40 @@ class ComparisonResult(DocumentMixin, Bunch):
         )
         return run_tests(plan, dict(self), alpha, alternative)[name]
 
+    # ---- content ---------------------------------------------------------
+
     def _summary_text(self, show):
         return format_pair_summary(self, show)
+
+    def _report_blocks(self):
+        return _report_blocks(self)
+
+    def _report_figures(self):
+        return [
+            Figure(
+                "Score differences (A - B) per split",
+                "ScoreDifferencesDisplay",
+                self,
+            )
+        ]
+
+    def _csv_table(self):
+        """One row per test (with its status), then one per split."""
+        rows = [
+            test_row(name, test, test_status(self, name))
+            for name, test in self.tests.items()
+        ]
+        for split, (a, b) in enumerate(zip(self.scores_a, self.scores_b)):
+            rows.append(
+                {
+                    "section": "score",
+                    "split": split,
+                    "score_a": a,
+                    "score_b": b,
+                    "difference": a - b,
+                }
+            )
+        return PAIR_CSV, rows
 
 
 def refuse_failed_fits(failed, name):
@@ -191,9 +241,9 @@ def build_pair_result(
     return result
 
 
-def _direction(test_result, mean_difference):
-    """'A better' / 'B better' for a rejected null hypothesis."""
-    if "p_a_better" in test_result:
+def _direction(name, test_result, mean_difference):
+    """'A better' / 'B better' for a rejected null hypothesis of ``name``."""
+    if is_bayesian(name):
         return (
             "A better"
             if test_result["p_a_better"] >= test_result["p_b_better"]
@@ -206,18 +256,19 @@ def _direction(test_result, mean_difference):
     return "A better" if mean_difference >= 0 else "B better"
 
 
-def _decision(test_result, mean_difference):
-    """The decision of one test: "A better", "B better" or "no difference"."""
+def _decision(name, test_result, mean_difference):
+    """The decision of the test ``name``: "A better", "B better" or "no
+    difference"."""
     reject = test_result.get("reject")
     if not isinstance(reject, bool | np.bool_):
         return None
     if not reject:
         return "no difference"
-    return _direction(test_result, mean_difference)
+    return _direction(name, test_result, mean_difference)
 
 
-def _decision_text(test_result, mean_difference):
-    decision = _decision(test_result, mean_difference)
+def _decision_text(name, test_result, mean_difference):
+    decision = _decision(name, test_result, mean_difference)
     if decision is None:
         return str(test_result.get("reject"))
     if decision == "no difference":
@@ -253,8 +304,8 @@ def _pair_verdict(result, why):
     mean_difference = float(np.mean(result.differences))
     pvalue = test_result.get("pvalue")
     p_text = "" if pvalue is None else f" (p = {format_number(pvalue, 3)})"
-    decision = _decision(test_result, mean_difference)
-    if is_bayesian_result(test_result):
+    decision = _decision(name, test_result, mean_difference)
+    if is_bayesian(name):
         probabilities = (
             f"P(A better) = {format_number(test_result.get('p_a_better'), 3)}, "
             f"P(rope) = {format_number(test_result.get('p_rope'), 3)}, "
@@ -284,7 +335,7 @@ def _frequentist_rows(result, names, mean_difference):
             format_number(result.tests[name].get("statistic")),
             format_number(result.tests[name].get("df")),
             format_number(result.tests[name].get("pvalue")),
-            _decision_text(result.tests[name], mean_difference),
+            _decision_text(name, result.tests[name], mean_difference),
             test_status(result, name),
         )
         for name in names
@@ -295,7 +346,7 @@ def _bayesian_rows(result, names, mean_difference):
     rows = []
     for name in names:
         r = result.tests[name]
-        decision = _decision(r, mean_difference)
+        decision = _decision(name, r, mean_difference)
         rows.append(
             (
                 name,
@@ -313,8 +364,8 @@ def _test_lines(result, names, mean_difference):
     """The tables of the tests ``names``: frequentist under their alpha,
     Bayesian as posterior probabilities with the decision rule named."""
     lines = []
-    frequentist = [n for n in names if not is_bayesian_result(result.tests[n])]
-    bayesian = [n for n in names if is_bayesian_result(result.tests[n])]
+    frequentist = [n for n in names if not is_bayesian(n)]
+    bayesian = [n for n in names if is_bayesian(n)]
     if frequentist:
         header = (
             "test",
@@ -361,8 +412,8 @@ def format_pair_summary(result, show="default"):
     others = [name for name in result.tests if name != lead]
     hidden = []
     if show != "all":
-        hidden = [n for n in others if n in NOT_RECOMMENDED]
-        others = [n for n in others if n not in NOT_RECOMMENDED]
+        hidden = [n for n in others if not_recommended(n) is not None]
+        others = [n for n in others if not_recommended(n) is None]
     if others:
         lines.append("Other tests (not the verdict; each with its status):")
         lines += _test_lines(result, others, mean_difference)
@@ -378,3 +429,101 @@ def format_pair_summary(result, show="default"):
             + ", ".join(skipped)
         )
     return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------
+# The report
+
+
+def _report_blocks(result):
+    names = result.get("estimator_names") or ("A", "B")
+    design = result.design
+    mean_a, mean_b = np.mean(result.scores_a), np.mean(result.scores_b)
+    compared = (
+        f"Estimators A = {names[0]} and B = {names[1]} were compared on "
+        f"{design.describe()} of {design.n_samples} records, task "
+        f"{result.task}, scoring {result.scoring}: mean score A "
+        f"{mean_a:.4g}, B {mean_b:.4g}, mean difference (A - B) "
+        f"{mean_a - mean_b:+.4g}."
+    )
+    blocks = [Heading("What was compared"), Paragraph(compared)]
+    verdict = result.verdict
+    tests_text = []
+    for name in result.tests:
+        status = (
+            "recommended"
+            if name == result.get("recommended_test")
+            else "for reference, not the basis of the verdict"
+        )
+        why = verdict.rationale if name == verdict.test else declaration(name).rationale
+        tests_text.append(f"{name} ({status})" + (f": {why}" if why else ""))
+    tests_text += [
+        f"{name}: not run ({reason})"
+        for name, reason in (result.get("skipped_tests") or {}).items()
+    ]
+    if tests_text:
+        blocks += [Heading("Tests and why"), Items(tests_text)]
+    blocks += [Heading("Verdicts"), Paragraph(_verdict_sentence(result, names))]
+    table = _tests_table(result)
+    if table is not None:
+        blocks += [Heading("Tables"), table]
+    return blocks
+
+
+def _verdict_sentence(result, names):
+    verdict = result.verdict
+    if verdict.test is None:
+        return verdict.text
+    test = result.tests[verdict.test]
+    stat = test.get("statistic")
+    df = test.get("df")
+    shown = [f"statistic {num(stat)}"] if stat is not None else []
+    if df is not None:
+        shown.append(f"df {num(df)}")
+    if test.get("pvalue") is not None:
+        shown.append(f"p = {num(test.pvalue)}")
+    decision = verdict.decision
+    if decision in ("A better", "B better"):
+        better, worse = names if decision == "A better" else names[::-1]
+        outcome = f"found {better} better than {worse}"
+    else:
+        outcome = "found no significant difference between the estimators"
+    return (
+        f"The {declaration(verdict.test).title} ({', '.join(shown)}), "
+        f"{verdict.rationale}, {outcome} at alpha = {result.alpha}."
+    )
+
+
+def _tests_table(result):
+    """The tests run, the verdict's in bold; None when none ran."""
+    rows = []
+    bold = set()
+    mean_difference = float(np.mean(result.differences))
+    for i, (name, r) in enumerate(result.tests.items()):
+        if name == result.verdict.test:
+            bold.add((i, 0))
+        decision = _decision(name, r, mean_difference)
+        if is_bayesian(name):
+            evidence = f"P(A better) = {num(r.get('p_a_better'), 4)}"
+        else:
+            evidence = f"p = {num(r.get('pvalue'), 4)}"
+        rows.append(
+            (
+                name,
+                num(r.get("statistic"), 4),
+                num(r.get("df"), 4),
+                evidence,
+                "-" if decision is None else decision,
+            )
+        )
+    if not rows:
+        return None
+    return Table(
+        ("test", "statistic", "df", "p-value or posterior", "decision"),
+        rows,
+        caption="The tests run (bold: the one the verdict rests on; "
+        "the others are shown for reference). A Bayesian test decides "
+        "when a posterior probability exceeds 1 - alpha; it is not a "
+        "frequentist test at level alpha.",
+        bold=bold,
+    )

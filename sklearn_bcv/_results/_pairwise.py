@@ -2,7 +2,9 @@
 
 Shared by the comparisons of k estimators on one data set and across data
 sets: each runs a two-estimator test on every pair (or against a control)
-and keeps its results as (k, k) arrays in ``names`` order, row = A.
+and keeps its results as (k, k) arrays in ``names`` order, row = A. What a
+test's table holds, and how its entry [B, A] follows from [A, B], are read
+from the test's declarations in the registry (``bayesian``, ``swap``).
 """
 
 import warnings
@@ -13,10 +15,13 @@ from sklearn.utils import Bunch
 
 from .._engine._plan import run_tests
 from ..stats._corrections import adjust_pvalues
+from ..stats._registry import declaration
 from ._text import format_number
+from ._verdict import bayesian_rule, is_bayesian
 
 __all__ = [
-    "is_bayesian",
+    "BAYESIAN_FIELDS",
+    "FREQUENTIST_FIELDS",
     "matrix_fields",
     "pairs_tested",
     "pairwise_lines",
@@ -25,6 +30,10 @@ __all__ = [
     "run_pairwise",
     "split_pairs",
 ]
+
+#: The (k, k) arrays of a frequentist and of a Bayesian pairwise table.
+FREQUENTIST_FIELDS = ("statistic", "pvalue", "pvalue_adjusted", "reject")
+BAYESIAN_FIELDS = ("p_a_better", "p_rope", "p_b_better", "reject")
 
 
 def pairs_tested(k, control):
@@ -35,18 +44,13 @@ def pairs_tested(k, control):
     return [(j, control) for j in range(k) if j != control]
 
 
-def is_bayesian(test_result):
-    return test_result.get("pvalue") is None and "p_a_better" in test_result
+def matrix_fields(test):
+    """The (k, k) arrays of the table of ``test`` (a test name)."""
+    return BAYESIAN_FIELDS if is_bayesian(test) else FREQUENTIST_FIELDS
 
 
-def matrix_fields(table):
-    if "pvalue" in table:
-        return ("statistic", "pvalue", "pvalue_adjusted", "reject")
-    return ("p_a_better", "p_rope", "p_b_better", "reject")
-
-
-def pairwise_table(results, pairs, k, names, *, correction, alpha, alternative):
-    """(k, k) arrays of one pairwise test over ``pairs``, NaN-free.
+def pairwise_table(results, pairs, k, names, *, test, correction, alpha, alternative):
+    """(k, k) arrays of the pairwise test ``test`` over ``pairs``, NaN-free.
 
     Row = A, column = B. A two-sided test is symmetric: the entry [B, A]
     repeats the p-values of [A, B], and its statistic is that of the test
@@ -56,9 +60,8 @@ def pairwise_table(results, pairs, k, names, *, correction, alpha, alternative):
     alternative, [B, A]) hold p-value 1 (or probabilities 0, 1, 0),
     statistic 0 and reject False, and are False in ``tested``.
     """
-    first = results[pairs[0]][0]
     tested = np.zeros((k, k), dtype=bool)
-    if is_bayesian(first):
+    if is_bayesian(test):
         table = Bunch(
             p_a_better=np.zeros((k, k)),
             p_rope=np.ones((k, k)),
@@ -121,27 +124,29 @@ def run_pairwise(plan, names, needs_of, *, control, correction, alpha, alternati
         )
     tables = Bunch()
     for test in plan:
+        bayesian = is_bayesian(test.name)
+        swap = declaration(test.name).swap
         results = {}
-        swap = _SwapRule()
         for a, b in pairs:
             forward = _run_one(test, needs_of(a, b, test.needs), alpha, alternative)
             # A two-sided p-value does not depend on the order of the pair;
-            # the statistic of [B, A] is that of B against A: run once per
-            # pair until the relation of the two statistics is known.
+            # the statistic of [B, A] is that of B against A, which the
+            # test's declared swap rule gives without running it again.
             swapped = None
-            if alternative == "two-sided" and not is_bayesian(forward):
-                swapped = swap.derive(forward)
-                if swapped is None:
+            if alternative == "two-sided" and not bayesian:
+                if swap == "recompute":
                     swapped = _run_one(
                         test, needs_of(b, a, test.needs), alpha, alternative
                     )
-                    swap.learn(forward, swapped)
+                else:
+                    swapped = _swapped(forward, swap)
             results[(a, b)] = (forward, swapped)
         tables[test.name] = pairwise_table(
             results,
             pairs,
             k,
             names,
+            test=test.name,
             correction=correction,
             alpha=alpha,
             alternative=alternative,
@@ -153,52 +158,14 @@ def run_pairwise(plan, names, needs_of, *, control, correction, alpha, alternati
 #: take minutes (k = 100 estimators: 4950 pairs per test).
 _MANY_PAIR_TESTS = 10_000
 
-#: Pairs whose swapped run must agree before the statistic of [B, A] is
-#: derived from that of [A, B] instead of run.
-_SWAP_EVIDENCE = 3
 
-
-class _SwapRule:
-    """How a test's statistic of (B, A) follows from that of (A, B).
-
-    Learnt from the first pairs, run both ways: when the swapped statistic
-    is exactly the negated one (t, z, mean differences) or exactly the same
-    one (symmetric statistics) on ``_SWAP_EVIDENCE`` pairs with distinct
-    non-zero statistics, and never otherwise, the rest are derived; a test
-    that follows neither is run both ways on every pair, as before.
-    """
-
-    def __init__(self):
-        self.seen = {"negated": set(), "same": set()}
-        self.broken = False
-
-    def learn(self, forward, swapped):
-        a, b = forward.get("statistic"), swapped.get("statistic")
-        if np.ndim(a) != 0 or np.ndim(b) != 0 or a is None or b is None:
-            self.broken = True
-            return
-        a, b = float(a), float(b)
-        if not (np.isfinite(a) and a != 0):
-            return  # no evidence either way
-        if b == -a:
-            self.seen["negated"].add(a)
-        elif b == a:
-            self.seen["same"].add(a)
-        else:
-            self.broken = True
-        if self.seen["negated"] and self.seen["same"]:
-            self.broken = True
-
-    def derive(self, forward):
-        if self.broken:
-            return None
-        statistic = forward.get("statistic")
-        if np.ndim(statistic) != 0 or statistic is None:
-            return None
-        for relation, sign in (("negated", -1.0), ("same", 1.0)):
-            if len(self.seen[relation]) >= _SWAP_EVIDENCE:
-                return Bunch(statistic=sign * float(statistic))
-        return None
+def _swapped(forward, swap):
+    """The statistic of (B, A) from the result of (A, B): negated or the
+    same (``swap``)."""
+    statistic = forward.get("statistic")
+    if statistic is not None and np.ndim(statistic) == 0:
+        statistic = (-1.0 if swap == "negate" else 1.0) * float(statistic)
+    return Bunch(statistic=statistic)
 
 
 def _run_one(test, needs, alpha, alternative):
@@ -213,23 +180,21 @@ def _finite_statistic(value):
 
 
 def ranking(result):
-    """Estimator indices, best first: by mean rank across data sets when
-    there is one, else by mean score (ties in names order)."""
-    if "mean_ranks" in result:
-        return sorted(range(len(result.names)), key=lambda j: result.mean_ranks[j])
-    sign = 1.0 if result.get("greater_is_better", True) else -1.0
-    return sorted(range(len(result.names)), key=lambda j: -sign * result.mean_scores[j])
+    """Estimator indices, best first, in the result's own order (by mean
+    rank across data sets, by mean score on one data set)."""
+    return result._ranking()
 
 
-def split_pairs(result, table):
-    """``(differ, same)``: index pairs (better, worse) that differ, best
-    estimator first, and the pairs that do not (better ranked first)."""
+def split_pairs(result, test, table):
+    """``(differ, same)`` of the pairwise ``test``: index pairs (better,
+    worse) that differ, best estimator first, and the pairs that do not
+    (better ranked first)."""
     rank = {j: r for r, j in enumerate(ranking(result))}
     differ, same = [], []
     for name_a, name_b in table.results:
         a, b = result.names.index(name_a), result.names.index(name_b)
         if table.reject[a, b]:
-            a_better = _pair_a_better(result, table, a, b)
+            a_better = _pair_a_better(result, test, table, a, b)
             differ.append((a, b) if a_better else (b, a))
         else:
             same.append(tuple(sorted((a, b), key=rank.get)))
@@ -240,9 +205,8 @@ def split_pairs(result, table):
 
 def pairwise_lines(result, test, table, differ, same):
     n_pairs = len(table.results)
-    if "p_a_better" in table:
-        from ._verdict import bayesian_rule
-
+    bayesian = is_bayesian(test)
+    if bayesian:
         rule = bayesian_rule(result.alpha, result.alternative)
         lines = [
             f"Pairwise {test} (Bayesian: posterior probabilities, not corrected "
@@ -263,24 +227,20 @@ def pairwise_lines(result, test, table, differ, same):
         width_worse = max(len(result.names[worse]) for _, worse in differ)
         lines += [
             f"  {result.names[better]:<{width}} > {result.names[worse]:<{width_worse}}"
-            + _pair_evidence(table, better, worse)
+            + _pair_evidence(test, table, better, worse)
             for better, worse in differ
         ]
     if same:
         lines.append(
-            (
-                "  no decision: "
-                if "p_a_better" in table
-                else "  no significant difference: "
-            )
+            ("  no decision: " if bayesian else "  no significant difference: ")
             + ", ".join(f"{result.names[a]} ~ {result.names[b]}" for a, b in same)
         )
     return lines
 
 
-def _pair_a_better(result, table, a, b):
+def _pair_a_better(result, test, table, a, b):
     """Whether A (row ``a``) is the better of a rejected pair."""
-    if "p_a_better" in table:
+    if is_bayesian(test):
         return table.p_a_better[a, b] >= table.p_b_better[a, b]
     if result.alternative == "greater":
         return True
@@ -290,8 +250,8 @@ def _pair_a_better(result, table, a, b):
     return sign * result.mean_scores[a] >= sign * result.mean_scores[b]
 
 
-def _pair_evidence(table, better, worse):
-    if "p_a_better" in table:
+def _pair_evidence(test, table, better, worse):
+    if is_bayesian(test):
         return f"  P = {format_number(table.p_a_better[better, worse], 3)}"
     q = table.pvalue_adjusted[better, worse]
     if not table.tested[better, worse]:

@@ -1,13 +1,22 @@
-"""The result of a sequential m×2 BCV comparison and its text."""
+"""The result of a sequential m×2 BCV comparison and its content
+(summary, report, CSV table)."""
 
 import numpy as np
 from sklearn.utils import Bunch
 
-from ._document import DocumentMixin
+from ..stats._sequential import DECISIONS, STOPPED_BY
+from ._blocks import Figure, Heading, Paragraph, Table, num
+from ._document import DocumentMixin, to_plain
 from ._text import format_number, text_table
 from ._verdict import check_show
 
-__all__ = ["SequentialResult", "look_labels"]
+__all__ = [
+    "SEQUENTIAL_CSV",
+    "SequentialResult",
+    "TRACE_FIELDS",
+    "look_labels",
+    "look_rows",
+]
 
 #: The fields of a sequential trace, one value per look (and the
 #: columns of its CSV table).
@@ -22,22 +31,49 @@ TRACE_FIELDS = (
     "conditional_power",
     "decision",
 )
-_CODES = {
-    0: "continue",
-    1: "A better",
-    -1: "B better",
-    2: "no difference",
-    3: "no difference found (futility)",
+
+#: The columns of a sequential result's CSV table: the trace's fields, and
+#: why the design stopped (on the last look's row).
+SEQUENTIAL_CSV = (*TRACE_FIELDS, "stopped_by")
+
+#: Why the design stopped, in a sentence.
+_STOPPED_BY_TEXT = {
+    "boundary": "the statistic crossed a boundary",
+    "rope": "the interval of the difference lies inside the rope",
+    "futility": "crossing a boundary had become unlikely (futility)",
+    "max_repeats": "the last repetition crossed nothing",
 }
 
 
 def look_labels(trace):
     """What happened at each look: "continue", or the decision at the stop
     ("undecided" at a last look that crossed nothing)."""
-    labels = [_CODES[int(code)] for code in trace.decision]
+    codes = [int(code) for code in trace.decision]
+    labels = [DECISIONS[code] if code else "continue" for code in codes]
     if labels and labels[-1] == "continue":
         labels[-1] = "undecided"
     return labels
+
+
+def look_stops(trace):
+    """Why the design stopped, on the last look; None on the others."""
+    codes = [int(code) for code in trace.decision]
+    return [None] * (len(codes) - 1) + [STOPPED_BY[codes[-1]]] if codes else []
+
+
+def look_rows(result):
+    """One dict per look taken (the rows of the CSV table and of the
+    command line's JSON ``looks``); infinite boundaries (one-sided) are
+    None."""
+    rows = []
+    trace = result.trace
+    for i, (label, stop) in enumerate(zip(look_labels(trace), look_stops(trace))):
+        row = {key: to_plain(trace[key][i]) for key in TRACE_FIELDS[:-1]}
+        row["repeats"] = int(row["repeats"])
+        row["decision"] = label
+        row["stopped_by"] = stop
+        rows.append(row)
+    return rows
 
 
 class SequentialResult(DocumentMixin, Bunch):
@@ -52,8 +88,11 @@ class SequentialResult(DocumentMixin, Bunch):
     Attributes
     ----------
     decision : str
-        ``"A better"``, ``"B better"``, ``"no difference"``, ``"no
-        difference found (futility)"`` or ``"undecided"``.
+        ``"A better"``, ``"B better"``, ``"no difference"`` or
+        ``"undecided"``.
+    stopped_by : str
+        Why the design stopped: ``"boundary"``, ``"rope"``, ``"futility"``
+        or ``"max_repeats"``.
     n_repeats, min_repeats, max_repeats : int
         Repetitions taken, and the least and most allowed.
     trace : Bunch
@@ -94,6 +133,7 @@ class SequentialResult(DocumentMixin, Bunch):
 
     _FIELDS = (
         "decision",
+        "stopped_by",
         "n_repeats",
         "min_repeats",
         "max_repeats",
@@ -121,6 +161,7 @@ class SequentialResult(DocumentMixin, Bunch):
         cls,
         *,
         decision,
+        stopped_by,
         n_repeats,
         min_repeats,
         max_repeats,
@@ -141,6 +182,7 @@ class SequentialResult(DocumentMixin, Bunch):
         n_fits = 4 * n_repeats
         return cls(
             decision=decision,
+            stopped_by=stopped_by,
             n_repeats=n_repeats,
             min_repeats=min_repeats,
             max_repeats=max_repeats,
@@ -176,8 +218,9 @@ class SequentialResult(DocumentMixin, Bunch):
         """The looks taken as a :class:`pandas.DataFrame`, one row per look.
 
         Columns ``repeats``, ``statistic``, ``lower``, ``upper``,
-        ``estimate``, ``low``, ``high``, ``conditional_power`` and
-        ``decision`` (text). Needs pandas.
+        ``estimate``, ``low``, ``high``, ``conditional_power``,
+        ``decision`` (text) and ``stopped_by`` (why the design stopped, on
+        the last look; None on the others). Needs pandas.
 
         Returns
         -------
@@ -189,10 +232,29 @@ class SequentialResult(DocumentMixin, Bunch):
             raise ImportError("to_frame needs pandas: pip install pandas") from exc
         frame = pd.DataFrame({key: self.trace[key] for key in TRACE_FIELDS})
         frame["decision"] = look_labels(self.trace)
+        frame["stopped_by"] = look_stops(self.trace)
         return frame
+
+    # ---- content ---------------------------------------------------------
 
     def _summary_text(self, show):
         return format_sequential_summary(self, show=show)
+
+    def _report_blocks(self):
+        return _report_blocks(self)
+
+    def _report_figures(self):
+        return [
+            Figure(
+                "The look statistic against the boundaries",
+                "SequentialDisplay",
+                self,
+            )
+        ]
+
+    def _csv_table(self):
+        """One row per look."""
+        return SEQUENTIAL_CSV, look_rows(self)
 
 
 def _boundary_name(result):
@@ -254,7 +316,8 @@ def format_sequential_summary(result, *, show="default", where="python"):
     lines.append(
         f"Decision: {result.decision} after {result.n_repeats} of at most "
         f"{result.max_repeats} repetitions ({result.n_fits} fits, "
-        f"{result.n_fits_saved} saved)."
+        f"{result.n_fits_saved} saved); stopped by {result.stopped_by}: "
+        f"{_STOPPED_BY_TEXT[result.stopped_by]}."
     )
     lines.append(
         "* not sequentially adjusted: an interval excluding 0 at a look is not "
@@ -270,3 +333,63 @@ def format_sequential_summary(result, *, show="default", where="python"):
         + ") are not sequentially adjusted either."
     )
     return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------
+# The report
+
+
+def _report_blocks(result):
+    comparison = result.comparison
+    names = comparison.get("estimator_names") or ("A", "B")
+    compared = (
+        f"Estimators A = {names[0]} and B = {names[1]} were compared "
+        f"sequentially on {comparison.design.n_samples} records by "
+        f"{result.test}, with {_boundary_name(result)} boundaries at alpha = "
+        f"{result.alpha} ({result.alternative}), looking after each repetition "
+        f"of 2-fold CV from {result.min_repeats} to at most "
+        f"{result.max_repeats} repetitions."
+    )
+    if result.rope:
+        compared += f" Region of practical equivalence: ±{result.rope:g}."
+    sentence = (
+        f"The sequential test stopped after {result.n_repeats} repetitions "
+        f"({result.n_fits} fits, {result.n_fits_saved} saved) with the decision: "
+        f"{result.decision} (stopped by {result.stopped_by}: "
+        f"{_STOPPED_BY_TEXT[result.stopped_by]})."
+    )
+    trace = result.trace
+    rows = [
+        (
+            str(int(m)),
+            num(float(s), 4),
+            num(float(lo), 4),
+            num(float(hi), 4),
+            num(float(p), 3),
+            label,
+        )
+        for m, s, lo, hi, p, label in zip(
+            trace.repeats,
+            trace.statistic,
+            trace.lower,
+            trace.upper,
+            trace.conditional_power,
+            look_labels(trace),
+        )
+    ]
+    return [
+        Heading("What was compared"),
+        Paragraph(compared),
+        Heading("Verdicts"),
+        Paragraph(sentence),
+        Paragraph(
+            "The fixed-design tests on the same fits are not sequentially "
+            "adjusted and are not reported here."
+        ),
+        Heading("Tables"),
+        Table(
+            ("m", "statistic", "lower", "upper", "cond. power", "look"),
+            rows,
+            caption="The looks taken and the boundaries.",
+        ),
+    ]

@@ -2,10 +2,12 @@
 
 import numbers
 import re
+import unicodedata
 from numbers import Real
 
 __all__ = [
     "csv_cell",
+    "escape_controls",
     "estimator_name",
     "format_number",
     "printable",
@@ -77,6 +79,60 @@ def printable(text, *, keep_newlines=True):
     text = _ESCAPES.sub("", str(text))
     pattern = _CONTROL if keep_newlines else re.compile(r"[\x00-\x1f\x7f-\x9f]")
     return pattern.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+#: What :func:`escape_controls` writes as escapes: the Unicode categories of
+#: control characters (newlines, ESC, NUL, C1), lone surrogates (which no
+#: file can encode) and line and paragraph separators, and the
+#: bidirectional controls, which reorder the text around them.
+_INVISIBLE = frozenset({"Cc", "Cs", "Zl", "Zp"})
+_BIDI = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+#: In markup that shows them as they are (HTML), only the characters that
+#: cannot be written: controls and lone surrogates.
+_UNWRITABLE = frozenset({"Cc", "Cs"})
+
+
+def _escape(char):
+    code = ord(char)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
+
+
+def escape_controls(text, *, markup=False):
+    """``text`` on one line with nothing invisible: every control character,
+    line or paragraph separator, bidirectional control (and lone surrogate)
+    written as its Python escape (``\\n`` as ``\\x0a``, ESC as ``\\x1b``,
+    U+202E as ``\\u202e``); everything else, any script or emoji,
+    unchanged.
+
+    The first step of every report format: a name typed by anyone cannot
+    break a line, a table row or a terminal, and stays readable. With
+    ``markup=True`` (HTML, which shows separators and bidirectional marks
+    as the name's own characters without breaking its structure) only
+    control characters and lone surrogates are escaped.
+
+    Examples
+    --------
+    >>> from sklearn_bcv._results._text import escape_controls
+    >>> print(escape_controls("tree\\n\\x1b[31mred\\u202e é"))
+    tree\\x0a\\x1b[31mred\\u202e é
+    """
+    text = str(text)
+    if text.isprintable():  # the common case: nothing to do
+        return text
+    categories = _UNWRITABLE if markup else _INVISIBLE
+    bidi = frozenset() if markup else _BIDI
+    return "".join(
+        _escape(char)
+        if unicodedata.category(char) in categories or char in bidi
+        else char
+        for char in text
+    )
 
 
 #: The first characters that make a spreadsheet read a cell as a formula.

@@ -2,36 +2,25 @@
 
 The printed summaries lead with the verdict of the recommended test; every
 other test is shown apart with its status (:func:`test_status`), and the
-tests this library does not recommend only on request (``show="all"``,
-``--all-tests``). Bayesian tests are shown as posterior probabilities with
-their decision rule named (:func:`bayesian_rule`), never under a
-frequentist ``alpha`` header.
+tests this library does not recommend (``not_recommended`` of
+:func:`~sklearn_bcv.register_test`) only on request (``show="all"``,
+``--all-tests``). Bayesian tests (``bayesian=True``) are shown as posterior
+probabilities with their decision rule named (:func:`bayesian_rule`), never
+under a frequentist ``alpha`` header. Everything here reads the registry's
+declarations.
 """
 
+from ..stats._registry import declaration
+
 __all__ = [
-    "NOT_RECOMMENDED",
     "SHOW",
     "bayesian_rule",
     "check_show",
-    "is_bayesian_result",
+    "is_bayesian",
+    "not_recommended",
     "test_status",
 ]
 
-#: Why a registered two-estimator test is not recommended (shown beside it).
-NOT_RECOMMENDED = {
-    "paired_t": (
-        "its variance ignores the correlation of overlapping training sets, "
-        "so it rejects too often (Dietterich 1998; Nadeau & Bengio 2003)"
-    ),
-    "kfold_mcnemar": (
-        "it sums the K folds' statistics as if independent; they are "
-        "correlated, so its type I error is not controlled"
-    ),
-    "combined_t_5x2cv": (
-        "it treats the 2m differences as independent, so its type I error is "
-        "inflated (0.15-0.29 at 0.05, Yang et al. Table V)"
-    ),
-}
 
 #: The values of ``show`` of the summaries.
 SHOW = ("default", "all")
@@ -43,8 +32,15 @@ def check_show(show):
     return show
 
 
-def is_bayesian_result(test_result):
-    return test_result.get("pvalue") is None and "p_a_better" in test_result
+def not_recommended(name):
+    """Why the test ``name`` is not recommended, or None."""
+    return declaration(name).not_recommended
+
+
+def is_bayesian(name):
+    """Whether the test ``name`` gives posterior probabilities (its
+    ``bayesian`` declaration) rather than a p-value."""
+    return declaration(name).bayesian
 
 
 def test_status(result, name):
@@ -54,8 +50,9 @@ def test_status(result, name):
     """
     if name == result.get("recommended_test"):
         return "recommended"
-    if name in NOT_RECOMMENDED:
-        return f"not recommended: {NOT_RECOMMENDED[name]}"
+    why = not_recommended(name)
+    if why is not None:
+        return f"not recommended: {why}"
     return "valid here"
 
 

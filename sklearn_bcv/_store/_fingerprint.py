@@ -34,7 +34,6 @@ __all__ = [
     "fingerprint_data",
     "fingerprint_json",
     "fingerprint_split",
-    "unfixed_random_states",
 ]
 
 #: numpy kinds stored as raw little-endian numbers.
@@ -237,31 +236,3 @@ def describe_estimator(estimator, path="estimator"):
             for name, value in sorted(params.items())
         },
     }
-
-
-def unfixed_random_states(description, path=""):
-    """Paths of the ``random_state`` parameters left at None in a description.
-
-    >>> from sklearn.ensemble import BaggingClassifier
-    >>> from sklearn.tree import DecisionTreeClassifier
-    >>> unfixed_random_states(describe_estimator(
-    ...     BaggingClassifier(DecisionTreeClassifier(), random_state=0)))
-    ['estimator.random_state']
-    """
-    found = []
-    if isinstance(description, dict):
-        params = description.get("params")
-        if isinstance(params, dict) and "class" in description:
-            for name, value in params.items():
-                where = f"{path}.{name}" if path else name
-                if name == "random_state" and value is None:
-                    found.append(where)
-                else:
-                    found.extend(unfixed_random_states(value, where))
-        else:  # {"tuple": [...]}, {"dict": [[key, value], ...]}, ...
-            for value in description.values():
-                found.extend(unfixed_random_states(value, path))
-    elif isinstance(description, list):
-        for n, value in enumerate(description):
-            found.extend(unfixed_random_states(value, f"{path}[{n}]"))
-    return found

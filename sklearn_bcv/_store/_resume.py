@@ -28,6 +28,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import Bunch
 
 from .._engine._scoring import _needs_of
+from ..stats._utils import label_type
 from ._codec import encode_array
 from ._columns import OUTPUT_KINDS
 from ._fingerprint import (
@@ -35,8 +36,8 @@ from ._fingerprint import (
     fingerprint_data,
     fingerprint_json,
     fingerprint_split,
-    unfixed_random_states,
 )
+from ._randomness import unfixed_random_states
 
 __all__ = ["StudySession", "UnfixedRandomStateWarning"]
 
@@ -52,7 +53,15 @@ _WHAT = {kind: f"the {kind} outputs" for kind in OUTPUT_KINDS}
 
 
 class UnfixedRandomStateWarning(UserWarning):
-    """An estimator stored with ``random_state=None``: a rerun would differ."""
+    """An estimator stored with a ``random_state=None`` it consumes (or may
+    consume): a rerun without the store would (or may) fit it differently.
+
+    Only where a rerun can differ: a None the estimator does not consume
+    with its parameters (``LogisticRegression()``'s lbfgs solver,
+    ``DummyClassifier()``'s default strategy) or that an ensemble seeds
+    from its own fixed ``random_state`` says nothing (the rule:
+    :mod:`sklearn_bcv._store._randomness`).
+    """
 
 
 class _StoredOutputs(ClassifierMixin, BaseEstimator):
@@ -160,7 +169,11 @@ class StudySession:
                 _, description, fp = described[id(estimator)]
                 fp_estimators.append((fp, _fit_params_fingerprint(fit_params)))
                 if fp not in estimators:
-                    estimators[fp] = (_store_name(label, estimator), description)
+                    estimators[fp] = (
+                        _store_name(label, estimator),
+                        description,
+                        unfixed_random_states(estimator),
+                    )
             self.keys.append((fp_data, fp_splits, fp_estimators))
             if data.scorer is not None:
                 needed = _responses_of(data.scorer)
@@ -181,8 +194,7 @@ class StudySession:
                 {"fingerprint": fp, "train": tr, "test": te}
                 for fp, (tr, te) in zip(fp_splits, data.splits)
             )
-        for fp, (label, description) in estimators.items():
-            unfixed = unfixed_random_states(description)
+        for fp, (label, description, unfixed) in estimators.items():
             rows_e.append(
                 {
                     "fingerprint": fp,
@@ -243,17 +255,81 @@ class StudySession:
         fitted = {self.keys[d][2][j][0] for d, _, j in todo}
         for row in self._estimator_rows:
             if row["unfixed"] and row["fingerprint"] in fitted:
-                where = ", ".join(row["unfixed"])
+                certain = [path for path, sure in row["unfixed"] if sure]
+                maybe = [path for path, sure in row["unfixed"] if not sure]
+                which = [
+                    f"{', '.join(paths)}, {what}"
+                    for paths, what in (
+                        (certain, "which it uses"),
+                        (maybe, "which it may use"),
+                    )
+                    if paths
+                ]
+                differs = "would" if certain else "may"
                 warnings.warn(
-                    f"estimator {row['name']!r} has random_state=None ({where}): "
-                    f"its fits are kept in study store {self.store.path}, but a "
-                    "rerun would fit it differently; set random_state to an int "
-                    "for a study that can be resumed exactly.",
+                    f"estimator {row['name']!r} has random_state=None at "
+                    f"{'; and at '.join(which)}: its fits are kept in "
+                    f"study store {self.store.path}, but a rerun {differs} fit it "
+                    "differently; set random_state to an int for a study that can "
+                    "be resumed exactly.",
                     UnfixedRandomStateWarning,
                     stacklevel=5,
                 )
 
+    def _check_stored(self, task, record):
+        """A stored fit's outputs must be those a fit of this task can give:
+        one finite prediction per test record, of the target's label type,
+        and response arrays with a row per test record. A file edited or
+        damaged so that its rows decode but do not fit is blamed on the
+        store, naming the file, not on the estimator."""
+        if record.failed:
+            return
+        d, i, j = task
+        data = self.datasets[d]
+        n_test = len(data.splits[i][1])
+        problem = None
+        for kind, values in record.outputs.items():
+            if kind == "classes":
+                continue
+            if values.ndim < 1 or values.shape[0] != n_test:
+                problem = (
+                    f"its {kind} output has shape {values.shape}, not one row per "
+                    f"test record ({n_test})"
+                )
+            elif values.dtype.kind in "fc" and not np.all(np.isfinite(values)):
+                problem = f"its {kind} output holds NaN or infinity"
+            elif kind == "predict" and values.ndim != 1:
+                problem = f"its predictions have shape {values.shape}, not 1-D"
+            elif (
+                kind in ("predict_proba", "predict_log_proba")
+                and "classes" in record.outputs
+                and values.shape[1:] != record.outputs["classes"].shape
+            ):
+                problem = (
+                    f"its {kind} output has shape {values.shape} for "
+                    f"{record.outputs['classes'].size} classes"
+                )
+            if problem:
+                break
+        predictions = record.outputs.get("predict")
+        if problem is None and predictions is not None:
+            y_type = label_type(np.asarray(data.y))
+            if y_type != "mixed" and label_type(predictions) != y_type:
+                problem = (
+                    f"its predictions are {label_type(predictions)}s, the target's "
+                    f"labels {y_type}s"
+                )
+        if problem is not None:
+            name = self.names.get(self.keys[d][2][j][0], "?")
+            where = f" of data set {data.name!r}" if data.name else ""
+            raise self.store._damaged(
+                f"the stored fit of {name!r} on split {i + 1}{where}: {problem}; "
+                "remove that estimator's fits (StudyStore.remove) or use a new "
+                "store"
+            )
+
     def _output_of(self, task, record):
+        self._check_stored(task, record)
         outputs = record.outputs
         out = {
             "task": task,

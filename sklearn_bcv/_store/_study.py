@@ -50,6 +50,7 @@ from pathlib import Path
 import numpy as np
 from sklearn.utils import Bunch
 
+from .._checks import check_creatable, check_path
 from .._version import __version__
 from ._codec import decode_array, encode_array
 from ._columns import FIT_COLUMNS, OUTPUT_KINDS
@@ -193,7 +194,11 @@ class StudyStore:
     ----------
     path : str or os.PathLike
         The study file (SQLite, through the standard library's
-        :mod:`sqlite3`; no server). Created when absent in mode ``"a"``.
+        :mod:`sqlite3`; no server). Without NUL bytes or control characters.
+        In mode ``"a"`` a missing file is created when the first call
+        given the store is accepted (its first write): a call refused for
+        its arguments leaves nothing behind. That the file can be created
+        is tried at once, so a path that cannot be written fails here.
     mode : {"a", "r"}, default="a"
         ``"a"`` reads and writes (creating the file); ``"r"`` only reads:
         an entry point given a read-only store uses the fits it holds and
@@ -263,13 +268,53 @@ class StudyStore:
             raise TypeError(
                 f"path must be a str or os.PathLike; got {type(path).__name__}."
             )
-        self.path = Path(os.fspath(path))
+        self.path = Path(os.fsdecode(check_path(path, name="path")))
         self.mode = mode
         self._connection = None
         self._known = set()  # fingerprints known to be in the file
         self._statements = {}  # output kinds -> the statement keeping a fit
         self.last_call = None
+        # A file still to be created reads as an empty store, from memory,
+        # until the first write creates it (_created is then True).
+        self._created = mode == "r" or os.path.lexists(self.path)
+        if self._created:
+            self._connection = self._open()
+        else:
+            self._check_creatable()
+            self._connection = _empty_store()
+
+    def _check_creatable(self):
+        """A new store can be created at the path: its directory exists and
+        accepts a file (tried for real), or a one-line error naming it."""
+        path = self.path
+        if not path.parent.is_dir():
+            raise FileNotFoundError(
+                errno.ENOENT,
+                f"cannot create study store {path}: no directory {path.parent}",
+            )
+        if not os.access(path.parent, os.W_OK | os.X_OK):
+            raise PermissionError(
+                errno.EACCES,
+                f"cannot write to study store {path}: its directory is "
+                "read-only (open it with mode='r' to read it)",
+            )
+        try:
+            check_creatable(path)
+        except OSError as exc:
+            raise PermissionError(
+                errno.EACCES, f"cannot create study store {path}: {exc}"
+            ) from None
+
+    def _create_now(self):
+        """Create the file of a store opened before it existed (its first
+        write: the call that writes has been accepted)."""
+        if self._created:
+            return
+        self._db()  # a closed store stays closed
+        self._connection.close()
+        self._connection = None
         self._connection = self._open()
+        self._created = True
 
     # ------------------------------------------------------------------
     # Opening and checking
@@ -282,7 +327,7 @@ class StudyStore:
             return ValueError(
                 f"{where} is not a sklearn_bcv study store (not an SQLite database)."
             )
-        if name.startswith("SQLITE_CORRUPT"):
+        if name.startswith("SQLITE_CORRUPT") or "could not decode" in str(exc).lower():
             return ValueError(
                 f"study store {where} is damaged ({exc}); nothing was written to it. "
                 "Copy it aside and start a new store, or recover its fits with "
@@ -336,17 +381,9 @@ class StudyStore:
                     f"cannot write to study store {path}: the file is read-only "
                     "(open it with mode='r' to read it)",
                 )
-            if not path.parent.is_dir():
-                raise FileNotFoundError(
-                    errno.ENOENT,
-                    f"cannot create study store {path}: no directory {path.parent}",
-                )
-            if not os.access(path.parent, os.W_OK | os.X_OK):
-                raise PermissionError(
-                    errno.EACCES,
-                    f"cannot write to study store {path}: its directory is "
-                    "read-only (open it with mode='r' to read it)",
-                )
+            # SQLite's journal is a file beside the store: the directory
+            # must take new files, existing store or not.
+            self._check_creatable()
             uri = f"{path.absolute().as_uri()}?mode=rwc"
         try:
             connection = sqlite3.connect(
@@ -510,6 +547,7 @@ class StudyStore:
             raise PermissionError(
                 errno.EACCES, f"study store {self.path} is open read-only (mode='r')"
             )
+        self._create_now()
         db = self._db()
         result = None
         try:
@@ -700,6 +738,7 @@ class StudyStore:
         statement = self._statements.get(kinds)
         if statement is None:
             statement = self._statements[kinds] = _keep_statement(kinds)
+        self._create_now()
         try:
             self._db().execute(statement, row)
         except sqlite3.Error as exc:
@@ -876,6 +915,15 @@ class StudyStore:
         return int(count)
 
 
+def _empty_store():
+    """An in-memory database with a study store's tables and no rows: how a
+    store whose file is not created yet reads."""
+    connection = sqlite3.connect(":memory:", isolation_level=None)
+    for sql in _SCHEMA.values():
+        connection.execute(sql)
+    return connection
+
+
 def _indices(indices):
     """Bytes of a split's indices: little-endian integers in the narrowest
     width that holds them (one byte each below 128 records; the width is the
@@ -908,7 +956,7 @@ def opened_store(store):
             "store must be None, a path (str or os.PathLike) of a study file or a "
             f"StudyStore; got {type(store).__name__}."
         )
-    opened = StudyStore(store)
+    opened = StudyStore(check_path(store, name="store"))
     try:
         yield opened
     finally:

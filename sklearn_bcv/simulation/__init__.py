@@ -18,6 +18,14 @@ calibrated 5×2 BCV F-test against Alpaydın's F-test on a poorly overlapping
 5×2 CV (:class:`PoorPartition5x2CV`) and the blocked 3×2 BCV t-test, with
 the learners of :func:`seed001_estimators` (:class:`ThresholdedRegressor`
 for the RT and LS classifiers).
+
+Every size a simulation takes (experiments or repetitions, data sets,
+estimators, splits, records, runs, Monte Carlo draws) is an integer within
+documented bounds, refused before any work beyond them with a message
+naming the bound: each keeps one experiment within about a minute and a
+block of experiments within a few hundred megabytes on a 2-core machine
+(``benchmarks/bench_size_bounds.py`` measures what they protect), and none
+is below what a study of the tests needs.
 """
 
 from ._across import simulate_null_across

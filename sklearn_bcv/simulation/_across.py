@@ -20,9 +20,19 @@ from sklearn.utils import Bunch, check_random_state
 from sklearn.utils.parallel import Parallel, delayed
 
 from .._benchmark import compare_scores
+from .._checks import check_integer
 from .._compat import Interval, StrOptions, validate_params
 from .._engine._fit import worker_count
+from ..stats._across_utils import _check_n_samples
 from ..stats._registry import declared_tests, get_entry, keyword_names
+from ._checks import (
+    MAX_BLOCK_CELLS,
+    MAX_DATASETS,
+    MAX_ESTIMATORS,
+    MAX_EXPERIMENTS,
+    MAX_SPLITS,
+    MORE_ONLY_COSTS_TIME,
+)
 from ._result import CI_METHODS, build_result
 
 __all__ = ["simulate_null_across"]
@@ -64,7 +74,7 @@ def _declared(role):
     return tuple(
         sorted(
             entries,
-            key=lambda name: (min(entries[name].defaults.values(), default=99), name),
+            key=lambda name: (min(entries[name].by_default.values(), default=99), name),
         )
     )
 
@@ -75,7 +85,7 @@ def _declared(role):
 RANK_TESTS = _declared("omnibus") + _declared("posthoc")
 BAYESIAN_PAIRWISE = ("poisson_binomial", "bayesian_signed_rank", "bayesian_sign")
 FREQUENTIST_PAIRWISE = tuple(
-    name for name in _declared("pairwise") if name not in BAYESIAN_PAIRWISE
+    name for name in _declared("pairwise") if not get_entry(name).bayesian
 )
 TESTS = RANK_TESTS + FREQUENTIST_PAIRWISE + BAYESIAN_PAIRWISE
 #: Experiments per block: one draw of score tables, one joblib task.
@@ -155,6 +165,38 @@ def _check_tests(tests):
             f"{list(TESTS)}; got {tests!r}."
         )
     return [name for name in TESTS if name in tests]
+
+
+def _check_sizes(n_experiments, n_datasets, n_estimators, n_splits, n_samples, specs):
+    """The sizes, each bounded (:mod:`._checks`), and one experiment's table
+    bounded too, before any work."""
+    sizes = [
+        check_integer(value, name=name, low=low, high=high, why=MORE_ONLY_COSTS_TIME)
+        for value, name, low, high in (
+            (n_experiments, "n_experiments", 1, MAX_EXPERIMENTS),
+            (n_datasets, "n_datasets", 2, MAX_DATASETS),
+            (n_estimators, "n_estimators", 2, MAX_ESTIMATORS),
+            (n_splits, "n_splits", 2, MAX_SPLITS),
+        )
+    ]
+    _, n_datasets, n_estimators, n_splits = sizes
+    # The Bayesian tests' own bound on their Monte Carlo draws, checked here
+    # rather than in the first block.
+    sizes.append(_check_n_samples(n_samples, n_datasets))
+    per_split = any(spec["per_split"] for spec in specs.values())
+    cells = n_datasets * n_estimators * (n_splits if per_split else 1)
+    if cells > MAX_BLOCK_CELLS:
+        what = (
+            "n_datasets × n_splits × n_estimators"
+            if per_split
+            else ("n_datasets × n_estimators")
+        )
+        raise ValueError(
+            f"{what} must be at most {MAX_BLOCK_CELLS:,} (the scores of one "
+            f"experiment; a block of {BLOCK} experiments is drawn at once); got "
+            f"{cells:,}."
+        )
+    return sizes
 
 
 def describe_setup(spec, n_splits):
@@ -419,15 +461,10 @@ class NullAcrossResult(Bunch):
 
 @validate_params(
     {
-        "n_experiments": [Interval(Integral, 1, None, closed="left")],
-        "n_datasets": [Interval(Integral, 2, None, closed="left")],
-        "n_estimators": [Interval(Integral, 2, None, closed="left")],
-        "n_splits": [Interval(Integral, 2, None, closed="left")],
         "setups": [str, list, tuple, dict, None],
         "tests": [str, list, tuple, None],
         "alpha": [Interval(Real, 0, 0.5, closed="neither")],
         "rope": [Interval(Real, 0, None, closed="left")],
-        "n_samples": [Interval(Integral, 1, None, closed="left")],
         "confidence_level": [Interval(Real, 0, 1, closed="neither")],
         "ci_method": [StrOptions(set(CI_METHODS))],
         "random_state": ["random_state"],
@@ -498,13 +535,18 @@ def simulate_null_across(
     Parameters
     ----------
     n_experiments : int, default=1000
-        Experiments (score tables) per setup.
+        Experiments (score tables) per setup, 1 to 100,000.
     n_datasets : int, default=20
-        Data sets N of every table, at least 2.
+        Data sets N of every table, 2 to 10,000.
     n_estimators : int, default=4
-        Estimators k.
+        Estimators k, 2 to 50 (1,225 pairs, about 17 s per experiment).
     n_splits : int, default=10
-        Splits per data set of the per-split setups (5×2 or 10-fold CV).
+        Splits per data set of the per-split setups (5×2 or 10-fold CV), 2
+        to 1,000. One experiment's table, ``N × n_splits × k`` scores with
+        per-split setups (``N × k`` without), holds at most 100,000; larger
+        sizes are refused before any work (:mod:`sklearn_bcv.simulation`'s
+        bounds keep an experiment within about a minute and the memory of
+        a block of experiments within a few hundred megabytes).
     setups : str, list of str or dict, default=None
         Null setups: names among those above (None: all five), or a dict
         ``{label: spec}`` with spec keys ``df`` (None for normal noise, else
@@ -527,7 +569,8 @@ def simulate_null_across(
         Monte Carlo samples of ``bayesian_signed_rank`` and
         ``bayesian_sign`` (their default, 50,000, is 25 times slower; the
         decision at 0.95 then carries a Monte Carlo error of about
-        ``sqrt(0.95·0.05 / 2000) = 0.005`` in the posterior probability).
+        ``sqrt(0.95·0.05 / 2000) = 0.005`` in the posterior probability);
+        ``n_samples × (N + 1)`` at most 2**28, the tests' own bound.
     confidence_level : float, default=0.95
         Level of the rates' confidence intervals.
     ci_method : {"wilson", "exact", "wilsoncc"}, default="wilson"
@@ -611,6 +654,9 @@ n_samples, confidence_level, ci_method
     """
     specs = _check_setups(setups)
     tests = _check_tests(tests)
+    n_experiments, n_datasets, n_estimators, n_splits, n_samples = _check_sizes(
+        n_experiments, n_datasets, n_estimators, n_splits, n_samples, specs
+    )
     options = {
         "tests": tests,
         "alpha": alpha,

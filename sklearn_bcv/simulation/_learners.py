@@ -23,6 +23,7 @@ from .._engine._fit import worker_count
 from .._engine._plan import plan_tests
 from .._engine._validation import task_of_estimators
 from .._split import BlockRegularized5x2CV
+from ._checks import check_experiments
 from ._result import CI_METHODS, build_result
 
 __all__ = ["simulate_comparisons"]
@@ -119,7 +120,6 @@ def _planned_names(make_data, estimator_a, estimator_b, cv, tests, seeds, altern
         "estimator_b": [HasMethods(["fit", "predict"])],
         "cv": ["cv_object"],
         "tests": [str, list, tuple, dict, None],
-        "n_repetitions": [Interval(Integral, 1, None, closed="left")],
         "scoring": [str, callable, None],
         "alpha": [Interval(Real, 0, 1, closed="neither")],
         "alternative": [StrOptions(set(ALTERNATIVES))],
@@ -170,7 +170,8 @@ def simulate_comparisons(
         As in :func:`~sklearn_bcv.compare_estimators` (``None``: every
         registered test applicable to the design and task).
     n_repetitions : int, default=100
-        Number of simulated data sets.
+        Number of simulated data sets, 1 to 100,000 (refused before any fit
+        beyond).
     scoring : str or callable, default=None
         Scoring of the score differences (accuracy or r2 by default), as in
         :func:`~sklearn_bcv.compare_estimators`.
@@ -231,6 +232,7 @@ def simulate_comparisons(
     >>> result.rates["bcv_mcnemar"]
     0.0
     """
+    n_repetitions = check_experiments(n_repetitions, "n_repetitions")
     rng = check_random_state(random_state)
     seeds = rng.randint(_SEED_BOUND, size=(n_repetitions, 2))
     names, design = _planned_names(

@@ -38,11 +38,13 @@ from sklearn.utils.multiclass import unique_labels
 from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._checks import check_integer
 from .._compat import HasMethods, Interval, validate_params
 from .._engine._fit import worker_count
 from .._split import BlockRegularized5x2CV, BlockRegularizedMx2CV
 from ..datasets import TWO_GAUSSIANS_CASES, make_two_gaussians
 from ..stats._registry import get_test
+from ._checks import MAX_EXPERIMENTS, MAX_SEED001_RECORDS, check_experiments
 from ._poor_partition import PoorPartition5x2CV
 from ._result import rejection_rate_interval
 
@@ -389,10 +391,12 @@ def _errors(estimator, X, y, splits, seeds):
 
 
 def _run_batch(pair, datasets, seeds, n_swapped, alpha):
-    """Rejections of the three tests and the learners' errors, for a batch.
+    """Each test's results and the learners' errors, for a batch.
 
     ``datasets`` is a list of ``(X, y)``; ``seeds`` an int array
-    ``(batch, 4)``: the three designs' and the learners'.
+    ``(batch, 4)``: the three designs' and the learners'. Returns
+    ``(results, mean_errors)``: ``results[test]`` holds the ``reject``,
+    ``pvalue`` and mean difference ``dbar`` of every replication.
     """
     differences = {test: [] for test in SEED001_TESTS}
     mean_errors = np.empty((len(datasets), 2))
@@ -413,13 +417,16 @@ def _run_batch(pair, datasets, seeds, n_swapped, alpha):
             differences[test].append(err_b - err_a)  # accuracy of A - of B
             if test == "calibrated_f_5x2bcv":
                 mean_errors[r] = err_a.mean(), err_b.mean()
-    rejected = {
-        test: np.atleast_1d(
-            get_test(test)(differences=np.array(differences[test]), alpha=alpha).reject
-        )
-        for test in SEED001_TESTS
-    }
-    return rejected, mean_errors
+    results = {}
+    for test in SEED001_TESTS:
+        d = np.array(differences[test])
+        ran = get_test(test)(differences=d, alpha=alpha)
+        results[test] = {
+            "reject": np.atleast_1d(ran.reject),
+            "pvalue": np.atleast_1d(ran.pvalue),
+            "dbar": d.mean(axis=-1),
+        }
+    return results, mean_errors
 
 
 # --------------------------------------------------------------------------
@@ -474,9 +481,12 @@ def _batch_size(pair, batch_size, n_repetitions):
 class Seed001Result(Bunch):
     """Rejection rates of seed 001's three tests, by (pair, case, test).
 
-    ``rates``, ``counts``, ``ci`` (95% Wilson intervals) and ``rejected``
+    ``rates``, ``counts``, ``ci`` (95% Wilson intervals), ``rejected``
     (whether each replication rejected, for paired comparisons of the
-    tests) are dicts keyed by ``(pair, case, test)``; ``mean_errors`` by
+    tests), ``pvalues`` (each replication's p-value: the rates at another
+    level, without another run) and ``dbar`` (each replication's mean
+    difference of accuracy, A - B, on the test's own design) are dicts
+    keyed by ``(pair, case, test)``; ``mean_errors`` by
     ``(pair, case)`` holds
     the learners' mean 5×2 BCV test errors (A, B); ``elapsed`` seconds.
     """
@@ -541,13 +551,11 @@ class Seed001Result(Bunch):
 
 @validate_params(
     {
-        "n_repetitions": [Interval(Integral, 1, None, closed="left")],
         "pairs": [str, list, tuple],
         "cases": [list, tuple],
-        "n_samples": [Interval(Integral, 8, None, closed="left")],
         "n_swapped": [Interval(Integral, 1, None, closed="left"), None],
         "alpha": [Interval(Real, 0, 1, closed="neither")],
-        "batch_size": [Interval(Integral, 1, None, closed="left"), None],
+        "batch_size": [Interval(Integral, 1, MAX_EXPERIMENTS, closed="both"), None],
         "n_jobs": [Integral, None],
         "random_state": ["random_state"],
     },
@@ -583,7 +591,7 @@ def simulate_seed001(
     Parameters
     ----------
     n_repetitions : int, default=100
-        Replications per case; seed 001 runs 5000.
+        Replications per case; seed 001 runs 5000. At most 100,000.
     pairs : str or sequence of str, default=("rt_ls", "svm_rf", "svm_ab", "ab_rf")
         Keys of :data:`SEED001_PAIRS`: ``"rt_ls"``, ``"svm_rf"``,
         ``"svm_ab"``, ``"ab_rf"`` (Table 3), ``"svm_lda"``, ``"lda_rf"``
@@ -594,7 +602,9 @@ def simulate_seed001(
         :data:`~sklearn_bcv.datasets.TWO_GAUSSIANS_CASES`) and ``"iris"``,
         ``"wine"``.
     n_samples : int, default=200
-        Records of a Gaussian case's data set.
+        Records of a Gaussian case's data set, 8 to 10,000 (the SVMs' fits
+        grow quadratically with it; seed 001 uses 200). Larger sizes are
+        refused before any fit.
     n_swapped : int, default=None
         ``k`` of the poor partition; None is ``n // 20``.
     alpha : float, default=0.05
@@ -610,8 +620,9 @@ def simulate_seed001(
     Returns
     -------
     result : Seed001Result
-        ``rates``, ``counts``, ``ci``, ``rejected`` by ``(pair, case, test)``;
-        ``mean_errors`` by ``(pair, case)``; ``elapsed``; the inputs.
+        ``rates``, ``counts``, ``ci``, ``rejected``, ``pvalues``, ``dbar`` by
+        ``(pair, case, test)``; ``mean_errors`` by ``(pair, case)``;
+        ``elapsed``; the inputs.
 
     Examples
     --------
@@ -622,6 +633,14 @@ def simulate_seed001(
     """
     pairs = _check_pairs(pairs)
     cases = _check_cases(cases)
+    n_repetitions = check_experiments(n_repetitions, "n_repetitions")
+    n_samples = check_integer(
+        n_samples,
+        name="n_samples",
+        low=8,
+        high=MAX_SEED001_RECORDS,
+        why="the SVMs' fits grow quadratically with the records",
+    )
     rng = check_random_state(random_state)
     entropy = int(rng.randint(np.iinfo(np.int32).max))
     real = {case: _real_dataset(case) for case in cases if isinstance(case, str)}
@@ -667,10 +686,15 @@ def simulate_seed001(
     elapsed = time.perf_counter() - start
     keys = [(p, c, t) for p in pairs for c in cases for t in SEED001_TESTS]
     rejected = {key: np.zeros(n_repetitions, dtype=bool) for key in keys}
+    pvalues = {key: np.zeros(n_repetitions) for key in keys}
+    dbar = {key: np.zeros(n_repetitions) for key in keys}
     errors = {(p, c): np.zeros(2) for p in pairs for c in cases}
     for (pair, case, rows), (batch, mean_errors) in zip(tasks, outputs):
         for test in SEED001_TESTS:
-            rejected[(pair, case, test)][rows.start : rows.stop] = batch[test]
+            done = slice(rows.start, rows.stop)
+            rejected[(pair, case, test)][done] = batch[test]["reject"]
+            pvalues[(pair, case, test)][done] = batch[test]["pvalue"]
+            dbar[(pair, case, test)][done] = batch[test]["dbar"]
         errors[(pair, case)] += mean_errors.sum(axis=0) / n_repetitions
     counts = {key: int(rejected[key].sum()) for key in keys}
     rates = {key: count / n_repetitions for key, count in counts.items()}
@@ -682,6 +706,8 @@ def simulate_seed001(
         rates=rates,
         counts=counts,
         rejected=rejected,
+        pvalues=pvalues,
+        dbar=dbar,
         ci=ci,
         mean_errors=errors,
         pairs=tuple(pairs),

@@ -30,10 +30,18 @@ from sklearn.utils import Bunch, check_random_state
 from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._checks import check_integer
 from .._compat import Interval, StrOptions, validate_params
 from .._engine._fit import worker_count
 from ..stats._bayesian import _posterior_probabilities, correlated_t_posterior
-from ._checks import check_grid
+from ._checks import (
+    MAX_BLOCK_CELLS,
+    MAX_DATASETS,
+    MAX_RUNS,
+    MORE_ONLY_COSTS_TIME,
+    check_experiments,
+    check_grid,
+)
 from ._result import rejection_rate_interval
 
 __all__ = [
@@ -414,10 +422,8 @@ class Seed002Result(Bunch):
 
 @validate_params(
     {
-        "n_experiments": [Interval(Integral, 1, None, closed="left")],
         "deltas": ["array-like", None],
         "n_runs": [list, tuple],
-        "n_datasets": [Interval(Integral, 6, None, closed="left")],
         "design": [StrOptions({"fixed", "cauchy"})],
         "smoothing": [Interval(Real, 0, None, closed="neither")],
         "zeror_ties": [StrOptions({"random", "first"})],
@@ -461,15 +467,18 @@ def simulate_seed002(
     Parameters
     ----------
     n_experiments : int, default=500
-        Experiments per (delta, m); seed 002 runs 5000.
+        Experiments per (delta, m); seed 002 runs 5000. At most 100,000.
     deltas : array-like, default=None
         ``delta_acc`` (design "fixed", default 0, 0.01, ..., 0.1) or
         ``delta-bar`` (design "cauchy", default 0, ..., 0.05); at least
         one, each finite and in [-0.5, 0.5] (0.5 + delta is a probability).
     n_runs : tuple of int, default=(1, 10)
-        The numbers m of runs of 10-fold CV; at least one, each >= 1.
+        The numbers m of runs of 10-fold CV; at least one, each in [1, 100].
     n_datasets : int, default=50
-        q.
+        q, 6 to 10,000; with the largest m, ``q × 10m × 4`` (the cell
+        counts of one experiment's folds) at most 100,000, so that a block
+        of 250 experiments holds at most 200 MB. Larger sizes are refused
+        before any work.
     design : {"fixed", "cauchy"}, default="fixed"
         "fixed" (§4.2): the same delta on every data set; "cauchy" (§4.3):
         delta drawn per data set from a Cauchy with median = scale =
@@ -505,7 +514,32 @@ def simulate_seed002(
         deltas = CAUCHY_DELTAS if design == "cauchy" else FIXED_DELTAS
     # theta = 0.5 + delta is a probability.
     deltas = list(check_grid(deltas, "deltas", low=-0.5, high=0.5))
-    n_runs = list(check_grid(n_runs, "n_runs", kind=Integral, low=1))
+    n_runs = list(
+        check_grid(
+            n_runs,
+            "n_runs",
+            kind=Integral,
+            low=1,
+            high=MAX_RUNS,
+            why=MORE_ONLY_COSTS_TIME,
+        )
+    )
+    n_experiments = check_experiments(n_experiments, "n_experiments")
+    n_datasets = check_integer(
+        n_datasets,
+        name="n_datasets",
+        low=6,
+        high=MAX_DATASETS,
+        why=MORE_ONLY_COSTS_TIME,
+    )
+    cells = n_datasets * 10 * max(n_runs) * 4
+    if cells > MAX_BLOCK_CELLS:
+        raise ValueError(
+            f"n_datasets × 10·max(n_runs) × 4 (the cell counts of one experiment's "
+            f"folds) must be at most {MAX_BLOCK_CELLS:,}, as a block of {BLOCK} "
+            f"experiments is drawn at once; got {cells:,} (n_datasets="
+            f"{n_datasets}, n_runs up to {max(n_runs)})."
+        )
     options = {
         "smoothing": smoothing,
         "zeror_ties": zeror_ties,

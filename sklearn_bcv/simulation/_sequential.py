@@ -1,4 +1,4 @@
-"""Type I error, power and fits of the sequential m×2 BCV tests (issue 14).
+"""Type I error, power and fits of the sequential m×2 BCV tests.
 
 :func:`simulate_sequential` runs the group-sequential m×2 BCV tests of
 :func:`sklearn_bcv.sequential_compare` on seed 000's setups, side by side
@@ -54,7 +54,12 @@ from ..stats._sequential import (
     sequential_boundaries,
     sequential_codes,
 )
-from ._checks import check_grid
+from ._checks import (
+    MAX_RECORDS,
+    MORE_ONLY_COSTS_TIME,
+    check_experiments,
+    check_grid,
+)
 from ._losses import simulate_loss_vectors
 from ._paper import format_text_table, simple_learners
 from ._result import rejection_rate_interval
@@ -68,6 +73,9 @@ _REFERENCE_REPEATS = 5
 _SEED_BOUND = np.iinfo(np.int32).max
 #: Replications of the simple setup per joblib task (about 0.5 s at n=1000).
 _BATCH = 40
+#: Most loss values the epsilon setup draws at once (n_repetitions ×
+#: n_samples float64 uniforms: 800 MB).
+_MAX_EPSILON_DRAWS = 10**8
 
 
 # --------------------------------------------------------------------------
@@ -387,9 +395,7 @@ def _check_names(values, allowed, name):
 @validate_params(
     {
         "setup": [StrOptions(set(SETUPS))],
-        "n_samples": [Interval(Integral, 1, None, closed="left"), list, tuple],
         "delta": [Interval(Real, 0, None, closed="left"), list, tuple],
-        "n_repetitions": [Interval(Integral, 1, None, closed="left")],
         "min_repeats": [Interval(Integral, 1, None, closed="left")],
         "max_repeats": [Interval(Integral, 1, None, closed="left")],
         "tests": [str, list, tuple],
@@ -455,12 +461,16 @@ def simulate_sequential(
         so the statistic's path is almost fixed: a sanity check only).
     n_samples : int or sequence of int, default=1000
         Records per data set; at least the ``2**k`` sub-blocks of
-        ``max_repeats`` repetitions (8 for ``max_repeats <= 7``).
+        ``max_repeats`` repetitions (8 for ``max_repeats <= 7``), at most
+        100,000 (every replication refits on them).
     delta : float or sequence of float, default=0.0
         The simple setup's mean of the predictor in class 1; one row per
         (``n_samples``, ``delta``). The epsilon setup takes only 0.
     n_repetitions : int, default=1000
-        Replications per (``n_samples``, ``delta``).
+        Replications per (``n_samples``, ``delta``), at most 100,000; the
+        epsilon setup draws all of them at once, so there ``n_repetitions
+        × n_samples`` is at most 10**8 (800 MB of random draws). Larger
+        sizes are refused before any work.
     min_repeats, max_repeats : int, default=3, 7
         The sequential tests' first and last looks.
     tests : str or sequence of str, default=("bcv_mcnemar", "bcv_t")
@@ -539,7 +549,21 @@ def simulate_sequential(
     and the sequential test mostly stops at its first look (3 repetitions,
     12 fits instead of the 20 of the 5×2 BCV).
     """
-    n_values = check_grid(n_samples, "n_samples", kind=Integral, low=1)
+    n_values = check_grid(
+        n_samples,
+        "n_samples",
+        kind=Integral,
+        low=1,
+        high=MAX_RECORDS,
+        why=MORE_ONLY_COSTS_TIME,
+    )
+    n_repetitions = check_experiments(n_repetitions, "n_repetitions")
+    if setup == "epsilon" and n_repetitions * max(n_values) > _MAX_EPSILON_DRAWS:
+        raise ValueError(
+            f"n_repetitions × n_samples must be at most {_MAX_EPSILON_DRAWS:,} for "
+            "the epsilon setup (its loss vectors are drawn at once); got "
+            f"{n_repetitions} × {max(n_values)}."
+        )
     deltas = check_grid(delta, "delta")
     tests = _check_names(tests, tuple(SEQUENTIAL_TESTS), "tests")
     boundaries = _check_names(boundaries, BOUNDARIES, "boundaries")

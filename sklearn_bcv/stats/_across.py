@@ -393,6 +393,8 @@ def _monte_carlo_result(test, theta, d, *, alpha, alternative, rope, prior_weigh
     kind="datasets",
     param_check=_check_bayesian_params,
     role="pairwise",
+    swap="negate",
+    bayesian=True,
 )
 def bayesian_signed_rank(
     dataset_differences,
@@ -563,6 +565,8 @@ def bayesian_signed_rank(
     kind="datasets",
     param_check=_check_bayesian_params,
     role="pairwise",
+    swap="negate",
+    bayesian=True,
 )
 def bayesian_sign(
     dataset_differences,

@@ -9,6 +9,7 @@ from numbers import Integral
 import numpy as np
 from scipy import special
 
+from .._checks import check_integer
 from ._corrections import PAIRS_ONLY, adjust_pvalues, check_family
 from ._ranks import (
     check_score_table,
@@ -106,12 +107,7 @@ MAX_DRAWS = 2**28
 
 
 def _check_n_samples(n_samples, n_datasets=1):
-    if (
-        isinstance(n_samples, bool)
-        or not isinstance(n_samples, Integral)
-        or n_samples < 1
-    ):
-        raise ValueError(f"n_samples must be an integer >= 1; got {n_samples!r}.")
+    n_samples = check_integer(n_samples, name="n_samples", low=1)
     if n_samples * (n_datasets + 1) > MAX_DRAWS:
         raise ValueError(
             f"n_samples × (data sets + 1) must be at most {MAX_DRAWS} (1 GiB of "

@@ -62,6 +62,9 @@ def aligned_ranks(scores):
     kind="datasets",
     alternatives=_TWO_SIDED,
     role="omnibus",
+    display_name="Friedman aligned-ranks test",
+    rationale="aligned ranks compare scores across data sets as well as within them",
+    statistic_label="chi2",
 )
 def friedman_aligned(scores, *, alpha=0.05, alternative="two-sided"):
     """Friedman aligned-ranks test of k estimators across data sets.
@@ -215,6 +218,7 @@ def aligned_standard_error(ranks, standard_error="permutation"):
     role="posthoc",
     omnibus="friedman_aligned",
     diagram="groups",
+    display_name="post hoc z test on aligned mean ranks",
 )
 def aligned_posthoc(
     scores,
@@ -366,6 +370,8 @@ def _quade_terms(scores):
     kind="datasets",
     alternatives=_TWO_SIDED,
     role="omnibus",
+    display_name="Quade test",
+    rationale="Quade's test weights each data set by the range of its scores",
 )
 def quade(scores, *, alpha=0.05, alternative="two-sided"):
     """Quade's test of k estimators across data sets.
@@ -473,6 +479,7 @@ def quade(scores, *, alpha=0.05, alternative="two-sided"):
     role="posthoc",
     omnibus="quade",
     diagram="groups",
+    display_name="Conover's post hoc t test on Quade's statistics",
 )
 def quade_posthoc(
     scores, *, alpha=0.05, alternative="two-sided", control=None, correction="holm"

@@ -15,12 +15,11 @@ through one table of indices, all replicates at once, from a
 :class:`numpy.random.Generator` of its own.
 """
 
-from numbers import Integral
-
 import numpy as np
 from scipy import special
 from sklearn.utils import check_random_state
 
+from .._checks import check_integer
 from ._across import _entropy, _generator
 from ._registry import register_test
 from ._utils import (
@@ -67,18 +66,6 @@ def _check_confidence_level(confidence_level):
     )
 
 
-def _check_positive_int(value, *, name, maximum=None):
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, Integral)
-        or value < 1
-        or (maximum is not None and value > maximum)
-    ):
-        bound = "" if maximum is None else f" and at most {maximum}"
-        raise ValueError(f"{name} must be an integer >= 1{bound}; got {value!r}.")
-    return int(value)
-
-
 def _check_threshold(threshold):
     return check_real(
         threshold,
@@ -98,8 +85,14 @@ def _check_aso_params(
 ):
     """ASO's own parameters, checked before any fit."""
     _check_confidence_level(confidence_level)
-    _check_positive_int(n_bootstrap, name="n_bootstrap", maximum=_MAX_BOOTSTRAP)
-    _check_positive_int(n_comparisons, name="n_comparisons")
+    check_integer(
+        n_bootstrap,
+        name="n_bootstrap",
+        low=1,
+        high=_MAX_BOOTSTRAP,
+        why="enough for the bootstrap standard error to 0.1%; more only costs time",
+    )
+    check_integer(n_comparisons, name="n_comparisons", low=1)
     _check_threshold(threshold)
     if not isinstance(random_state, np.random.Generator):
         check_random_state(random_state)
@@ -243,7 +236,10 @@ def almost_stochastic_order(
     confidence_level : float, default=0.95
         Confidence level ``c`` of the upper bound ``eps_min``, in (0, 1).
     n_bootstrap : int, default=1000
-        Bootstrap replicates of the violation ratio.
+        Bootstrap replicates of the violation ratio, 1 to 10,000,000 (a
+        larger value is refused before any work: 10 million replicates
+        already give the bootstrap standard error to 0.1%, and the time
+        grows linearly, about a second per million on 20 scores).
     n_comparisons : int, default=1
         Number m of comparisons made (e.g. all pairs of several
         algorithms): Bonferroni's correction runs each at confidence
@@ -403,6 +399,7 @@ def _check_registered_aso_params(
     design="any",
     by_default=False,
     param_check=_check_registered_aso_params,
+    swap="recompute",
 )
 def aso(
     scores_a,

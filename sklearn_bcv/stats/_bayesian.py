@@ -94,6 +94,8 @@ def posterior_decision(p_a_better, p_b_better, alpha, alternative):
     needs=("differences", "n_train", "n_test"),
     design="any",
     param_check=_check_rope,
+    swap="negate",
+    bayesian=True,
 )
 def bayesian_correlated_t(
     differences, n_train, n_test, *, alpha=0.05, alternative="two-sided", rope=0.0

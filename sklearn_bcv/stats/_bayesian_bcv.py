@@ -210,6 +210,8 @@ def _decision(p_a_better, p_b_better, alpha, alternative):
     needs="tables",
     design="bcv",
     param_check=_check_params,
+    swap="negate",
+    bayesian=True,
 )
 def bayesian_bcv_mcnemar(
     tables,

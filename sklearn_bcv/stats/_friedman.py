@@ -44,7 +44,11 @@ from ._utils import (
     kind="datasets",
     alternatives=_TWO_SIDED,
     role="omnibus",
-    defaults={"all_pairs": 0, "control": 0},
+    by_default={"all_pairs": 0, "control": 0},
+    display_name="Friedman test",
+    rationale="the rank test of k estimators across data sets recommended "
+    "by Demšar (2006); it assumes neither normality nor equal variances",
+    statistic_label="chi2",
 )
 def friedman(scores, *, alpha=0.05, alternative="two-sided"):
     """Friedman test of k estimators across data sets, with Iman–Davenport's F.
@@ -212,7 +216,10 @@ def _check_continuity(continuity):
     role="posthoc",
     omnibus="friedman",
     diagram="bar",
-    defaults={"all_pairs": 1},
+    by_default={"all_pairs": 1},
+    display_name="Nemenyi's post hoc test",
+    rationale="all pairs by their mean ranks, with the family-wise error "
+    "controlled (Demšar 2006)",
 )
 def nemenyi(scores, *, alpha=0.05, alternative="two-sided", continuity=True):
     """Nemenyi post hoc test of all pairs of k estimators across data sets.
@@ -409,6 +416,7 @@ def _rank_z_test(scores, control, alpha, alternative, *, test, correction):
     role="posthoc",
     omnibus="friedman",
     diagram="groups",
+    display_name="post hoc z test on Friedman mean ranks",
 )
 def friedman_posthoc(
     scores, *, alpha=0.05, alternative="two-sided", control=None, correction="holm"
@@ -512,7 +520,9 @@ def friedman_posthoc(
     role="posthoc",
     omnibus="friedman",
     diagram="bar",
-    defaults={"control": 1},
+    by_default={"control": 1},
+    display_name="Bonferroni-Dunn post hoc test",
+    rationale="each estimator against the control by mean ranks",
 )
 def bonferroni_dunn(scores, *, alpha=0.05, alternative="two-sided", control=None):
     """Bonferroni–Dunn post hoc test of the mean ranks against a control.
@@ -634,6 +644,7 @@ def bonferroni_dunn(scores, *, alpha=0.05, alternative="two-sided", control=None
     role="posthoc",
     omnibus="friedman",
     diagram="groups",
+    display_name="Holm post hoc test",
 )
 def holm(scores, *, alpha=0.05, alternative="two-sided", control=None):
     """Holm's step-down post hoc test of the mean ranks against a control.

@@ -39,13 +39,13 @@ tuned during warm-up only.
 """
 
 import warnings
-from numbers import Integral
 
 import numpy as np
 from scipy import special
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import Bunch, check_random_state
 
+from .._checks import check_integer
 from ._across import (
     _check_split_differences,
     _entropy,
@@ -383,10 +383,15 @@ def effective_sample_size(draws):
 # --------------------------------------------------------------------------
 
 
-def _check_positive_int(value, *, name, minimum=1):
-    if isinstance(value, bool) or not isinstance(value, Integral) or value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}; got {value!r}.")
-    return int(value)
+#: Bounds of the sampler's sizes, refused before any work: one to three
+#: minutes for a million draws and about a minute for 100,000 warm-up
+#: sweeps on 10 data sets (time grows linearly in each;
+#: benchmarks/bench_size_bounds.py). The Monte Carlo error of a probability
+#: is below 0.001 long before the draws' bound; a few chains suffice for
+#: R-hat.
+MAX_SAMPLES = 10**6
+MAX_CHAINS = 100
+MAX_WARMUP = 10**5
 
 
 def _check_params(
@@ -394,9 +399,14 @@ def _check_params(
 ):
     """The test's own parameters, checked before any fit."""
     _check_rope(rope)
-    n_samples = _check_positive_int(n_samples, name="n_samples", minimum=4)
-    n_chains = _check_positive_int(n_chains, name="n_chains")
-    _check_positive_int(n_warmup, name="n_warmup", minimum=0)
+    more = "more only costs time"
+    n_samples = check_integer(
+        n_samples, name="n_samples", low=4, high=MAX_SAMPLES, why=more
+    )
+    n_chains = check_integer(
+        n_chains, name="n_chains", low=1, high=MAX_CHAINS, why=more
+    )
+    check_integer(n_warmup, name="n_warmup", low=0, high=MAX_WARMUP, why=more)
     if n_samples < 4 * n_chains:
         raise ValueError(
             f"n_samples must be at least 4 per chain (split R-hat needs 2 halves "
@@ -544,6 +554,9 @@ def _diagnostics(draws, theta, rope):
     needs=("split_differences", "n_train", "n_test"),
     kind="datasets",
     param_check=_check_params,
+    role="pairwise",
+    swap="negate",
+    bayesian=True,
 )
 def bayesian_hierarchical(
     split_differences,
@@ -586,13 +599,17 @@ def bayesian_hierarchical(
         finite and >= 0.
     n_samples : int, default=20000
         Posterior draws kept, over all chains (``n_samples // n_chains``
-        per chain, at least 4), after ``n_warmup`` warm-up sweeps per chain.
+        per chain, at least 4), after ``n_warmup`` warm-up sweeps per chain;
+        at most 1,000,000 (one to three minutes on 10 data sets; the Monte
+        Carlo error of a probability is then far below 0.001).
     n_chains : int, default=4
         Independent chains, from dispersed starting points, sampled side by
-        side (vectorised: more chains cost little more time per sweep).
+        side (vectorised: more chains cost little more time per sweep); at
+        most 100.
     n_warmup : int, default=1000
         Warm-up sweeps per chain (discarded; the Metropolis step of ν is
-        tuned during them).
+        tuned during them); at most 100,000 (about a minute). Larger sizes
+        are refused before any work.
     random_state : int, RandomState instance or None, default=None
         Seeds the sampler's own :class:`numpy.random.Generator` (and the
         jitter of zero-variance data sets); an int gives the same result

@@ -169,6 +169,7 @@ def _check_mcnemar_params(correction, exact):
     recommended_for={"holdout": 1},
     rationale="recommended for one hold-out split",
     param_check=_check_mcnemar_params,
+    swap="same",
 )
 def mcnemar(
     tables, *, alpha=0.05, alternative="two-sided", correction=True, exact=False
@@ -306,7 +307,13 @@ def mcnemar(
 
 
 @register_test(
-    "kfold_mcnemar", needs="tables", design="kfold", alternatives="two-sided"
+    "kfold_mcnemar",
+    needs="tables",
+    design="kfold",
+    alternatives="two-sided",
+    not_recommended="it sums the K folds' statistics as if independent; they "
+    "are correlated, so its type I error is not controlled",
+    swap="same",
 )
 def kfold_mcnemar(tables, *, alpha=0.05, alternative="two-sided"):
     """Naïve K-fold cross-validated McNemar's test (not recommended).
@@ -443,6 +450,7 @@ def _effective_factor(n_repeats, rho1, rho2):
     recommended_for={"bcv": 1},
     rationale="recommended for classifiers on a block-regularized m×2 CV (Yang et al.)",
     param_check=check_rho_params,
+    swap="same",
 )
 def bcv_mcnemar(tables, *, alpha=0.05, alternative="two-sided", rho1=0.5, rho2=0.5):
     """Block-regularized m×2 cross-validated McNemar's test.

@@ -41,7 +41,11 @@ def _check_zero_method(zero_method):
     kind="datasets",
     param_check=_check_zero_method,
     role="pairwise",
-    defaults={"all_pairs": 0, "control": 0},
+    by_default={"all_pairs": 0, "control": 0},
+    display_name="Wilcoxon signed-rank test",
+    rationale="each pair on its paired scores across data sets, the "
+    "pairwise test Demšar (2006) recommends",
+    swap="same",
 )
 def wilcoxon(
     dataset_differences, *, alpha=0.05, alternative="two-sided", zero_method="wilcox"
@@ -168,7 +172,14 @@ def _smallest_pvalue(n, alternative):
     return float(min(1.0, factor * 0.5**n))
 
 
-@register_test("sign", needs="dataset_differences", kind="datasets", role="pairwise")
+@register_test(
+    "sign",
+    needs="dataset_differences",
+    kind="datasets",
+    role="pairwise",
+    display_name="sign test",
+    swap="recompute",  # its statistic, the wins of A, becomes n - wins
+)
 def sign(dataset_differences, *, alpha=0.05, alternative="two-sided"):
     """Sign test of two estimators across data sets (wins and losses).
 
@@ -313,7 +324,9 @@ def _outcome_probabilities(pmf):
     needs=("split_differences", "n_train", "n_test"),
     kind="datasets",
     role="pairwise",
-    defaults={"all_pairs": 1, "control": 1},
+    by_default={"all_pairs": 1, "control": 1},
+    swap="recompute",  # its statistic, A's expected wins, becomes n - wins
+    bayesian=True,
 )
 def poisson_binomial(
     split_differences, n_train, n_test, *, alpha=0.05, alternative="two-sided"

@@ -59,6 +59,10 @@ def _anova_terms(scores):
     kind="datasets",
     alternatives=_TWO_SIDED,
     role="omnibus",
+    display_name="repeated-measures ANOVA",
+    rationale="the parametric test of k estimators across data sets, chosen "
+    "when every estimator's scores look normal with equal variances",
+    statistic_label="F",
 )
 def rm_anova(scores, *, alpha=0.05, alternative="two-sided"):
     """Repeated-measures ANOVA of k estimators across data sets.
@@ -145,6 +149,10 @@ def rm_anova(scores, *, alpha=0.05, alternative="two-sided"):
     alternatives=_TWO_SIDED,
     role="posthoc",
     omnibus="rm_anova",
+    display_name="Tukey's HSD test on the repeated-measures error term",
+    rationale="all pairs by their mean scores, with the family-wise error "
+    "controlled, on the repeated-measures ANOVA's error term",
+    compares="scores",
 )
 def tukey_rm(scores, *, alpha=0.05, alternative="two-sided", control=None):
     """Tukey's HSD of all pairs on the repeated-measures error term.
@@ -248,6 +256,10 @@ def tukey_rm(scores, *, alpha=0.05, alternative="two-sided", control=None):
     kind="datasets",
     role="pairwise",
     by_default=False,
+    display_name="paired t test across data sets",
+    rationale="a pair on its paired scores across data sets, chosen when "
+    "both look normal",
+    swap="negate",
 )
 def paired_t_datasets(dataset_differences, *, alpha=0.05, alternative="two-sided"):
     """Paired t test of two estimators across data sets.

@@ -72,10 +72,13 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import Bunch, check_random_state
 
+from .._checks import check_integer
 from ._hierarchical import (
     ESS_MIN,
+    MAX_CHAINS,
+    MAX_SAMPLES,
+    MAX_WARMUP,
     RHAT_MAX,
-    _check_positive_int,
     _rng,
     effective_sample_size,
     split_rhat,
@@ -669,6 +672,181 @@ def _symmetrise(summary, classes, alpha):
 
 
 # --------------------------------------------------------------------------
+# The result in words (for the summaries and reports of the comparisons)
+# --------------------------------------------------------------------------
+
+
+def _by_rank(test):
+    """Estimator indices, most probably best first."""
+    return sorted(
+        range(len(test.names)),
+        key=lambda j: (test.expected_rank[j], -test.prob_best[j], j),
+    )
+
+
+def ranking_sentence(test):
+    """One sentence saying what the ranking found.
+
+    Parameters
+    ----------
+    test : Bunch
+        The result of :func:`plackett_luce`.
+
+    Returns
+    -------
+    sentence : str
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn_bcv.stats import plackett_luce
+    >>> from sklearn_bcv.stats._plackett_luce import ranking_sentence
+    >>> scores = np.array([[0.9, 0.8, 0.7], [0.8, 0.9, 0.6], [0.9, 0.7, 0.7]])
+    >>> result = plackett_luce(scores, names=["forest", "svm", "knn"],
+    ...                        random_state=0)
+    >>> print(ranking_sentence(result))  # doctest: +NORMALIZE_WHITESPACE
+    P(forest is the best) = 0.666: the posterior probability that forest has
+    the largest Plackett-Luce weight (the best chance of ranking first on a
+    new data set: 0.53, 95% interval 0.19 to 0.86); no estimator is the best
+    with probability above 0.95 (1 - alpha).
+    """
+    names = test.names
+    leader = _by_rank(test)[0]
+    name = names[leader]
+    low, high = test.weights_interval[leader]
+    level = 100 * (1 - test.alpha)
+    sentence = (
+        f"P({name} is the best) = {test.prob_best[leader]:.3f}: the posterior "
+        f"probability that {name} has the largest Plackett-Luce weight (the "
+        f"best chance of ranking first on a new data set: "
+        f"{test.weights[leader]:.2f}, {level:g}% interval {low:.2f} to "
+        f"{high:.2f}); "
+    )
+    if test.best is not None:
+        return sentence + (
+            f"{test.best} is the best with probability above {1 - test.alpha:g} "
+            "(1 - alpha)."
+        )
+    return sentence + (
+        f"no estimator is the best with probability above {1 - test.alpha:g} "
+        "(1 - alpha)."
+    )
+
+
+def ranking_table(test):
+    """``(header, rows)``: one row per estimator, most probably best first.
+
+    The columns: estimator, P(best), expected rank, the posterior mean
+    weight (the probability of ranking first on a new data set) and its
+    credible interval; numbers as text with three decimals.
+    """
+    level = 100 * (1 - test.alpha)
+    header = (
+        "estimator",
+        "P(best)",
+        "expected rank",
+        "P(first on a new data set)",
+        f"{level:g}% interval",
+    )
+    rows = [
+        (
+            test.names[j],
+            f"{test.prob_best[j]:.3f}",
+            f"{test.expected_rank[j]:.2f}",
+            f"{test.weights[j]:.3f}",
+            f"[{test.weights_interval[j][0]:.3f}, {test.weights_interval[j][1]:.3f}]",
+        )
+        for j in _by_rank(test)
+    ]
+    return header, rows
+
+
+def ranking_lines(test, name="plackett_luce"):
+    """The lines of a printed summary: what was computed, the sentence of
+    :func:`ranking_sentence` and the table of :func:`ranking_table`."""
+    ties = test.n_tied_datasets
+    tie_text = (
+        f"ties kept as ties, on {ties} of {test.n_datasets} data sets"
+        if ties
+        else "no ties"
+    )
+    lines = [
+        f"{name}: Bayesian Plackett-Luce ranking ({tie_text}; R-hat "
+        f"{test.rhat:.3f}, effective sample size {test.ess:.0f})",
+        "  " + ranking_sentence(test),
+    ]
+    header, rows = ranking_table(test)
+    widths = [max(len(h), *(len(r[c]) for r in rows)) for c, h in enumerate(header)]
+    for row in (header, *rows):
+        cells = [
+            cell.ljust(width) if c == 0 else cell.rjust(width)
+            for c, (cell, width) in enumerate(zip(row, widths))
+        ]
+        lines.append("    " + "  ".join(cells).rstrip())
+    return lines
+
+
+def ranking_content(name, test, context=None):
+    """What the ranking contributes to a comparison's summary, report and
+    CSV table.
+
+    The form of the registry's ``content`` hook of a test across
+    estimators: a dict with ``"summary"`` (lines of the printed summary,
+    :func:`ranking_lines`), ``"sentences"`` (the report's verdict,
+    :func:`ranking_sentence`), ``"tables"`` (one table, :func:`ranking_table`:
+    estimator, P(best), expected rank, weight and its interval) and
+    ``"csv_rows"`` (section ``ranking``, one row per estimator, numbers as
+    numbers).
+
+    Parameters
+    ----------
+    name : str
+        The test's name in the comparison.
+    test : Bunch
+        Its result (:func:`plackett_luce`).
+    context : Bunch, default=None
+        The comparison's settings (unused: the result carries its names and
+        level).
+
+    Returns
+    -------
+    content : dict
+    """
+    header, rows = ranking_table(test)
+    level = 100 * (1 - test.alpha)
+    csv_rows = [
+        {
+            "section": "ranking",
+            "test": name,
+            "estimator": test.names[j],
+            "prob_best": float(test.prob_best[j]),
+            "expected_rank": float(test.expected_rank[j]),
+            "weight": float(test.weights[j]),
+            "weight_low": float(test.weights_interval[j][0]),
+            "weight_high": float(test.weights_interval[j][1]),
+        }
+        for j in _by_rank(test)
+    ]
+    return {
+        "summary": ranking_lines(test, name),
+        "sentences": [ranking_sentence(test)],
+        "tables": [
+            {
+                "header": list(header),
+                "rows": [list(row) for row in rows],
+                "caption": (
+                    "Bayesian Plackett-Luce ranking: P(best), the posterior "
+                    "probability of the largest weight; the weight, the "
+                    "probability of ranking first on a new data set, with its "
+                    f"{level:g}% credible interval."
+                ),
+            }
+        ],
+        "csv_rows": csv_rows,
+    }
+
+
+# --------------------------------------------------------------------------
 # The test
 # --------------------------------------------------------------------------
 
@@ -692,9 +870,14 @@ def _check_params(
     """The test's own parameters, checked before any work."""
     _check_prior(prior)
     check_bool(greater_is_better, name="greater_is_better")
-    n_samples = _check_positive_int(n_samples, name="n_samples", minimum=4)
-    n_chains = _check_positive_int(n_chains, name="n_chains")
-    _check_positive_int(n_warmup, name="n_warmup", minimum=0)
+    more = "more only costs time"
+    n_samples = check_integer(
+        n_samples, name="n_samples", low=4, high=MAX_SAMPLES, why=more
+    )
+    n_chains = check_integer(
+        n_chains, name="n_chains", low=1, high=MAX_CHAINS, why=more
+    )
+    check_integer(n_warmup, name="n_warmup", low=0, high=MAX_WARMUP, why=more)
     if n_samples < 4 * n_chains:
         raise ValueError(
             f"n_samples must be at least 4 per chain (split R-hat needs 2 halves "
@@ -731,6 +914,13 @@ def _check_names(names, k):
     role="ranking",
     param_check=_check_params,
     by_default=False,
+    display_name="Bayesian Plackett-Luce ranking",
+    rationale=(
+        "the posterior probability that each estimator is the best, and of "
+        "each rank, from a Bayesian Plackett-Luce model of the rankings (ties "
+        "kept as ties)"
+    ),
+    content=ranking_content,
 )
 def plackett_luce(
     scores,
@@ -1016,178 +1206,3 @@ def plackett_luce(
         n_tied_datasets=n_tied,
         n_samples=int(draws.shape[0] * draws.shape[1]),
     )
-
-
-# --------------------------------------------------------------------------
-# The result in words (for the summaries and reports of the comparisons)
-# --------------------------------------------------------------------------
-
-
-def _by_rank(test):
-    """Estimator indices, most probably best first."""
-    return sorted(
-        range(len(test.names)),
-        key=lambda j: (test.expected_rank[j], -test.prob_best[j], j),
-    )
-
-
-def ranking_sentence(test):
-    """One sentence saying what the ranking found.
-
-    Parameters
-    ----------
-    test : Bunch
-        The result of :func:`plackett_luce`.
-
-    Returns
-    -------
-    sentence : str
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from sklearn_bcv.stats import plackett_luce
-    >>> from sklearn_bcv.stats._plackett_luce import ranking_sentence
-    >>> scores = np.array([[0.9, 0.8, 0.7], [0.8, 0.9, 0.6], [0.9, 0.7, 0.7]])
-    >>> result = plackett_luce(scores, names=["forest", "svm", "knn"],
-    ...                        random_state=0)
-    >>> print(ranking_sentence(result))  # doctest: +NORMALIZE_WHITESPACE
-    P(forest is the best) = 0.666: the posterior probability that forest has
-    the largest Plackett-Luce weight (the best chance of ranking first on a
-    new data set: 0.53, 95% interval 0.19 to 0.86); no estimator is the best
-    with probability above 0.95 (1 - alpha).
-    """
-    names = test.names
-    leader = _by_rank(test)[0]
-    name = names[leader]
-    low, high = test.weights_interval[leader]
-    level = 100 * (1 - test.alpha)
-    sentence = (
-        f"P({name} is the best) = {test.prob_best[leader]:.3f}: the posterior "
-        f"probability that {name} has the largest Plackett-Luce weight (the "
-        f"best chance of ranking first on a new data set: "
-        f"{test.weights[leader]:.2f}, {level:g}% interval {low:.2f} to "
-        f"{high:.2f}); "
-    )
-    if test.best is not None:
-        return sentence + (
-            f"{test.best} is the best with probability above {1 - test.alpha:g} "
-            "(1 - alpha)."
-        )
-    return sentence + (
-        f"no estimator is the best with probability above {1 - test.alpha:g} "
-        "(1 - alpha)."
-    )
-
-
-def ranking_table(test):
-    """``(header, rows)``: one row per estimator, most probably best first.
-
-    The columns: estimator, P(best), expected rank, the posterior mean
-    weight (the probability of ranking first on a new data set) and its
-    credible interval; numbers as text with three decimals.
-    """
-    level = 100 * (1 - test.alpha)
-    header = (
-        "estimator",
-        "P(best)",
-        "expected rank",
-        "P(first on a new data set)",
-        f"{level:g}% interval",
-    )
-    rows = [
-        (
-            test.names[j],
-            f"{test.prob_best[j]:.3f}",
-            f"{test.expected_rank[j]:.2f}",
-            f"{test.weights[j]:.3f}",
-            f"[{test.weights_interval[j][0]:.3f}, {test.weights_interval[j][1]:.3f}]",
-        )
-        for j in _by_rank(test)
-    ]
-    return header, rows
-
-
-def ranking_lines(test, name="plackett_luce"):
-    """The lines of a printed summary: what was computed, the sentence of
-    :func:`ranking_sentence` and the table of :func:`ranking_table`."""
-    ties = test.n_tied_datasets
-    tie_text = (
-        f"ties kept as ties, on {ties} of {test.n_datasets} data sets"
-        if ties
-        else "no ties"
-    )
-    lines = [
-        f"{name}: Bayesian Plackett-Luce ranking ({tie_text}; R-hat "
-        f"{test.rhat:.3f}, effective sample size {test.ess:.0f})",
-        "  " + ranking_sentence(test),
-    ]
-    header, rows = ranking_table(test)
-    widths = [max(len(h), *(len(r[c]) for r in rows)) for c, h in enumerate(header)]
-    for row in (header, *rows):
-        cells = [
-            cell.ljust(width) if c == 0 else cell.rjust(width)
-            for c, (cell, width) in enumerate(zip(row, widths))
-        ]
-        lines.append("    " + "  ".join(cells).rstrip())
-    return lines
-
-
-def ranking_content(name, test, context=None):
-    """What the ranking contributes to a comparison's summary, report and
-    CSV table.
-
-    The form of the registry's ``content`` hook of a test across
-    estimators: a dict with ``"summary"`` (lines of the printed summary,
-    :func:`ranking_lines`), ``"sentences"`` (the report's verdict,
-    :func:`ranking_sentence`), ``"tables"`` (one table, :func:`ranking_table`:
-    estimator, P(best), expected rank, weight and its interval) and
-    ``"csv_rows"`` (section ``ranking``, one row per estimator, numbers as
-    numbers).
-
-    Parameters
-    ----------
-    name : str
-        The test's name in the comparison.
-    test : Bunch
-        Its result (:func:`plackett_luce`).
-    context : Bunch, default=None
-        The comparison's settings (unused: the result carries its names and
-        level).
-
-    Returns
-    -------
-    content : dict
-    """
-    header, rows = ranking_table(test)
-    level = 100 * (1 - test.alpha)
-    csv_rows = [
-        {
-            "section": "ranking",
-            "test": name,
-            "estimator": test.names[j],
-            "prob_best": float(test.prob_best[j]),
-            "expected_rank": float(test.expected_rank[j]),
-            "weight": float(test.weights[j]),
-            "weight_low": float(test.weights_interval[j][0]),
-            "weight_high": float(test.weights_interval[j][1]),
-        }
-        for j in _by_rank(test)
-    ]
-    return {
-        "summary": ranking_lines(test, name),
-        "sentences": [ranking_sentence(test)],
-        "tables": [
-            {
-                "header": list(header),
-                "rows": [list(row) for row in rows],
-                "caption": (
-                    "Bayesian Plackett-Luce ranking: P(best), the posterior "
-                    "probability of the largest weight; the weight, the "
-                    "probability of ranking first on a new data set, with its "
-                    f"{level:g}% credible interval."
-                ),
-            }
-        ],
-        "csv_rows": csv_rows,
-    }

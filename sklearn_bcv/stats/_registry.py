@@ -28,14 +28,51 @@ __all__ = [
 ]
 
 
+#: The contexts in which a test may run when the user names none (see
+#: ``by_default`` of :func:`register_test`), by kind: a test of two or of k
+#: estimators on one data set runs wherever its design fits (``"design"``);
+#: a test across data sets on every pair (``"all_pairs"``) or against a
+#: control (``"control"``).
+DEFAULT_CONTEXTS = {
+    "pair": ("design",),
+    "many": ("design",),
+    "datasets": ("all_pairs", "control"),
+}
+
+#: What a test across data sets is (``role`` of :func:`register_test`).
+ROLES = ("omnibus", "posthoc", "pairwise", "ranking")
+
+#: The roles of the tests of all k estimators at once (``tests=``); the
+#: others compare one pair at a time (``pairwise_tests=``).
+ALL_AT_ONCE_ROLES = ("omnibus", "posthoc", "ranking")
+
+DIAGRAMS = ("bar", "groups")
+
+#: How the result of a two-estimator test on (B, A) follows from that on
+#: (A, B) (``swap`` of :func:`register_test`).
+SWAPS = ("negate", "same", "recompute")
+
+#: How a report writes an omnibus statistic (``statistic_label``).
+STATISTIC_LABELS = ("chi2", "F")
+
+#: What a post hoc family compares (``compares``).
+COMPARES = ("ranks", "scores")
+
+
 @dataclass(frozen=True)
 class RegisteredTest:
-    """What the registry knows of a test (see :func:`register_test`)."""
+    """What the registry knows of a test (see :func:`register_test`).
+
+    Every declaration is read from here, and from nowhere else, by the
+    engine (what runs), the command line (what it lists and takes), the
+    verdicts (what is recommended), the summaries and reports (what a test
+    is called, why it runs, how it is worded) and the Displays.
+    """
 
     name: str
     func: object
     needs: tuple
-    design: str
+    design: str | None = None
     kind: str = "pair"
     alternatives: tuple = ALTERNATIVES
     recommended_for: dict = field(default_factory=dict)
@@ -44,8 +81,36 @@ class RegisteredTest:
     role: str | None = None
     omnibus: str | None = None
     diagram: str | None = None
-    defaults: dict = field(default_factory=dict)
-    by_default: bool = True
+    by_default: dict = field(default_factory=dict)
+    display_name: str | None = None
+    not_recommended: str | None = None
+    swap: str | None = None
+    bayesian: bool = False
+    statistic_label: str | None = None
+    compares: str | None = None
+    content: object = None
+
+    @property
+    def title(self):
+        """The test's name in a sentence: its ``display_name``, else
+        ``"<name> test"``."""
+        return self.display_name or f"{self.name} test"
+
+    @property
+    def all_at_once(self):
+        """Whether a test across data sets compares all k estimators at once
+        (``tests=``) rather than one pair at a time (``pairwise_tests=``)."""
+        return self.role in ALL_AT_ONCE_ROLES
+
+    @property
+    def recommended(self):
+        """Whether the library recommends the test where its design fits."""
+        return self.not_recommended is None
+
+    def default_rank(self, context):
+        """The test's rank among those run by default in ``context`` (lower
+        runs first), or None when it does not run there unless named."""
+        return self.by_default.get(context)
 
     def check_params(self, params):
         """Run the test's own checks of ``params`` (a ValueError naming the
@@ -87,10 +152,22 @@ def register_test(
     omnibus=None,
     diagram=None,
     defaults=None,
-    by_default=True,
+    by_default=None,
+    display_name=None,
+    not_recommended=None,
+    swap=None,
+    bayesian=False,
+    statistic_label=None,
+    compares=None,
+    content=None,
     overwrite=False,
 ):
     """Register a statistical test under ``name`` (decorator).
+
+    Everything the package knows of a test is declared here, once: what it
+    needs and serves, when it runs by default, whether it is recommended,
+    how a report names it and says why it runs, and how its result on a
+    pair (B, A) follows from that on (A, B).
 
     Parameters
     ----------
@@ -125,8 +202,9 @@ def register_test(
         one of lowest rank is chosen. A test of contingency tables speaks of
         accuracy, so it is recommended only when the scoring is accuracy.
     rationale : str, default=None
-        Why the test is recommended, shown in the verdict (e.g.
-        ``"recommended for one hold-out split"``).
+        The one line saying why the test is run: the report's "Tests and
+        why" gives it, and the verdict of a recommended two-estimator test
+        (e.g. ``"recommended for one hold-out split"``).
     param_check : callable, default=None
         The test's own check of its parameters, raising a ``ValueError``
         that names the parameter. It is called with every keyword parameter
@@ -136,11 +214,14 @@ def register_test(
         fit. ``alpha`` and ``alternative`` are always checked.
     role : {"omnibus", "posthoc", "pairwise", "ranking"}, default=None
         What a test across data sets (``kind="datasets"``) is: an omnibus
-        test of all k estimators, a post hoc family (every pair, or every
-        estimator against ``control``, as (k, k) tables with ``reject``), a
-        test of one pair at a time (``pairwise_tests=``), or a posterior
-        ranking of all k estimators (probabilities, no null hypothesis).
-        None: not declared (every test of another kind).
+        test of all k estimators; a post hoc family (every pair, or every
+        estimator against ``control``, as (k, k) tables with ``reject``); a
+        test of one pair at a time (``pairwise_tests=``); or a ranking, a
+        model of all k estimators that decides nothing (e.g. each one's
+        probability of being the best), reported by its ``content``. The
+        first, second and fourth run in ``tests=``. None: ``"omnibus"`` for
+        a test that needs ``"scores"``, ``"pairwise"`` otherwise. Tests of
+        the other kinds have no role.
     omnibus : str, default=None
         For a post hoc family, the omnibus test whose statistic it follows
         up (e.g. ``"friedman"``).
@@ -150,15 +231,60 @@ def register_test(
         Bonferroni–Dunn); ``"groups"``, the maximal sets of estimators no
         two of which it finds different; None, not drawn.
     defaults : dict of str to int, default=None
-        The contexts in which the test runs when the user names none, each
-        with a rank (lower runs first): ``"all_pairs"`` (no control),
-        ``"control"`` (with one); a pairwise test runs there only when its
-        needs are available.
-    by_default : bool, default=True
-        Whether ``tests=None`` runs the test wherever its design fits; a test
-        registered with False runs only when asked for by name (e.g.
-        ``aso``, meant for score samples of random seeds rather than
-        cross-validation splits).
+        The earlier spelling of ``by_default`` given as a dict; give one of
+        the two.
+    by_default : bool or dict of str to int, default=None
+        Whether the test runs when the user names none. True: wherever it
+        fits; False: only when asked for by name (e.g. ``aso``, meant for
+        score samples of random seeds rather than cross-validation splits);
+        a dict: the contexts in which it runs, each with a rank (lower runs
+        first) — for a test across data sets ``"all_pairs"`` (no control)
+        and ``"control"`` (with one); for the other kinds ``"design"``. A
+        pairwise test runs by default only when its needs are available.
+        None: True for a test of two or of k estimators on one data set,
+        False for a test across data sets.
+    display_name : str, default=None
+        The test's name in a report's sentences (e.g. ``"Wilcoxon
+        signed-rank test"``); None: ``"<name> test"``.
+    not_recommended : str, default=None
+        Why the library does not recommend the test: summaries show it only
+        on request (``summary(show="all")``, ``--all-tests``), with this
+        reason beside it. None: recommended where its design fits.
+    swap : {"negate", "same", "recompute"}, default=None
+        For a test of two estimators (``kind="pair"``, or a test across
+        data sets of role ``"pairwise"``): how its statistic on (B, A)
+        follows from that on (A, B) — the negated statistic (t and z
+        statistics, mean differences), the same one (symmetric statistics:
+        McNemar's, F), or neither, so the test is run again with A and B
+        swapped. The (k, k) tables of the pairwise tests read it; a test
+        checks every registered declaration against running both ways.
+        None: ``"recompute"`` (always right, twice the work).
+    bayesian : bool, default=False
+        Whether the test returns posterior probabilities (``p_a_better``,
+        ``p_rope``, ``p_b_better``) and decides when one exceeds
+        ``1 - alpha``, instead of a p-value: summaries, reports and plots
+        show it as posteriors under that rule, never "at alpha".
+    statistic_label : {"chi2", "F"}, default=None
+        How a report writes an omnibus statistic with its degrees of
+        freedom: ``"chi2(3) = 7.8"``, ``"F(3, 27) = 4.2"``; None:
+        ``"statistic 7.8, df 3"``.
+    compares : {"ranks", "scores"}, default=None
+        What a post hoc family compares, in the summary ("on mean ranks");
+        None: ``"ranks"``.
+    content : callable, default=None
+        For a test across estimators (``kind="many"`` or ``"datasets"``):
+        what its result contributes to the printed summary, the report and
+        the CSV table, in place of its role's usual wording. Called as
+        ``content(name, result, context)`` with the test's result (a
+        Bunch; for a pairwise test its (k, k) table, with ``results`` by
+        pair) and a Bunch ``context`` (``names``, ``alpha``,
+        ``alternative``, ``control``, ``greater_is_better``,
+        ``n_datasets``), it returns a dict with any of ``"summary"`` (lines
+        of the printed summary), ``"sentences"`` (the report's verdicts),
+        ``"tables"`` (dicts with ``header``, ``rows`` of text cells,
+        ``caption`` and optionally ``notes``) and ``"csv_rows"`` (dicts, one
+        per row of ``--format csv``; keys that are not columns yet become
+        columns). See the user guide, "Adding a test".
     overwrite : bool, default=False
         Whether to replace a test already registered under ``name``.
 
@@ -192,7 +318,9 @@ def register_test(
     >>> from sklearn.model_selection import KFold
     >>> from sklearn.utils import Bunch
     >>> from sklearn_bcv import available_tests, compare_predictions, register_test
-    >>> @register_test("sign_test", needs="differences", design="any")
+    >>> @register_test("sign_test", needs="differences", design="any",
+    ...                display_name="sign test of the splits",
+    ...                rationale="counts the splits each estimator wins")
     ... def sign_test(*, differences, alpha=0.05, alternative="two-sided"):
     ...     wins = int(np.sum(np.asarray(differences) > 0))
     ...     n = wins + int(np.sum(np.asarray(differences) < 0))  # ties dropped
@@ -209,6 +337,9 @@ def register_test(
     >>> sign = result.tests.sign_test
     >>> sign.statistic, float(round(sign.pvalue, 4)), bool(sign.reject)
     (5, 0.0625, False)
+    >>> "sign_test (for reference, not the basis of the verdict): counts" in (
+    ...     result.report())
+    True
 
     :func:`unregister_test` removes it again:
 
@@ -230,10 +361,22 @@ def register_test(
     design = None if design is None else _check_design(design)
     alternatives = _check_alternatives(alternatives)
     recommended_for = _check_recommended_for(recommended_for)
-    if rationale is not None and not isinstance(rationale, str):
-        raise ValueError(f"rationale must be a string or None; got {rationale!r}.")
-    role, omnibus, diagram, defaults = _check_declarations(
-        role, omnibus, diagram, defaults
+    for argument, value in (
+        ("rationale", rationale),
+        ("display_name", display_name),
+        ("not_recommended", not_recommended),
+    ):
+        _check_text(argument, value)
+    role, omnibus, diagram = _check_declarations(kind, needs, role, omnibus, diagram)
+    declared = dict(
+        by_default=_check_by_default(kind, by_default, defaults),
+        swap=_check_swap(kind, role, swap),
+        bayesian=_check_bool("bayesian", bayesian),
+        statistic_label=_check_choice(
+            "statistic_label", statistic_label, STATISTIC_LABELS
+        ),
+        compares=_check_choice("compares", compares, COMPARES),
+        content=_check_content(kind, content),
     )
     if name in _REGISTRY and not overwrite:
         raise ValueError(
@@ -248,54 +391,121 @@ def register_test(
                 f"param_check must be a callable or None; got {param_check!r}."
             )
         _REGISTRY[name] = RegisteredTest(
-            name,
-            func,
-            needs,
-            design,
-            kind,
-            alternatives,
-            recommended_for,
-            rationale,
-            param_check,
-            role,
-            omnibus,
-            diagram,
-            defaults,
-            bool(by_default),
+            name=name,
+            func=func,
+            needs=needs,
+            design=design,
+            kind=kind,
+            alternatives=alternatives,
+            recommended_for=recommended_for,
+            rationale=rationale,
+            param_check=param_check,
+            role=role,
+            omnibus=omnibus,
+            diagram=diagram,
+            display_name=display_name,
+            not_recommended=not_recommended,
+            **declared,
         )
         return func
 
     return decorator
 
 
-ROLES = ("omnibus", "posthoc", "pairwise", "ranking")
-DIAGRAMS = ("bar", "groups")
-DEFAULT_CONTEXTS = ("all_pairs", "control")
+def _check_text(argument, value):
+    if value is not None and not isinstance(value, str):
+        raise ValueError(f"{argument} must be a string or None; got {value!r}.")
+    if argument != "rationale" and value is not None and not value.strip():
+        raise ValueError(f"{argument} must be a non-empty string or None; got ''.")
 
 
-def _check_declarations(role, omnibus, diagram, defaults):
-    """The declarations of a test across data sets, checked."""
-    if role is not None and role not in ROLES:
+def _check_bool(argument, value):
+    if not isinstance(value, bool):
+        raise ValueError(f"{argument} must be True or False; got {value!r}.")
+    return value
+
+
+def _check_choice(argument, value, choices):
+    if value is not None and value not in choices:
+        raise ValueError(
+            f"{argument} must be None or one of {list(choices)}; got {value!r}."
+        )
+    return value
+
+
+def _check_declarations(kind, needs, role, omnibus, diagram):
+    """The role (resolved) and the post hoc declarations of a test, checked."""
+    if kind != "datasets":
+        if role is not None:
+            raise ValueError(
+                f"role declares what a test across data sets is; a test of kind "
+                f"{kind!r} has none (got role={role!r})."
+            )
+    elif role is None:
+        role = "omnibus" if "scores" in needs else "pairwise"
+    elif role not in ROLES:
         raise ValueError(f"role must be None or one of {list(ROLES)}; got {role!r}.")
     if omnibus is not None and not isinstance(omnibus, str):
         raise ValueError(f"omnibus must be None or a test name; got {omnibus!r}.")
-    if diagram is not None and diagram not in DIAGRAMS:
-        raise ValueError(
-            f"diagram must be None or one of {list(DIAGRAMS)}; got {diagram!r}."
-        )
-    if defaults is None:
-        defaults = {}
-    if not isinstance(defaults, dict) or not all(
-        context in DEFAULT_CONTEXTS
-        and isinstance(rank, int)
-        and not isinstance(rank, bool)
-        for context, rank in defaults.items()
+    diagram = _check_choice("diagram", diagram, DIAGRAMS)
+    return role, omnibus, diagram
+
+
+def _check_by_default(kind, by_default, defaults):
+    """``{context: rank}`` of the one "runs by default" declaration."""
+    contexts = DEFAULT_CONTEXTS[kind]
+    argument = "by_default"
+    if defaults is not None:
+        argument = "defaults"
+        if by_default not in (None, True):
+            raise ValueError(
+                "defaults is the earlier spelling of by_default; give one of them "
+                f"(got by_default={by_default!r} and defaults={defaults!r})."
+            )
+        by_default = defaults
+    if by_default is None:
+        by_default = kind != "datasets"
+    if isinstance(by_default, bool):
+        return dict.fromkeys(contexts, 0) if by_default else {}
+    if not isinstance(by_default, dict) or not all(
+        context in contexts and isinstance(rank, int) and not isinstance(rank, bool)
+        for context, rank in by_default.items()
     ):
+        expected = "True, False or a dict" if argument == "by_default" else "a dict"
         raise ValueError(
-            "defaults must be a dict {context: rank} with contexts among "
-            f"{list(DEFAULT_CONTEXTS)} and integer ranks; got {defaults!r}."
+            f"{argument} must be {expected} {{context: rank}} with contexts among "
+            f"{list(contexts)} (a test of kind {kind!r}) and integer ranks; got "
+            f"{by_default!r}."
         )
-    return role, omnibus, diagram, dict(defaults)
+    return dict(by_default)
+
+
+def _check_swap(kind, role, swap):
+    """The swap rule of a test of two estimators ("recompute" by default);
+    None for the others."""
+    of_a_pair = kind == "pair" or role == "pairwise"
+    if swap is None:
+        return "recompute" if of_a_pair else None
+    if not of_a_pair:
+        raise ValueError(
+            "swap declares how a test of two estimators treats the pair (B, A); "
+            f"this test compares more (kind {kind!r}, role {role!r}): leave it None."
+        )
+    return _check_choice("swap", swap, SWAPS)
+
+
+def _check_content(kind, content):
+    if content is None:
+        return None
+    if kind == "pair":
+        raise ValueError(
+            "content words the result of a test across estimators (kind 'many' "
+            "or 'datasets'); a two-estimator test is reported by its "
+            "ComparisonResult."
+        )
+    if not callable(content):
+        raise ValueError(f"content must be a callable or None; got {content!r}.")
+    return content
 
 
 def declared_tests(*, role=None, diagram=None, kind="datasets"):
@@ -312,17 +522,27 @@ def declared_tests(*, role=None, diagram=None, kind="datasets"):
 
 def default_tests(context, *, role, available=None, kind="datasets"):
     """The tests of ``role`` that run by default in ``context`` (see
-    ``defaults`` of :func:`register_test`), by rank then name; with
+    ``by_default`` of :func:`register_test`), by rank then name; with
     ``available`` (a set of needs), only those whose needs it holds."""
     chosen = [
-        (entry.defaults[context], name)
+        (entry.default_rank(context), name)
         for name, entry in _REGISTRY.items()
         if entry.kind == kind
         and entry.role == role
-        and context in entry.defaults
+        and entry.default_rank(context) is not None
         and (available is None or set(entry.needs) <= set(available))
     ]
     return [name for _, name in sorted(chosen)]
+
+
+def declaration(name):
+    """The declarations of ``name`` for reading a result: its registry entry,
+    or, for a test no longer registered (a result outlives an
+    :func:`unregister_test`), the defaults of an undeclared test."""
+    entry = _REGISTRY.get(name) if isinstance(name, str) else None
+    if entry is None:
+        return RegisteredTest(name=str(name), func=None, needs=())
+    return entry
 
 
 def _check_kind(kind):

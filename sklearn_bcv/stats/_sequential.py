@@ -27,6 +27,7 @@ import numpy as np
 from scipy import optimize, special, stats
 from sklearn.utils import Bunch
 
+from .._checks import check_integer
 from ._mcnemar import _check_rhos
 from ._registry import get_test
 from ._utils import check_alpha, check_alternative, check_real
@@ -34,6 +35,7 @@ from ._utils import check_alpha, check_alternative, check_real
 __all__ = [
     "BOUNDARIES",
     "DECISIONS",
+    "STOPPED_BY",
     "SEQUENTIAL_TESTS",
     "FUTILITY",
     "MAX_REPEATS",
@@ -54,14 +56,26 @@ __all__ = [
 #: fixed-design critical value at the last.
 BOUNDARIES = ("pocock", "obrien_fleming")
 
-#: Decision codes of :func:`look_decisions` and :func:`first_stop`: 2 is the
-#: rope's equivalence stop, 3 the conditional-power futility stop.
+#: Decision codes of :func:`look_decisions` and :func:`first_stop` -> the
+#: decision: 2 is the rope's equivalence stop, 3 the conditional-power
+#: futility stop (both "no difference"; :data:`STOPPED_BY` tells them
+#: apart), 0 at the stop the last look that crossed nothing.
 DECISIONS = {
     0: "undecided",
     1: "A better",
     -1: "B better",
     2: "no difference",
-    3: "no difference found (futility)",
+    3: "no difference",
+}
+
+#: Decision codes at the stop -> why the design stopped (``stopped_by`` of
+#: :func:`sklearn_bcv.sequential_compare`).
+STOPPED_BY = {
+    0: "max_repeats",
+    1: "boundary",
+    -1: "boundary",
+    2: "rope",
+    3: "futility",
 }
 
 #: The futility rules of :func:`sklearn_bcv.sequential_compare` (None: none).
@@ -276,18 +290,14 @@ MAX_REPEATS = 50
 
 
 def _check_repeats(min_repeats, max_repeats):
-    for name, value in (("min_repeats", min_repeats), ("max_repeats", max_repeats)):
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, int | np.integer)
-            or value < 1
-        ):
-            raise ValueError(f"{name} must be an integer >= 1; got {value!r}.")
-    if max_repeats > MAX_REPEATS:
-        raise ValueError(
-            f"max_repeats must be at most {MAX_REPEATS} (the boundaries over more "
-            f"looks take minutes to hours to compute); got {max_repeats}."
-        )
+    min_repeats = check_integer(min_repeats, name="min_repeats", low=1)
+    max_repeats = check_integer(
+        max_repeats,
+        name="max_repeats",
+        low=1,
+        high=MAX_REPEATS,
+        why="the boundaries over more looks take minutes to hours to compute",
+    )
     if min_repeats > max_repeats:
         raise ValueError(
             f"min_repeats must be at most max_repeats; got min_repeats="
@@ -601,10 +611,11 @@ def look_decisions(
     """Decision code at every look (see :data:`DECISIONS`).
 
     1 ("A better") where ``statistic >= upper``, -1 ("B better") where
-    ``statistic <= lower``, 2 ("no difference") where ``rope > 0`` and the
-    interval ``[low, high]`` lies inside ``[-rope, rope]``, 3 ("no
-    difference found (futility)") where ``futility_threshold`` is given and
-    the conditional power ``power`` is below it, else 0 (go on). A crossing
+    ``statistic <= lower``, 2 ("no difference", stopped by the rope) where
+    ``rope > 0`` and the interval ``[low, high]`` lies inside ``[-rope,
+    rope]``, 3 ("no difference", stopped for futility) where
+    ``futility_threshold`` is given and the conditional power ``power`` is
+    below it, else 0 (go on). A crossing
     wins over the rope's rule, which wins over the futility rule, at the
     same look. ``power`` should be NaN (no futility stop) at the last look.
     """

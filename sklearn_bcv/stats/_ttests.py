@@ -135,7 +135,12 @@ def _validate_common(alpha, alternative, test, allowed=None):
 # --------------------------------------------------------------------------
 
 
-@register_test("paired_t_5x2cv", needs="differences", design="mx2")
+@register_test(
+    "paired_t_5x2cv",
+    needs="differences",
+    design="mx2",
+    swap="negate",
+)
 def paired_t_5x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     """Dietterich's 5×2 CV paired t test, for any m×2 design.
 
@@ -207,6 +212,7 @@ def paired_t_5x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     alternatives="two-sided",
     recommended_for={"mx2": 1},
     rationale="recommended for a random m×2 CV (Alpaydin)",
+    swap="same",
 )
 def combined_f_5x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     """Alpaydin's combined 5×2 CV F test, for any m×2 design.
@@ -340,6 +346,7 @@ def _check_df1(df1, m):
     rationale="recommended for scores on a block-regularized m×2 CV "
     "(calibrated F-test)",
     param_check=lambda df1: _check_df1(df1, 5),  # m only sets None's meaning
+    swap="same",
 )
 def calibrated_f_5x2bcv(differences, *, alpha=0.05, alternative="two-sided", df1=None):
     """Calibrated F test of a (5×2) block-regularized cross-validation.
@@ -427,7 +434,14 @@ def calibrated_f_5x2bcv(differences, *, alpha=0.05, alternative="two-sided", df1
     )
 
 
-@register_test("combined_t_5x2cv", needs="differences", design="mx2")
+@register_test(
+    "combined_t_5x2cv",
+    needs="differences",
+    design="mx2",
+    not_recommended="it treats the 2m differences as independent, so its type "
+    "I error is inflated (0.15-0.29 at 0.05, Yang et al. Table V)",
+    swap="negate",
+)
 def combined_t_5x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     """Yildiz's combined 5×2 CV t test, for any m×2 design (not recommended).
 
@@ -495,7 +509,12 @@ def combined_t_5x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     return _t_result(test, numerator, np.sqrt(variance), m, alpha, alternative)
 
 
-@register_test("blocked_t_3x2cv", needs="differences", design="bcv")
+@register_test(
+    "blocked_t_3x2cv",
+    needs="differences",
+    design="bcv",
+    swap="negate",
+)
 def blocked_t_3x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     """Blocked 3×2 CV t test of Wang et al. (2014), for any m×2 BCV.
 
@@ -528,16 +547,33 @@ def blocked_t_3x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     .. math:: \\hat\\sigma^2 = \\frac{1}{2m}\\sum_{i}(d_i - \\bar d)^2,
               \\qquad t = \\bar d / \\hat\\sigma, \\qquad t \\sim t(2m - 1).
 
-    The divisor is 2m and there is no ``1/sqrt(2m)`` in the denominator, on
-    purpose: on a block-regularized design the correlation between the two
-    folds of a repetition is about 0 and between folds of different
-    repetitions about 1/2, so ``Var(dbar) ≈ sigma**2 (1 + (2m - 2)/2) / (2m)
-    ≈ sigma**2 / 2`` and ``E[sigma2_hat] ≈ sigma**2 (1 - 1/2) = sigma**2 / 2``
-    too: ``sigma2_hat`` itself estimates the variance of ``dbar``. Dividing
-    it by 2m again, as a naive paired t test does, would overstate the
-    evidence. The design must be block-regularized (the comparison engine
-    warns otherwise). Zero variance gives 0 (p-value 1) when ``dbar == 0``,
-    else ``±inf`` (p-value 0 on the side of the infinity).
+    This is the published test (statistic, divisor 2m and 2m - 1 degrees of
+    freedom, as in the authors' own code); its null distribution is an
+    approximation. The divisor is 2m and there is no ``1/sqrt(2m)`` in the
+    denominator because on a block-regularized design the correlation
+    between the two folds of a repetition is about 0 and between folds of
+    different repetitions about 1/2: under the normal model with variance
+    ``sigma**2`` and correlations ``rho1`` (same repetition) and ``rho2``
+    (different repetitions), ``Var(dbar) = sigma**2 (1 + rho1 + (2m - 2)
+    rho2) / (2m)`` and the sum of squares ``SS`` has expectation
+    ``sigma**2 (2m - 1 - rho1 - (2m - 2) rho2)``, so at ``rho1 = 0``,
+    ``rho2 = 1/2`` both ``Var(dbar)`` and ``E[SS / 2m]`` are ``sigma**2 /
+    2``: ``sigma2_hat`` estimates the variance of ``dbar`` without bias, and
+    dividing it by 2m again, as a naive paired t test does, would overstate
+    the evidence. Unbiased is not t(2m - 1), though:
+    ``SS / sigma**2 = (1 + rho1 - 2 rho2) chi2(m - 1) + (1 - rho1) chi2(m)``
+    (independent of ``dbar``), whose effective degrees of freedom lie
+    between m (``rho2 = (1 + rho1)/2``) and 2m - 1 (``rho2 = rho1``) — 3
+    and 5 for the 3×2 design — and at ``rho1 = 0``, ``rho2 = 1/2`` the
+    statistic is exactly t(m) (t(3) for 3×2), whose tails are heavier than
+    those of the t(5) it is referred to: the test then rejects more often
+    than ``alpha`` (it is exactly t(2m - 1) only when ``rho1 = rho2 =
+    (m - 1)/(2m - 1)``). Seed 001's Table 3 prints this test's rejection rates at
+    ``t_0.95(5) = 2.015``, i.e. two-sided at ``alpha = 0.10`` (see the
+    reproduction notes). The design must be block-regularized (the
+    comparison engine warns otherwise). Zero variance gives 0 (p-value 1)
+    when ``dbar == 0``, else ``±inf`` (p-value 0 on the side of the
+    infinity).
 
     References
     ----------
@@ -568,6 +604,7 @@ def blocked_t_3x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     needs="differences",
     design="bcv",
     param_check=check_rho_params,
+    swap="negate",
 )
 def bcv_t(differences, *, alpha=0.05, alternative="two-sided", rho1=0.5, rho2=0.5):
     """t test of the mean score difference under the BCV variance model.
@@ -722,7 +759,16 @@ def corrected_std_error(s2, n_splits, n_train, n_test):
     return np.sqrt(variance)
 
 
-@register_test("paired_t", needs="differences", design="any")
+@register_test(
+    "paired_t",
+    needs="differences",
+    design="any",
+    display_name="paired t test",
+    not_recommended="its variance ignores the correlation of overlapping "
+    "training sets, so it rejects too often (Dietterich 1998; Nadeau & Bengio "
+    "2003)",
+    swap="negate",
+)
 def paired_t(differences, *, alpha=0.05, alternative="two-sided"):
     """Paired t test on the per-split differences (not recommended).
 
@@ -798,6 +844,8 @@ def paired_t(differences, *, alpha=0.05, alternative="two-sided"):
     design="any",
     recommended_for={"bcv": 3, "mx2": 2, "kfold": 1, "any": 1},
     rationale="recommended for k-fold and other resampling designs (Nadeau & Bengio)",
+    display_name="corrected resampled t test (Nadeau & Bengio)",
+    swap="negate",
 )
 def corrected_t(differences, n_train, n_test, *, alpha=0.05, alternative="two-sided"):
     """Corrected resampled / repeated CV t test (Nadeau & Bengio).

@@ -35,7 +35,12 @@ _PROPORTION_Z_HINT = (
 )
 
 
-@register_test("proportion_z", needs="tables", design="holdout")
+@register_test(
+    "proportion_z",
+    needs="tables",
+    design="holdout",
+    swap="negate",
+)
 def proportion_z(tables, *, alpha=0.05, alternative="two-sided"):
     """Run the difference-of-proportions z test on one hold-out split.
 
@@ -200,7 +205,12 @@ def _check_loss_differences(loss_differences):
     return folds
 
 
-@register_test("cv_ci_z", needs="loss_differences", design="kfold")
+@register_test(
+    "cv_ci_z",
+    needs="loss_differences",
+    design="kfold",
+    swap="negate",
+)
 def cv_ci_z(loss_differences, *, alpha=0.05, alternative="two-sided"):
     """K-fold cross-validation z test and confidence interval (Bayle et al.).
 
