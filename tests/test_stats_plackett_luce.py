@@ -34,6 +34,10 @@ from sklearn_bcv.stats._plackett_luce import (
     weak_order_levels,
 )
 
+# Measured results of the experiments of Blum, Calvo & Blesa (2015), the
+# rows of sizes 100 and 1000 of scmamp's data set ``data.blum.2015``: numbers
+# of a published experiment, kept here to check scmamp's published
+# posterior; a test fixture, not part of the installed package.
 BLUM = Path(__file__).parent / "_blum_2015.csv"
 BLUM_NAMES = [
     "FruitFly",
