@@ -34,7 +34,7 @@ from ._store import StudyStore, opened_store
 from .stats._corrections import CORRECTIONS, check_family
 from .stats._effect import EFFECT_SIZE_KINDS, pairwise_effect_sizes
 from .stats._parametric_across import auto_path
-from .stats._registry import default_tests
+from .stats._registry import default_tests, get_entry, keyword_names
 from .stats._utils import stable_mean
 
 __all__ = ["BenchmarkResult", "benchmark", "compare_scores"]
@@ -141,6 +141,25 @@ def _plan(
             )
         )
     return plans[0], plans[1], control
+
+
+def _with_score_scale(plan, table):
+    """The pairwise ``plan`` with ``score_scale`` set, for every test that
+    takes it (unless the user set it), to the table's largest ``|score|``:
+    the tie rule of the tests on differences (equal in the user's decimals
+    means equal) then reads the scores' units, not the differences'."""
+    scale = float(np.max(np.abs(table.scores)))
+    if table.split_scores is not None:
+        scale = max(scale, float(np.max(np.abs(table.split_scores))))
+    if not scale > 0:
+        return plan
+    planned = []
+    for test in plan:
+        accepted = keyword_names(get_entry(test.name).func) or frozenset()
+        if "score_scale" in accepted and "score_scale" not in test.params:
+            test = test._replace(params={**test.params, "score_scale": scale})
+        planned.append(test)
+    return planned
 
 
 def _sampling_seed(random_state):
@@ -435,7 +454,7 @@ default=None
     result = build_datasets_result(
         table,
         rank_plan=rank_plan,
-        pairwise_plan=pairwise_plan,
+        pairwise_plan=_with_score_scale(pairwise_plan, table),
         correction=correction,
         control=control,
         alpha=alpha,
@@ -750,7 +769,7 @@ effect_size
     result = build_datasets_result(
         table,
         rank_plan=rank_plan,
-        pairwise_plan=pairwise_plan,
+        pairwise_plan=_with_score_scale(pairwise_plan, table),
         correction=correction,
         control=control_index,
         alpha=alpha,

@@ -143,9 +143,11 @@ def _rank_table(scores):
     return scores, ranks, ranks.mean(axis=0)
 
 
-def _tie_sum(scores):
-    """``Σ_i Σ_groups (t³ − t)`` over the groups of tied scores of each row."""
-    ordered = np.sort(scores, axis=1)
+def _tie_sum(ranks):
+    """``Σ_i Σ_groups (t³ − t)`` over the groups of tied scores of each row,
+    read from the row's average ranks (tied scores, by the tie rule, share
+    one exact half-integer rank)."""
+    ordered = np.sort(ranks, axis=1)
     starts = np.ones(ordered.shape, dtype=bool)
     starts[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
     sizes = np.bincount(np.cumsum(starts.ravel()) - 1).astype(np.int64)
@@ -163,16 +165,17 @@ def _friedman_terms(scores, ranks):
     n_datasets, k = scores.shape
     doubled = np.rint(2.0 * ranks.sum(axis=0)).astype(np.int64)
     spread = k * int(np.sum(doubled**2)) - int(doubled.sum()) ** 2
-    denominator = n_datasets * (k**3 - k) - _tie_sum(scores)
+    denominator = n_datasets * (k**3 - k) - _tie_sum(ranks)
     return spread, denominator
 
 
-def _concordance_probability(scores):
+def _concordance_probability(ranks):
     """P(every data set ranks the k estimators as the first one does) under
-    H0, each data set's arrangement of its tied groups equally likely."""
-    n_datasets, k = scores.shape
+    H0, each data set's arrangement of its tied groups equally likely
+    (read from the ranks, as :func:`_tie_sum`)."""
+    n_datasets, k = ranks.shape
     log_p = 0.0
-    for row in scores[1:]:
+    for row in ranks[1:]:
         _, sizes = np.unique(row, return_counts=True)
         log_p += float(np.sum(special.gammaln(sizes + 1.0)) - special.gammaln(k + 1.0))
     return float(np.exp(log_p))

@@ -11,7 +11,6 @@ set's ranks by the rank of its range. Each comes with its post hoc family
 
 import numpy as np
 from scipy import special
-from scipy.stats import rankdata
 
 from ._across_utils import (
     _TWO_SIDED,
@@ -22,6 +21,7 @@ from ._across_utils import (
 )
 from ._ranks import check_score_table
 from ._registry import register_test
+from ._ties import tie_tolerance, tied_ranks
 from ._utils import (
     check_alpha,
     check_alternative,
@@ -50,10 +50,15 @@ def _checked(scores, alpha, alternative, test):
 
 def aligned_ranks(scores):
     """Ranks of the aligned scores, all N·k together: 1 = the largest
-    ``x_ij - mean_j' x_ij'``, ties averaged. Shape (n_datasets, k)."""
+    ``x_ij - mean_j' x_ij'``, ties averaged. Shape (n_datasets, k).
+
+    Aligned values equal in the user's decimals tie (the tie rule of
+    :mod:`._ties`, relative to the table's largest ``|score|``): their
+    rounding differs with the units and the order of the columns.
+    """
     scores, _ = power_of_two_scale(scores, axis=None)
     aligned = scores - scores.mean(axis=1, keepdims=True)
-    return rankdata(-aligned, method="average").reshape(scores.shape)
+    return tied_ranks(-aligned, tie_tolerance(scores))
 
 
 @register_test(
@@ -353,8 +358,10 @@ def _quade_terms(scores):
     """``(S_j, A, B)`` of Quade's test; ``S_j`` larger is better."""
     n_datasets, k = scores.shape
     scores, _ = power_of_two_scale(scores, axis=None)
-    weights = rankdata(np.ptp(scores, axis=1), method="average")
-    within = rankdata(scores, axis=1, method="average")  # 1 = worst
+    # Ranges (and split means) equal in the user's decimals tie.
+    tolerance = tie_tolerance(scores)
+    weights = tied_ranks(np.ptp(scores, axis=1), tolerance)
+    within = tied_ranks(scores, tolerance, axis=1)  # 1 = worst
     s = weights[:, None] * (within - (k + 1) / 2.0)
     totals = s.sum(axis=0)
     return totals, float(np.sum(s**2)), float(np.sum(totals**2) / n_datasets)

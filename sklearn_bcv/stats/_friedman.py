@@ -176,7 +176,7 @@ def friedman(scores, *, alpha=0.05, alternative="two-sided"):
     if spread == 0:
         id_pvalue = 1.0
     elif id_denominator == 0:
-        id_pvalue = _concordance_probability(scores)
+        id_pvalue = _concordance_probability(ranks)
     else:
         id_pvalue = f_sf(id_statistic, *id_df)
     iman_davenport = Bunch(

@@ -17,6 +17,8 @@ from ._bayesian import (
     scaled_correlated_t_posterior,
 )
 from ._registry import register_test
+from ._signed_rank import signed_rank_test
+from ._ties import check_score_scale, merge_magnitudes, tie_tolerance
 from ._utils import (
     check_alpha,
     check_alternative,
@@ -28,7 +30,8 @@ from ._utils import (
 # --------------------------------------------------------------------------
 
 
-def _check_zero_method(zero_method):
+def _check_zero_method(zero_method, score_scale=None):
+    check_score_scale(score_scale)
     if not isinstance(zero_method, str) or zero_method not in _ZERO_METHODS:
         raise ValueError(
             f"zero_method must be one of {list(_ZERO_METHODS)}; got {zero_method!r}."
@@ -44,7 +47,12 @@ def _check_zero_method(zero_method):
     defaults={"all_pairs": 0, "control": 0},
 )
 def wilcoxon(
-    dataset_differences, *, alpha=0.05, alternative="two-sided", zero_method="wilcox"
+    dataset_differences,
+    *,
+    alpha=0.05,
+    alternative="two-sided",
+    zero_method="wilcox",
+    score_scale=None,
 ):
     """Wilcoxon signed-rank test of two estimators across data sets.
 
@@ -63,6 +71,12 @@ def wilcoxon(
         :func:`scipy.stats.wilcoxon`: ``"wilcox"`` drops them, ``"pratt"``
         ranks them and then drops them, ``"zsplit"`` splits their ranks
         evenly between the positive and negative sums (Demšar's choice).
+    score_scale : float, default=None
+        The largest magnitude of the scores the differences come from (1
+        for accuracies, 100 for percents). Differences within ``2**-46``
+        times it of each other tie, and within that of 0 are zeros (see
+        Notes); None takes the largest ``|difference|``.
+        :func:`~sklearn_bcv.compare_scores` passes the table's.
 
     Returns
     -------
@@ -74,8 +88,8 @@ def wilcoxon(
             the two-sided test, ``R+`` (the rank sum of the data sets on
             which A is better) for a one-sided one.
         pvalue : float
-            The p-value of :func:`scipy.stats.wilcoxon` (exact for small
-            samples without ties or zeros, else the normal approximation).
+            Exact for up to 50 data sets, ties and zeros included (see
+            Notes); the normal approximation above.
         df : None
         reject : bool
             ``pvalue < alpha``.
@@ -104,6 +118,36 @@ def wilcoxon(
     assume normal differences or commensurable scores across data sets, and
     outliers weigh less. The data sets, not the splits, are the independent
     units, so the differences should be one number per data set.
+
+    **Ties in your units.** The differences are computed in floating point,
+    so two that are equal in your decimals can differ in their last bits
+    (``0.83 - 0.82`` is ``0.010000000000000009``, ``0.82 - 0.81`` is
+    ``0.009999999999999898``, ``83 - 82`` is ``1``), and
+    :func:`scipy.stats.wilcoxon` then breaks their tie arbitrarily,
+    differently in percents or another column order. Here ``|d_i|`` and
+    ``|d_j|`` tie when they differ by at most ``τ = 2**-46·M`` (``M`` the
+    largest of ``score_scale`` and the ``|d_i|``), a ``|d_i|`` within
+    ``τ`` of 0 is a zero, and near-equal values are grouped by single
+    linkage (``doc/user_guide.rst``, "Ties in your units"): the statistic
+    and p-value are the same whatever the units or the order of the data
+    sets.
+
+    **The p-value.** With ``n`` the number of differences (zeros included)
+    up to 50, it is exact given the ties and zeros: under the null
+    hypothesis each nonzero ``d_i`` is positive or negative with
+    probability 1/2 independently, so ``2R+`` (doubled midranks are whole
+    numbers) is distributed as the sum of a random subset of the doubled
+    ranks of the nonzero differences (plus zsplit's fixed share of the
+    zeros), computed by a dynamic programme over the sums and cached by tie
+    pattern. Two-sided ``p = min(1, 2·min(P(T <= t), P(T >= t)))``,
+    one-sided the matching tail. This is the distribution
+    :func:`scipy.stats.wilcoxon` enumerates (its permutation path, up to 13
+    data sets with ties or zeros) and its exact path without them; from 14
+    to 50 data sets with ties scipy uses the normal approximation, which
+    is not needed here. Above 50, the normal approximation of scipy: ``R+``
+    against mean ``n(n + 1)/4`` and variance ``(n(n + 1)(2n + 1) -
+    Σ(t³ - t)/2)/24`` over the tie groups ``t``, with Pratt's terms for its
+    zeros (Cureton 1967), no continuity correction.
 
     When every difference is 0 there is no evidence either way: statistic
     0 and p-value 1 (scipy would divide 0 by 0 there).
@@ -136,12 +180,11 @@ def wilcoxon(
     alpha = check_alpha(alpha)
     alternative = check_alternative(alternative, test=test)
     _check_zero_method(zero_method)
-    d = _check_dataset_differences(dataset_differences, test=test)
+    d = _merged_differences(dataset_differences, test, score_scale)
     if zero_method != "zsplit" and not np.any(d):
         statistic, pvalue = 0.0, 1.0
     else:
-        found = stats.wilcoxon(d, zero_method=zero_method, alternative=alternative)
-        statistic, pvalue = float(found.statistic), float(found.pvalue)
+        statistic, pvalue, _ = signed_rank_test(d, zero_method, alternative)
     n_ranked = d.size if zero_method != "wilcox" else int(np.count_nonzero(d))
     return make_result(
         test=test,
@@ -154,6 +197,26 @@ def wilcoxon(
         zero_method=zero_method,
         min_pvalue=_smallest_pvalue(n_ranked, alternative),
     )
+
+
+def _merged_differences(dataset_differences, test, score_scale, rope=None):
+    """The checked differences with their ties in the user's units made
+    exact (``merge_magnitudes``): ``|d_i| ≈ |d_j|`` equal, ``≈ 0`` zero and,
+    with a rope, ``≈ ±rope`` exactly ``±rope``."""
+    d = _check_dataset_differences(dataset_differences, test=test)
+    scale = check_score_scale(score_scale)
+    tolerance = tie_tolerance(d, scale, rope)
+    anchors = (0.0,) if not rope else (0.0, rope)
+    return merge_magnitudes(d, tolerance, anchors=anchors)
+
+
+def merged_split_differences(split_differences, test, score_scale, rope=None):
+    """The checked (n_datasets, n_splits) differences, their ties in the
+    user's units made exact (as :func:`_merged_differences`)."""
+    d = _check_split_differences(split_differences, test=test)
+    tolerance = tie_tolerance(d, check_score_scale(score_scale), rope)
+    anchors = (0.0,) if not rope else (0.0, rope)
+    return merge_magnitudes(d, tolerance, anchors=anchors)
 
 
 def _smallest_pvalue(n, alternative):
@@ -169,7 +232,7 @@ def _smallest_pvalue(n, alternative):
 
 
 @register_test("sign", needs="dataset_differences", kind="datasets", role="pairwise")
-def sign(dataset_differences, *, alpha=0.05, alternative="two-sided"):
+def sign(dataset_differences, *, alpha=0.05, alternative="two-sided", score_scale=None):
     """Sign test of two estimators across data sets (wins and losses).
 
     Parameters
@@ -182,6 +245,10 @@ def sign(dataset_differences, *, alpha=0.05, alternative="two-sided"):
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
         ``"greater"``: A wins on more than half the data sets;
         ``"less"``: B does.
+    score_scale : float, default=None
+        The largest magnitude of the scores the differences come from; a
+        difference within ``2**-46`` times it of 0 is a tie (see
+        :func:`wilcoxon`). None takes the largest ``|difference|``.
 
     Returns
     -------
@@ -199,7 +266,8 @@ def sign(dataset_differences, *, alpha=0.05, alternative="two-sided"):
             ``pvalue < alpha``.
         wins, losses, ties : int
             The data sets on which A is better (``d > 0``), worse
-            (``d < 0``), and those with ``d == 0``.
+            (``d < 0``), and those with ``d == 0`` (in your decimals: a
+            difference of rounding errors only is 0).
         n_trials : int
             n.
         min_pvalue : float
@@ -249,7 +317,7 @@ def sign(dataset_differences, *, alpha=0.05, alternative="two-sided"):
     test = "sign"
     alpha = check_alpha(alpha)
     alternative = check_alternative(alternative, test=test)
-    d = _check_dataset_differences(dataset_differences, test=test)
+    d = _merged_differences(dataset_differences, test, score_scale)
     wins = int(np.count_nonzero(d > 0))
     losses = int(np.count_nonzero(d < 0))
     ties = d.size - wins - losses
@@ -316,7 +384,13 @@ def _outcome_probabilities(pmf):
     defaults={"all_pairs": 1, "control": 1},
 )
 def poisson_binomial(
-    split_differences, n_train, n_test, *, alpha=0.05, alternative="two-sided"
+    split_differences,
+    n_train,
+    n_test,
+    *,
+    alpha=0.05,
+    alternative="two-sided",
+    score_scale=None,
 ):
     """Poisson-binomial test of two estimators across data sets (seed 002).
 
@@ -338,6 +412,12 @@ def poisson_binomial(
         ``p_a_better > 1 - alpha`` or ``p_b_better > 1 - alpha``;
         ``"greater"`` only A better (seed 002's one-sided use); ``"less"``
         only B better.
+    score_scale : float, default=None
+        The largest magnitude of the scores the differences come from:
+        split differences within ``2**-46`` times it of each other are
+        equal, and within that of 0 are 0 (see :func:`wilcoxon`), so a data
+        set whose differences are equal in your decimals has zero variance
+        whatever the units. None takes the largest ``|difference|``.
 
     Returns
     -------
@@ -429,7 +509,7 @@ def poisson_binomial(
     test = "poisson_binomial"
     alpha = check_alpha(alpha)
     alternative = check_alternative(alternative, test=test)
-    d = _check_split_differences(split_differences, test=test)
+    d = merged_split_differences(split_differences, test, score_scale)
     n_datasets = d.shape[0]
     n_train = check_dataset_sizes(n_train, n_datasets, name="n_train")
     n_test = check_dataset_sizes(n_test, n_datasets, name="n_test")
