@@ -145,14 +145,13 @@ def _plan(
 
 def _with_score_scale(plan, table):
     """The pairwise ``plan`` with ``score_scale`` set, for every test that
-    takes it (unless the user set it), to the table's largest ``|score|``:
-    the tie rule of the tests on differences (equal in the user's decimals
-    means equal) then reads the scores' units, not the differences'."""
-    scale = float(np.max(np.abs(table.scores)))
+    takes it (unless the user set it), to each data set's largest
+    ``|score|``: the tie rule of the tests on differences (equal in the
+    user's decimals means equal) then reads the scores' units, not the
+    differences'."""
+    scale = np.max(np.abs(table.scores), axis=1)
     if table.split_scores is not None:
-        scale = max(scale, float(np.max(np.abs(table.split_scores))))
-    if not scale > 0:
-        return plan
+        scale = np.maximum(scale, np.max(np.abs(table.split_scores), axis=(1, 2)))
     planned = []
     for test in plan:
         accepted = keyword_names(get_entry(test.name).func) or frozenset()

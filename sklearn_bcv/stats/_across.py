@@ -77,7 +77,7 @@ from ._pairwise_across import (  # noqa: F401 (re-exported)
     wilcoxon,
 )
 from ._registry import register_test
-from ._ties import check_score_scale, merge_magnitudes, tie_tolerance
+from ._ties import check_score_scale, difference_tolerance, merge_magnitudes
 from ._utils import (
     check_alpha,
     check_alternative,
@@ -363,7 +363,7 @@ def _merged(dataset_differences, test, score_scale, rope):
     """The checked differences with their ties in the user's units exact
     (``±rope`` and 0 included), and the tie rule's tolerance."""
     d = _check_dataset_differences(dataset_differences, test=test)
-    tolerance = tie_tolerance(d, check_score_scale(score_scale), rope)
+    tolerance = difference_tolerance(d, score_scale, rope)
     anchors = (0.0, rope) if rope else (0.0,)
     return merge_magnitudes(d, tolerance, anchors=anchors), tolerance
 
@@ -570,6 +570,10 @@ def bayesian_signed_rank(
         test, alpha, alternative, rope, prior_weight, n_samples
     )
     d, tolerance = _merged(dataset_differences, test, score_scale, rope)
+    # After the merge a Walsh sum is exactly 0 or beyond the tolerance; with
+    # a rope, a sum within the largest data set's tolerance of ±2·rope is in
+    # it.
+    tolerance = float(np.max(tolerance)) if rope else 0.0
     gammas, exponentials = _dirichlet_parts(
         d.size, prior_weight, n_samples, random_state
     )

@@ -21,7 +21,7 @@ from ._across_utils import (
 )
 from ._ranks import check_score_table
 from ._registry import register_test
-from ._ties import tie_tolerance, tied_ranks
+from ._ties import row_tolerance, tied_ranks
 from ._utils import (
     check_alpha,
     check_alternative,
@@ -53,12 +53,12 @@ def aligned_ranks(scores):
     ``x_ij - mean_j' x_ij'``, ties averaged. Shape (n_datasets, k).
 
     Aligned values equal in the user's decimals tie (the tie rule of
-    :mod:`._ties`, relative to the table's largest ``|score|``): their
+    :mod:`._ties`, relative to their data set's largest ``|score|``): their
     rounding differs with the units and the order of the columns.
     """
     scores, _ = power_of_two_scale(scores, axis=None)
     aligned = scores - scores.mean(axis=1, keepdims=True)
-    return tied_ranks(-aligned, tie_tolerance(scores))
+    return tied_ranks(-aligned, row_tolerance(scores))
 
 
 @register_test(
@@ -359,8 +359,8 @@ def _quade_terms(scores):
     n_datasets, k = scores.shape
     scores, _ = power_of_two_scale(scores, axis=None)
     # Ranges (and split means) equal in the user's decimals tie.
-    tolerance = tie_tolerance(scores)
-    weights = tied_ranks(np.ptp(scores, axis=1), tolerance)
+    tolerance = row_tolerance(scores)
+    weights = tied_ranks(np.ptp(scores, axis=1), tolerance[:, 0])
     within = tied_ranks(scores, tolerance, axis=1)  # 1 = worst
     s = weights[:, None] * (within - (k + 1) / 2.0)
     totals = s.sum(axis=0)

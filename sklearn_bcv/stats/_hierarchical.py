@@ -54,7 +54,7 @@ from ._across import (
 from ._bayesian import _check_rope, posterior_decision
 from ._pairwise_across import merged_split_differences
 from ._registry import register_test
-from ._ties import check_score_scale, merge_ties, tie_tolerance
+from ._ties import check_score_scale, difference_tolerance, merge_ties
 from ._utils import (
     check_alpha,
     check_alternative,
@@ -434,7 +434,7 @@ def _prepare(d, rope, rng, tolerance=0.0):
     d, exponent = power_of_two_scale(d, axis=None)
     if not np.any(d):
         return None
-    tolerance = float(unscale(tolerance, -int(exponent)))
+    tolerance = unscale(tolerance, -int(exponent))
     n_splits = d.shape[1]
     # baycomp's unit, the mean within-data-set sd, floored at 2**-200 of the
     # largest |difference| (itself in [1/2, 1) here): data sets whose means
@@ -777,7 +777,7 @@ def bayesian_hierarchical(
     )
     rope = float(rope)
     d = merged_split_differences(split_differences, test, score_scale, rope)
-    tolerance = tie_tolerance(d, check_score_scale(score_scale), rope)
+    tolerance = np.ravel(difference_tolerance(d, score_scale, rope))
     q = d.shape[0]
     if q < 2:
         raise ValueError(

@@ -18,7 +18,7 @@ from ._bayesian import (
 )
 from ._registry import register_test
 from ._signed_rank import signed_rank_test
-from ._ties import check_score_scale, merge_magnitudes, tie_tolerance
+from ._ties import check_score_scale, difference_tolerance, merge_magnitudes
 from ._utils import (
     check_alpha,
     check_alternative,
@@ -172,7 +172,7 @@ def wilcoxon(
     ...                  0.583, 0.838, 1.000, 0.962, 0.666, 0.981, 0.978])
     >>> result = wilcoxon(c45m - c45, zero_method="zsplit")
     >>> result.statistic, round(result.pvalue, 4), result.reject
-    (12.0, 0.011, True)
+    (12.0, 0.0078, True)
     >>> wilcoxon(c45m - c45, zero_method="zsplit", alternative="greater").statistic
     93.0
     """
@@ -204,8 +204,7 @@ def _merged_differences(dataset_differences, test, score_scale, rope=None):
     exact (``merge_magnitudes``): ``|d_i| ≈ |d_j|`` equal, ``≈ 0`` zero and,
     with a rope, ``≈ ±rope`` exactly ``±rope``."""
     d = _check_dataset_differences(dataset_differences, test=test)
-    scale = check_score_scale(score_scale)
-    tolerance = tie_tolerance(d, scale, rope)
+    tolerance = difference_tolerance(d, score_scale, rope)
     anchors = (0.0,) if not rope else (0.0, rope)
     return merge_magnitudes(d, tolerance, anchors=anchors)
 
@@ -214,7 +213,7 @@ def merged_split_differences(split_differences, test, score_scale, rope=None):
     """The checked (n_datasets, n_splits) differences, their ties in the
     user's units made exact (as :func:`_merged_differences`)."""
     d = _check_split_differences(split_differences, test=test)
-    tolerance = tie_tolerance(d, check_score_scale(score_scale), rope)
+    tolerance = difference_tolerance(d, score_scale, rope)
     anchors = (0.0,) if not rope else (0.0, rope)
     return merge_magnitudes(d, tolerance, anchors=anchors)
 

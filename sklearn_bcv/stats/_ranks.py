@@ -7,7 +7,7 @@ diagram, so a rank and a CD are computed in one place.
 import numpy as np
 from scipy.stats import norm, studentized_range
 
-from ._ties import tie_tolerance, tied_ranks
+from ._ties import row_tolerance, tied_ranks
 from ._utils import check_alpha, check_finite
 
 __all__ = ["critical_difference", "rank_scores", "rank_std_error"]
@@ -57,7 +57,7 @@ def rank_scores(scores):
     -------
     ranks : ndarray of shape (n_datasets, k)
         Ties get the average of the ranks they span. Scores within
-        ``2**-46`` times the table's largest ``|score|`` of each other tie
+        ``2**-46`` times the data set's largest ``|score|`` of each other tie
         (the tie rule of :mod:`._ties`): the mean of per-split scores that
         are equal in your decimals can differ in its last bits.
 
@@ -72,7 +72,7 @@ def rank_scores(scores):
     [[1.5, 1.5]]
     """
     scores = check_score_table(scores, min_datasets=1, min_estimators=1)
-    return tied_ranks(-scores, tie_tolerance(scores), axis=1)
+    return tied_ranks(-scores, row_tolerance(scores), axis=1)
 
 
 def rank_std_error(k, n_datasets):
