@@ -40,6 +40,7 @@ from ._args import (
 from ._benchmark import (
     _parse_test_options,
     _rope,
+    add_effect_sizes_argument,
     list_tests_of,
     plot_figure,
     result_to_csv,
@@ -546,6 +547,7 @@ def add_arguments(parser):
         default=None,
         help="compare every other estimator with this one only",
     )
+    add_effect_sizes_argument(comparison)
     comparison.add_argument(
         "--rope",
         type=_rope,
@@ -640,6 +642,7 @@ def run(args, *, stdout, stderr):
         rope=args.rope,
         alpha=args.alpha,
         alternative=args.alternative,
+        effect_size=False if args.no_effect_sizes else None,
         random_state=args.random_state,
     )
     context = {

@@ -101,13 +101,24 @@ def pairwise_table(results, pairs, k, names, *, correction, alpha, alternative):
     return table
 
 
-def run_pairwise(plan, names, needs_of, *, control, correction, alpha, alternative):
+def run_pairwise(
+    plan,
+    names,
+    needs_of,
+    *,
+    control,
+    correction,
+    alpha,
+    alternative,
+    switch="pairwise_tests",
+):
     """Run each planned two-estimator test on every pair (or against
     ``control``); a Bunch test name -> its (k, k) table.
 
     ``needs_of(a, b, needs)`` gives the inputs of the test for A = ``a`` and
     B = ``b``: the per-split needs of one data set, or the per-data-set
-    differences of a study across data sets.
+    differences of a study across data sets. ``switch`` names the argument
+    that chose ``plan``, for the warning on many pairs.
     """
     k = len(names)
     pairs = pairs_tested(k, control)
@@ -115,7 +126,7 @@ def run_pairwise(plan, names, needs_of, *, control, correction, alpha, alternati
         warnings.warn(
             f"{len(pairs)} pairs of {k} estimators times {len(plan)} pairwise "
             f"tests: {len(pairs) * len(plan)} tests to run, which may take "
-            "minutes; pass pairwise_tests=[] or a control to run fewer.",
+            f"minutes; pass {switch}=[] or a control to run fewer.",
             UserWarning,
             stacklevel=4,
         )

@@ -305,12 +305,14 @@ def _effect_blocks(result):
             )
         )
     level_text = "" if level is None else f"{100 * level:g}% "
+    asymptotic = any("asymptotic" in (e.get("note") or "") for e in effects)
+    how = "asymptotic (normal)" if asymptotic else "bootstrap"
     return [
         ("heading", "Effect sizes"),
         (
             "para",
             "Effect sizes of every pair (positive: the first estimator is "
-            f"better), with {level_text}bootstrap confidence intervals.",
+            f"better), with {level_text}{how} confidence intervals.",
         ),
         _Table(
             ("A", "B", "kind", "estimate", f"{level_text}CI", "magnitude"),

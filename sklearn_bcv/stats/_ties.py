@@ -182,8 +182,18 @@ def _flat_tolerance(tolerance, shape, n_extra=0):
     one), with ``n_extra`` zeros appended (the anchors are exact)."""
     if np.ndim(tolerance) == 0:
         return float(tolerance)
-    flat = np.broadcast_to(np.asarray(tolerance, dtype=np.float64), shape).ravel()
+    tolerance = np.asarray(tolerance, dtype=np.float64)
+    if tolerance.shape != shape:
+        tolerance = np.broadcast_to(tolerance, shape)
+    flat = tolerance.ravel()
     return np.concatenate([flat, np.zeros(n_extra)]) if n_extra else flat
+
+
+def _positive(tolerance):
+    """Whether any ``tolerance`` is above 0 (a number or an array)."""
+    if np.ndim(tolerance) == 0:
+        return tolerance > 0
+    return bool((np.asarray(tolerance) > 0).any())
 
 
 def tie_labels(values, tolerance):
@@ -249,12 +259,14 @@ def merge_ties(values, tolerance, *, anchors=(0.0,)):
     [0.01, 0.01, 0.0, 0.5]
     """
     values = np.asarray(values, dtype=np.float64)
-    if values.size == 0 or not np.any(np.asarray(tolerance) > 0):
+    if values.size == 0 or not _positive(tolerance):
         return values.copy()
     anchors = np.asarray(anchors, dtype=np.float64).ravel()
     flat = np.concatenate([values.ravel(), anchors])
     tolerance = _flat_tolerance(tolerance, values.shape, anchors.size)
     order, ordered, starts = _sorted_groups(flat, tolerance)
+    if starts.all():  # no value near another or near an anchor (the rule)
+        return values.copy()
     labels = np.cumsum(starts) - 1
     representative = ordered[starts]
     is_anchor = order >= values.size
@@ -284,7 +296,7 @@ def merge_magnitudes(values, tolerance, *, anchors=(0.0,)):
     [0.009999999999999898, -0.009999999999999898, 0.0, -0.02]
     """
     values = np.asarray(values, dtype=np.float64)
-    if values.size == 0 or not np.any(np.asarray(tolerance) > 0):
+    if values.size == 0 or not _positive(tolerance):
         return values + 0.0  # a copy, and -0.0 becomes 0.0
     magnitudes = merge_ties(np.abs(values), tolerance, anchors=anchors)
     return np.where(values < 0, -magnitudes, magnitudes) + 0.0
