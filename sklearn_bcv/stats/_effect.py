@@ -75,11 +75,12 @@ _ASYMPTOTIC_NOTE = (
 )
 
 
-def magnitude(estimate, kind):
-    """ "negligible", "small", "medium" or "large" for ``|estimate|``."""
+def magnitude(estimate, kind, tolerance=0.0):
+    """ "negligible", "small", "medium" or "large" for ``|estimate|``; a size
+    within ``tolerance`` (its rounding) of a bound is that bound."""
     size = abs(float(estimate))
     for label, bound in zip(("negligible", "small", "medium"), _THRESHOLDS[kind]):
-        if size < bound:
+        if size < bound - tolerance:
             return label
     return "large"
 
@@ -539,8 +540,9 @@ _DEGENERATE_NOTE = (
 
 
 def _effect_sizes(table, pairs, kind, *, confidence_level, n_resamples, random_state):
-    """``[(estimate, low, high, note), ...]`` of ``pairs`` of columns of
-    ``table`` (n, k), every pair resampled with the same indices."""
+    """``[(estimate, low, high, note, width), ...]`` of ``pairs`` of columns
+    of ``table`` (n, k), every pair resampled with the same indices;
+    ``width`` is the estimate's rounding (within it, values tie)."""
     # The kinds are scale invariant: a common power-of-two scale (exact)
     # keeps squares and sums of extreme scores finite.
     table, _ = power_of_two_scale(table, axis=None)
@@ -549,43 +551,34 @@ def _effect_sizes(table, pairs, kind, *, confidence_level, n_resamples, random_s
     # the data sets, by the largest.
     rows = row_tolerance(table)
     table = merge_ties(table, rows, anchors=())
-    statistic = _KINDS[kind](table, pairs, float(np.max(rows)), rows[:, 0])
+    tolerance = float(np.max(rows))
+    statistic = _KINDS[kind](table, pairs, tolerance, rows[:, 0])
     estimates = np.asarray(statistic.estimates, dtype=np.float64)
+    widths = statistic.tie_width(estimates)
     degenerate = np.asarray(statistic.degenerate())
     out = [None] * len(pairs)
     live = [p for p in range(len(pairs)) if not degenerate[p]]
-    for p in range(len(pairs)):
-        if degenerate[p]:
-            value = float(estimates[p])
-            out[p] = (value, value, value, _DEGENERATE_NOTE)
-    if not live:
-        return out
-    if statistic.n > BOOTSTRAP_MAX_N:
+    for p in np.flatnonzero(degenerate):
+        value = float(estimates[p])
+        out[p] = (value, value, value, _DEGENERATE_NOTE, widths[p])
+    if live and statistic.n > BOOTSTRAP_MAX_N:
         for p in live:
-            out[p] = (float(estimates[p]), *_asymptotic(statistic, p, confidence_level))
-        return out
-    statistic.pairs = [pairs[p] for p in live]
-    statistic.estimates = estimates[live]
-    statistic.denominators = np.asarray(statistic.denominators)[live]
-    if isinstance(statistic, _CliffDelta):
-        statistic.counts = [statistic.counts[p] for p in live]
-    if isinstance(statistic, _CohenDz):
-        statistic.d = statistic.d[live]
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        theta = _bootstrap_distribution(statistic, n_resamples, random_state)
-        widths = statistic.tie_width(statistic.estimates)
-        for q, p in enumerate(live):
-            out[p] = (
-                float(estimates[p]),
-                *_bca(
+            interval = _asymptotic(statistic, p, confidence_level)
+            out[p] = (float(estimates[p]), *interval, widths[p])
+    elif live:
+        resampled = _KINDS[kind](table, [pairs[p] for p in live], tolerance, rows[:, 0])
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            theta = _bootstrap_distribution(resampled, n_resamples, random_state)
+            for q, p in enumerate(live):
+                interval = _bca(
                     estimates[p],
                     theta[q],
-                    statistic.jackknife(q),
-                    widths[q],
+                    resampled.jackknife(q),
+                    widths[p],
                     confidence_level,
-                ),
-            )
+                )
+                out[p] = (float(estimates[p]), *interval, widths[p])
     return out
 
 
@@ -743,7 +736,7 @@ default="cohen_dz"
     0.48
     """
     a, b = _check_samples(a, b)
-    ((estimate, low, high, note),) = _effect_sizes(
+    ((estimate, low, high, note, width),) = _effect_sizes(
         np.stack([a, b], axis=1),
         [(0, 1)],
         kind,
@@ -756,7 +749,7 @@ default="cohen_dz"
         estimate=estimate,
         confidence_interval=(low, high),
         confidence_level=float(confidence_level),
-        magnitude=magnitude(estimate, kind),
+        magnitude=magnitude(estimate, kind, width),
         n=int(a.shape[0]),
         note=note,
     )
@@ -817,8 +810,8 @@ def pairwise_effect_sizes(
             estimate=estimate,
             confidence_interval=(low, high),
             confidence_level=float(confidence_level),
-            magnitude=magnitude(estimate, kind),
+            magnitude=magnitude(estimate, kind, width),
             note=note,
         )
-        for (i, j), (estimate, low, high, note) in zip(pairs, found)
+        for (i, j), (estimate, low, high, note, width) in zip(pairs, found)
     ]

@@ -421,6 +421,13 @@ def _rng(random_state):
     return _generator(entropy, 0)
 
 
+def _orientation(d):
+    """-1 when the first nonzero difference (in row order) is negative,
+    else 1: the sign that makes ``d`` and ``-d`` the same input."""
+    nonzero = np.flatnonzero(d)
+    return -1.0 if nonzero.size and d.flat[nonzero[0]] < 0 else 1.0
+
+
 def _prepare(d, rope, rng, tolerance=0.0):
     """Scaled sufficient statistics and prior bounds, as baycomp.
 
@@ -791,7 +798,12 @@ def bayesian_hierarchical(
         rho = np.broadcast_to(n_test / (np.asarray(n_train) + n_test), (q,))
     rho = np.minimum(rho, 1.0 - 1e-12)
     rng = _rng(random_state)
-    prepared = _prepare(d, rope, rng, tolerance)
+    # The sampler runs on the differences oriented by their first nonzero
+    # one, and its draws of δ are turned back: B against A gives exactly the
+    # mirrored posterior of A against B (not another Monte Carlo draw), so
+    # the order of the estimators cannot change the answer.
+    orientation = _orientation(d)
+    prepared = _prepare(orientation * d, rope, rng, tolerance)
     if prepared is None:
         return _point_mass_result(test, q, n_samples, alpha, alternative, rope)
     stats, scale, rope_scaled, jittered = prepared
@@ -811,6 +823,8 @@ def bayesian_hierarchical(
         n_warmup=n_warmup,
         rng=rng,
     )
+    draws.delta0 = orientation * draws.delta0
+    draws.delta_mean = orientation * draws.delta_mean
     theta = region_masses(draws.delta0, draws.sigma0, draws.nu, rope_scaled)
     diagnostics = _diagnostics(draws, theta, rope_scaled)
     rhat = max(v.rhat for v in diagnostics.values())
