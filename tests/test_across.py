@@ -481,7 +481,7 @@ def test_sign_odd_tie_is_dropped():
 @pytest.mark.parametrize(
     "d, match",
     [
-        ([[0.1, 0.2], [0.3, 0.4]], r"dataset_differences must be a 1-D array"),
+        ([[[0.1, 0.2]]], r"dataset_differences must be a 1-D array"),
         ([0.1], r"needs at least 2 data sets; got dataset_differences with 1"),
         ([0.1, np.nan, 0.2], r"dataset_differences must be finite"),
         (["a", "b"], r"dataset_differences must be numeric"),
@@ -490,6 +490,22 @@ def test_sign_odd_tie_is_dropped():
 def test_pair_tests_bad_differences(func, d, match):
     with pytest.raises(ValueError, match=match):
         func(d)
+
+
+@pytest.mark.parametrize("func", [sign, bayesian_signed_rank, bayesian_sign])
+def test_unbatched_pair_tests_take_one_comparison(func):
+    with pytest.raises(ValueError, match=r"dataset_differences must be a 1-D array"):
+        func([[0.1, 0.2], [0.3, 0.4]])
+
+
+def test_wilcoxon_takes_a_batch_of_comparisons():
+    rng = np.random.default_rng(0)
+    d = np.round(rng.normal(0.01, 0.02, size=(6, 14)), 2)
+    batch = wilcoxon(d, zero_method="pratt", alternative="greater")
+    assert batch.statistic.shape == batch.pvalue.shape == batch.reject.shape == (6,)
+    for row, found in zip(d, zip(batch.statistic, batch.pvalue, batch.min_pvalue)):
+        alone = wilcoxon(row, zero_method="pratt", alternative="greater")
+        assert found == (alone.statistic, alone.pvalue, alone.min_pvalue)
 
 
 def test_wilcoxon_bad_zero_method():

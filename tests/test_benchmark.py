@@ -630,3 +630,29 @@ def test_summary_says_when_a_pairwise_test_cannot_reject(rng):
     assert "note: with 5 data sets wilcoxon cannot reach p < 0.05" in repr(few)
     many = compare_scores(rng.uniform(size=(8, 3)))
     assert "cannot reach" not in repr(many)
+
+
+def test_batched_pairwise_tests_give_what_one_call_per_pair_gives(rng):
+    # wilcoxon and poisson_binomial run on all the pairs at once; the
+    # numbers (and each pair's result) are those of one call per pair.
+    from sklearn_bcv.stats import poisson_binomial, wilcoxon
+
+    split = np.round(rng.uniform(0.6, 0.9, size=(8, 5, 5)), 2)
+    result = compare_scores(split, n_train=90, n_test=10, random_state=0)
+    names = result.names
+    for (a, b), found in result.pairwise.wilcoxon.results.items():
+        i, j = names.index(a), names.index(b)
+        d = result.scores[:, i] - result.scores[:, j]
+        scale = np.maximum(
+            np.abs(result.scores).max(axis=1), np.abs(split).max(axis=(1, 2))
+        )
+        alone = wilcoxon(d, score_scale=scale)
+        assert found == alone
+        alone = poisson_binomial(
+            split[..., i] - split[..., j], 90, 10, score_scale=scale
+        )
+        again = result.pairwise.poisson_binomial.results[(a, b)]
+        assert again.keys() == alone.keys()
+        for key, value in alone.items():
+            np.testing.assert_array_equal(again[key], value)
+            assert type(again[key]) is type(value)

@@ -251,6 +251,7 @@ def build_datasets_result(
             correction=correction,
             alpha=alpha,
             alternative=alternative,
+            needs_of_pairs=table.pairs_needs,
         )
     result["verdict"] = _verdict(result)
     return result

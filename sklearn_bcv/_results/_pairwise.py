@@ -13,6 +13,7 @@ from sklearn.utils import Bunch
 
 from .._engine._plan import run_tests
 from ..stats._corrections import adjust_pvalues
+from ..stats._registry import get_entry
 from ._text import format_number
 
 __all__ = [
@@ -111,6 +112,7 @@ def run_pairwise(
     alpha,
     alternative,
     switch="pairwise_tests",
+    needs_of_pairs=None,
 ):
     """Run each planned two-estimator test on every pair (or against
     ``control``); a Bunch test name -> its (k, k) table.
@@ -118,7 +120,9 @@ def run_pairwise(
     ``needs_of(a, b, needs)`` gives the inputs of the test for A = ``a`` and
     B = ``b``: the per-split needs of one data set, or the per-data-set
     differences of a study across data sets. ``switch`` names the argument
-    that chose ``plan``, for the warning on many pairs.
+    that chose ``plan``, for the warning on many pairs. With
+    ``needs_of_pairs(pairs, needs)`` (the same, a leading axis of pairs), a
+    test registered ``batched`` runs on all the pairs at once.
     """
     k = len(names)
     pairs = pairs_tested(k, control)
@@ -132,6 +136,18 @@ def run_pairwise(
         )
     tables = Bunch()
     for test in plan:
+        if needs_of_pairs is not None and get_entry(test.name).batched:
+            results = _run_batched(test, pairs, needs_of_pairs, alpha, alternative)
+            tables[test.name] = pairwise_table(
+                results,
+                pairs,
+                k,
+                names,
+                correction=correction,
+                alpha=alpha,
+                alternative=alternative,
+            )
+            continue
         results = {}
         swap = _SwapRule()
         for a, b in pairs:
@@ -214,6 +230,53 @@ class _SwapRule:
 
 def _run_one(test, needs, alpha, alternative):
     return run_tests([test], needs, alpha, alternative)[test.name]
+
+
+#: The most difference values a batched call holds (2**20, 8 MiB), so that
+#: memory stays bounded however many pairs and data sets.
+_BATCH_VALUES = 2**20
+
+
+def _run_batched(test, pairs, needs_of_pairs, alpha, alternative):
+    """``{(a, b): (forward, swapped)}`` of a batched test: the pairs in a
+    few calls (and, for a two-sided frequentist test, the swapped pairs:
+    the statistic of [B, A] is that of B against A, run, not inferred);
+    each pair's result is the row of the batch, as one call would give."""
+    size = np.prod(
+        [np.size(value) for value in needs_of_pairs(pairs[:1], test.needs).values()]
+    )
+    chunk = max(1, _BATCH_VALUES // max(1, int(size)))
+    results = {}
+    for start in range(0, len(pairs), chunk):
+        part = pairs[start : start + chunk]
+        forward = _run_one(test, needs_of_pairs(part, test.needs), alpha, alternative)
+        swapped = None
+        if alternative == "two-sided" and not is_bayesian(forward):
+            swapped = _run_one(
+                test,
+                needs_of_pairs([(b, a) for a, b in part], test.needs),
+                alpha,
+                alternative,
+            )
+        for i, pair in enumerate(part):
+            results[pair] = (
+                _row(forward, i, len(part)),
+                None if swapped is None else _row(swapped, i, len(part)),
+            )
+    return results
+
+
+def _row(result, i, n_rows):
+    """Row ``i`` of a batched result: fields with a leading axis of
+    ``n_rows`` comparisons give their i-th entry (a Python scalar where it
+    is one number), the others are kept."""
+    row = Bunch()
+    for key, value in result.items():
+        if isinstance(value, np.ndarray) and value.ndim and value.shape[0] == n_rows:
+            value = value[i]
+            value = value.item() if value.ndim == 0 else value
+        row[key] = value
+    return row
 
 
 def _finite_statistic(value):

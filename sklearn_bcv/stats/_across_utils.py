@@ -33,31 +33,38 @@ _ZERO_METHODS = ("wilcox", "pratt", "zsplit")
 # --------------------------------------------------------------------------
 
 
-def _check_dataset_differences(values, *, test, name="dataset_differences"):
-    """``values`` as a finite float array of shape (n_datasets,), n >= 2."""
+def _check_dataset_differences(
+    values, *, test, name="dataset_differences", batch=False
+):
+    """``values`` as a finite float array of shape (n_datasets,), n >= 2;
+    ``batch=True`` also takes (n_comparisons, n_datasets)."""
     expected = "a 1-D array of shape (n_datasets,)"
+    if batch:
+        expected += " or a 2-D array of shape (n_comparisons, n_datasets)"
     arr = as_numeric_array(values, name=name, expected=expected)
     if not is_real_dtype(arr.dtype):
         raise ValueError(
             f"{name} must be numeric (score_a - score_b per data set); got dtype "
             f"{arr.dtype}."
         )
-    if arr.ndim != 1:
+    if arr.ndim != 1 and not (batch and arr.ndim == 2):
         raise ValueError(f"{name} must be {expected}; got shape {arr.shape}.")
-    if arr.size < 2:
+    if arr.shape[-1] < 2:
         raise ValueError(
-            f"{test} needs at least 2 data sets; got {name} with {arr.size}."
+            f"{test} needs at least 2 data sets; got {name} with {arr.shape[-1]}."
         )
     return check_finite(arr.astype(np.float64), name=name)
 
 
-def _check_split_differences(values, *, test, name="split_differences"):
-    """``values`` as a finite float array of shape (n_datasets, n_splits)."""
+def _check_split_differences(values, *, test, name="split_differences", batch=False):
+    """``values`` as a finite float array of shape (n_datasets, n_splits);
+    ``batch=True`` also takes (n_comparisons, n_datasets, n_splits)."""
     arr = check_differences(values, min_splits=2, test=test, name=name)
-    if arr.ndim != 2 or arr.shape[0] < 1:
+    if arr.ndim not in ((2, 3) if batch else (2,)) or arr.shape[-2] < 1:
         raise ValueError(
-            f"{name} must be a 2-D array of shape (n_datasets, n_splits); got "
-            f"shape {np.shape(values)}."
+            f"{name} must be a 2-D array of shape (n_datasets, n_splits)"
+            + (" or 3-D (n_comparisons, n_datasets, n_splits)" if batch else "")
+            + f"; got shape {np.shape(values)}."
         )
     return arr
 

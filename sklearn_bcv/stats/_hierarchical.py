@@ -784,7 +784,7 @@ def bayesian_hierarchical(
     )
     rope = float(rope)
     d = merged_split_differences(split_differences, test, score_scale, rope)
-    tolerance = np.ravel(difference_tolerance(d, score_scale, rope))
+    tolerance = np.ravel(difference_tolerance(d, score_scale, rope, split=True))
     q = d.shape[0]
     if q < 2:
         raise ValueError(

@@ -45,6 +45,7 @@ def _check_zero_method(zero_method, score_scale=None):
     param_check=_check_zero_method,
     role="pairwise",
     defaults={"all_pairs": 0, "control": 0},
+    batched=True,
 )
 def wilcoxon(
     dataset_differences,
@@ -60,7 +61,10 @@ def wilcoxon(
     ----------
     dataset_differences : array-like of shape (n_datasets,)
         ``score_a - score_b`` on each data set (e.g. the difference of the
-        mean cross-validated scores); at least 2 data sets, finite.
+        mean cross-validated scores); at least 2 data sets, finite. An array
+        of shape (n_comparisons, n_datasets) tests each row (the fields of
+        the result are then arrays over the rows): every pair of a study in
+        one call.
     alpha : float, default=0.05
         Significance level of ``reject``.
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
@@ -180,42 +184,48 @@ def wilcoxon(
     alpha = check_alpha(alpha)
     alternative = check_alternative(alternative, test=test)
     _check_zero_method(zero_method)
-    d = _merged_differences(dataset_differences, test, score_scale)
-    if zero_method != "zsplit" and not np.any(d):
-        statistic, pvalue = 0.0, 1.0
-    else:
-        statistic, pvalue, _ = signed_rank_test(d, zero_method, alternative)
-    n_ranked = d.size if zero_method != "wilcox" else int(np.count_nonzero(d))
+    d = _merged_differences(dataset_differences, test, score_scale, batch=True)
+    rows = np.atleast_2d(d)
+    statistic, pvalue = signed_rank_test(rows, zero_method, alternative)
+    n_ranked = np.count_nonzero(rows, axis=1) if zero_method == "wilcox" else None
+    n_ranked = np.full(rows.shape[0], d.shape[-1]) if n_ranked is None else n_ranked
+    shape = d.shape[:-1]
     return make_result(
         test=test,
-        statistic=statistic,
-        pvalue=min(1.0, pvalue),
+        statistic=statistic.reshape(shape),
+        pvalue=np.minimum(1.0, pvalue).reshape(shape),
         df=None,
         alpha=alpha,
         alternative=alternative,
-        n_datasets=d.size,
+        n_datasets=d.shape[-1],
         zero_method=zero_method,
-        min_pvalue=_smallest_pvalue(n_ranked, alternative),
+        min_pvalue=_smallest_pvalue(n_ranked, alternative).reshape(shape),
     )
 
 
-def _merged_differences(dataset_differences, test, score_scale, rope=None):
+def _merged_differences(
+    dataset_differences, test, score_scale, rope=None, *, batch=False
+):
     """The checked differences with their ties in the user's units made
     exact (``merge_magnitudes``): ``|d_i| ≈ |d_j|`` equal, ``≈ 0`` zero and,
-    with a rope, ``≈ ±rope`` exactly ``±rope``."""
-    d = _check_dataset_differences(dataset_differences, test=test)
+    with a rope, ``≈ ±rope`` exactly ``±rope``; ``batch=True`` takes
+    (n_comparisons, n_datasets) too, each comparison merged apart."""
+    d = _check_dataset_differences(dataset_differences, test=test, batch=batch)
     tolerance = difference_tolerance(d, score_scale, rope)
     anchors = (0.0,) if not rope else (0.0, rope)
-    return merge_magnitudes(d, tolerance, anchors=anchors)
+    return merge_magnitudes(d, tolerance, anchors=anchors, batch=d.ndim > 1)
 
 
-def merged_split_differences(split_differences, test, score_scale, rope=None):
-    """The checked (n_datasets, n_splits) differences, their ties in the
-    user's units made exact (as :func:`_merged_differences`)."""
-    d = _check_split_differences(split_differences, test=test)
-    tolerance = difference_tolerance(d, score_scale, rope)
+def merged_split_differences(
+    split_differences, test, score_scale, rope=None, *, batch=False
+):
+    """The checked (n_datasets, n_splits) differences (``batch=True``: also
+    (n_comparisons, n_datasets, n_splits)), their ties in the user's units
+    made exact (as :func:`_merged_differences`)."""
+    d = _check_split_differences(split_differences, test=test, batch=batch)
+    tolerance = difference_tolerance(d, score_scale, rope, split=True)
     anchors = (0.0,) if not rope else (0.0, rope)
-    return merge_magnitudes(d, tolerance, anchors=anchors)
+    return merge_magnitudes(d, tolerance, anchors=anchors, batch=d.ndim > 2)
 
 
 def _smallest_pvalue(n, alternative):
@@ -227,7 +237,7 @@ def _smallest_pvalue(n, alternative):
     smaller still): tells when a test cannot reject at ``alpha`` at all.
     """
     factor = 2.0 if alternative == "two-sided" else 1.0
-    return float(min(1.0, factor * 0.5**n))
+    return np.minimum(1.0, factor * 0.5 ** np.asarray(n, dtype=np.float64))
 
 
 @register_test("sign", needs="dataset_differences", kind="datasets", role="pairwise")
@@ -352,27 +362,32 @@ def _poisson_binomial_pmf(probabilities):
 
     The recursion ``P_j(x) = P_{j-1}(x)(1 - p_j) + P_{j-1}(x - 1) p_j``,
     one vectorised step per trial: O(q²) operations, no sampling, every
-    entry a sum of non-negative terms (no cancellation).
+    entry a sum of non-negative terms (no cancellation). ``probabilities``
+    of shape (..., q) give pmfs of shape (..., q + 1).
     """
     p = np.asarray(probabilities, dtype=np.float64)
-    pmf = np.zeros(p.size + 1)
-    pmf[0] = 1.0
-    for j, p_j in enumerate(p):
-        head = pmf[: j + 2]
-        shifted = head[:-1] * p_j
+    q = p.shape[-1]
+    pmf = np.zeros((*p.shape[:-1], q + 1))
+    pmf[..., 0] = 1.0
+    for j in range(q):
+        p_j = p[..., j, None]
+        head = pmf[..., : j + 2]
+        shifted = head[..., :-1] * p_j
         head *= 1.0 - p_j
-        head[1:] += shifted
+        head[..., 1:] += shifted
     return pmf
 
 
 def _outcome_probabilities(pmf):
-    """``P(X > q/2)``, ``P(X = q/2)``, ``P(X < q/2)`` of a pmf over 0..q."""
-    q = pmf.size - 1
+    """``P(X > q/2)``, ``P(X = q/2)``, ``P(X < q/2)`` of pmfs over 0..q
+    (the last axis): floats, or arrays over the leading axes."""
+    q = pmf.shape[-1] - 1
     twice = 2 * np.arange(q + 1)
-    p_a_better = float(np.clip(pmf[twice > q].sum(), 0.0, 1.0))
-    p_rope = float(np.clip(pmf[twice == q].sum(), 0.0, 1.0))
-    p_b_better = float(np.clip(pmf[twice < q].sum(), 0.0, 1.0))
-    return p_a_better, p_rope, p_b_better
+    sides = [
+        np.clip(pmf[..., side].sum(axis=-1), 0.0, 1.0)
+        for side in (twice > q, twice == q, twice < q)
+    ]
+    return tuple(float(v) if np.ndim(v) == 0 else v for v in sides)
 
 
 @register_test(
@@ -381,6 +396,7 @@ def _outcome_probabilities(pmf):
     kind="datasets",
     role="pairwise",
     defaults={"all_pairs": 1, "control": 1},
+    batched=True,
 )
 def poisson_binomial(
     split_differences,
@@ -398,7 +414,9 @@ def poisson_binomial(
     split_differences : array-like of shape (n_datasets, n_splits)
         ``score_a - score_b`` on each split of each data set's
         cross-validation (at least 2 splits), finite. With one data set the
-        test is :func:`bayesian_correlated_t` on it.
+        test is :func:`bayesian_correlated_t` on it. An array of shape
+        (n_comparisons, n_datasets, n_splits) tests each comparison (the
+        fields of the result are then arrays over them).
     n_train : float or array-like of shape (n_datasets,)
         Training records per split on each data set (the mean where it
         varies), one value for all or one per data set.
@@ -508,8 +526,8 @@ def poisson_binomial(
     test = "poisson_binomial"
     alpha = check_alpha(alpha)
     alternative = check_alternative(alternative, test=test)
-    d = merged_split_differences(split_differences, test, score_scale)
-    n_datasets = d.shape[0]
+    d = merged_split_differences(split_differences, test, score_scale, batch=True)
+    n_datasets = d.shape[-2]
     n_train = check_dataset_sizes(n_train, n_datasets, name="n_train")
     n_test = check_dataset_sizes(n_test, n_datasets, name="n_test")
     # Each data set's p_i is scale invariant (rope 0): computed on its own
@@ -521,7 +539,7 @@ def poisson_binomial(
     p_a_better, p_rope, p_b_better = _outcome_probabilities(pmf)
     return make_result(
         test=test,
-        statistic=float(p_datasets.sum()),
+        statistic=p_datasets.sum(axis=-1),
         pvalue=None,
         df=None,
         alpha=alpha,

@@ -46,6 +46,7 @@ class RegisteredTest:
     diagram: str | None = None
     defaults: dict = field(default_factory=dict)
     by_default: bool = True
+    batched: bool = False
 
     def check_params(self, params):
         """Run the test's own checks of ``params`` (a ValueError naming the
@@ -88,6 +89,7 @@ def register_test(
     diagram=None,
     defaults=None,
     by_default=True,
+    batched=False,
     overwrite=False,
 ):
     """Register a statistical test under ``name`` (decorator).
@@ -158,6 +160,13 @@ def register_test(
         registered with False runs only when asked for by name (e.g.
         ``aso``, meant for score samples of random seeds rather than
         cross-validation splits).
+    batched : bool, default=False
+        For a test across data sets of one pair at a time: whether it takes
+        its needs with a leading axis of comparisons (``dataset_differences``
+        of shape (n_comparisons, n_datasets), ``split_differences`` of shape
+        (n_comparisons, n_datasets, n_splits)) and returns a result whose
+        fields are arrays over it, the same numbers as one call per
+        comparison. The pairs of a study are then tested in one call.
     overwrite : bool, default=False
         Whether to replace a test already registered under ``name``.
 
@@ -261,6 +270,7 @@ def register_test(
             diagram,
             defaults,
             bool(by_default),
+            bool(batched),
         )
         return func
 

@@ -44,24 +44,23 @@ def _null_tails(doubled):
     return lower, upper
 
 
-def _average_ranks(values):
-    """``(ranks, doubled)``: the average ranks (1 = smallest) of exactly
-    tied ``values``, as ``scipy.stats.rankdata(values, method="average")``
-    without its per-call overhead (the test runs on every pair of a study),
-    and the doubled ranks in increasing order, a tuple of ints (the tie
-    pattern)."""
-    n = values.size
-    order = np.argsort(values, kind="stable")
-    ordered = values[order]
-    ranks = np.empty(n)
-    if n < 2 or np.all(ordered[1:] != ordered[:-1]):  # no ties
-        ranks[order] = np.arange(1.0, n + 1.0)
-        return ranks, _untied(n)
-    starts = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]])
-    counts = np.diff(np.r_[starts, n])
-    doubled = np.repeat(2 * starts + counts + 1, counts)
-    ranks[order] = doubled / 2.0
-    return ranks, tuple(doubled.tolist())
+def _row_ranks(magnitudes):
+    """``(ranks, doubled_sorted)`` of each row of ``magnitudes`` (R, n):
+    average ranks (1 = smallest) of exactly tied values, as
+    ``scipy.stats.rankdata(..., method="average", axis=1)``, and the doubled
+    ranks in increasing order (whole numbers: the tie pattern)."""
+    n_rows, n = magnitudes.shape
+    order = np.argsort(magnitudes, axis=1, kind="stable")
+    ordered = np.take_along_axis(magnitudes, order, axis=1)
+    starts = np.ones((n_rows, n), dtype=bool)
+    starts[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+    group = np.cumsum(starts.ravel()) - 1
+    first = np.tile(np.arange(n), n_rows)[starts.ravel()]  # in-row positions
+    size = np.diff(np.r_[np.flatnonzero(starts.ravel()), starts.size])
+    doubled_sorted = (2 * first + size + 1)[group].reshape(n_rows, n)
+    ranks = np.empty((n_rows, n))
+    np.put_along_axis(ranks, order, doubled_sorted / 2.0, axis=1)
+    return ranks, doubled_sorted
 
 
 @lru_cache(maxsize=128)
@@ -78,9 +77,15 @@ def _tie_correction(values):
     return float(np.sum(sizes**3 - sizes))
 
 
-def _normal_pvalue(d, magnitudes, ranks, zero_method, alternative):
-    """scipy's normal approximation (no continuity correction) of
-    ``R+``, with the tie correction and the terms of the zeros."""
+def _normal_pvalue(d, zero_method, alternative):
+    """scipy's normal approximation (no continuity correction) of ``R+``
+    on the differences ``d`` of one comparison, with the tie correction and
+    the terms of the zeros."""
+    if zero_method == "wilcox":
+        d = d[d != 0]
+    magnitudes = np.abs(d)
+    ranks, _ = _row_ranks(magnitudes[None, :])
+    ranks = ranks[0]
     zeros = d == 0
     n = float(d.size)
     r_plus = float(np.sum(ranks[d > 0]))
@@ -90,7 +95,7 @@ def _normal_pvalue(d, magnitudes, ranks, zero_method, alternative):
     if zero_method == "zsplit":
         r_plus += float(np.sum(ranks[zeros])) / 2.0
         ties = _tie_correction(magnitudes)
-    else:  # pratt (wilcox arrives with its zeros removed)
+    else:  # pratt (wilcox has no zeros left)
         mean -= n_zero * (n_zero + 1.0) / 4.0
         variance -= n_zero * (n_zero + 1.0) * (2.0 * n_zero + 1.0)
         ties = _tie_correction(magnitudes[~zeros])
@@ -106,40 +111,53 @@ def _normal_pvalue(d, magnitudes, ranks, zero_method, alternative):
 
 
 def signed_rank_test(d, zero_method, alternative):
-    """``(statistic, pvalue, exact)`` of the signed-rank test of ``d``.
+    """``(statistic, pvalue)`` of the signed-rank test of each row of ``d``
+    (n_comparisons, n), arrays of shape (n_comparisons,).
 
     ``d`` holds differences whose ties and zeros are exact already (see
     :mod:`._ties`). The statistic is scipy's: ``min(R+, R-)`` two-sided,
-    ``R+`` one-sided, zsplit's zeros half to each sum.
+    ``R+`` one-sided, zsplit's zeros half to each sum. The zeros have the
+    lowest ranks of ``|d|``, so the nonzero differences' ranks among
+    themselves (``wilcox``) are those of the row minus the number of zeros,
+    and their doubled ranks are the tail of the row's sorted pattern.
     """
-    n_total = d.size
-    if zero_method == "wilcox":
-        d = d[d != 0]
-    magnitudes = np.abs(d)
-    ranks, doubled_sorted = _average_ranks(magnitudes)
+    n_rows, n = d.shape
+    ranks, doubled_sorted = _row_ranks(np.abs(d))
     zeros = d == 0
     positive = d > 0
-    n_zero = int(zeros.sum())
-    total = d.size * (d.size + 1) / 2.0  # the ranks' sum
-    zero_share = ranks[zeros].sum() / 2.0 if zero_method == "zsplit" else 0.0
-    zero_ranks = n_zero * (n_zero + 1) / 2.0  # the zeros hold the lowest ranks
-    r_positive = float(ranks[positive].sum())
+    n_zero = zeros.sum(axis=1)
+    if zero_method == "wilcox":
+        ranks = ranks - n_zero[:, None]
+        doubled_sorted = doubled_sorted - 2 * n_zero[:, None]
+        total = (n - n_zero) * (n - n_zero + 1) / 2.0
+        zero_ranks = zero_share = np.zeros(n_rows)
+    else:
+        total = np.full(n_rows, n * (n + 1) / 2.0)
+        zero_ranks = n_zero * (n_zero + 1) / 2.0
+        zero_share = np.where(zeros, ranks, 0.0).sum(axis=1) / 2.0
+        if zero_method == "pratt":
+            zero_share = np.zeros(n_rows)
+    r_positive = np.where(positive, ranks, 0.0).sum(axis=1)
     r_plus = r_positive + zero_share
     r_minus = total - zero_ranks - r_positive + zero_share
-    statistic = min(r_plus, r_minus) if alternative == "two-sided" else r_plus
-    if n_zero == d.size:
-        return statistic, 1.0, True
-    if n_total > EXACT_MAX_N:
-        pvalue = _normal_pvalue(d, magnitudes, ranks, zero_method, alternative)
-        return statistic, pvalue, False
-    # The nonzero differences' doubled ranks are the tail of the sorted
-    # pattern, after the zeros'.
-    lower, upper = _null_tails(doubled_sorted[n_zero:])
-    observed = int(round(2.0 * r_positive))
-    if alternative == "greater":
-        pvalue = upper[observed]
-    elif alternative == "less":
-        pvalue = lower[observed]
-    else:
-        pvalue = min(1.0, 2.0 * min(lower[observed], upper[observed]))
-    return statistic, float(pvalue), True
+    statistic = np.minimum(r_plus, r_minus) if alternative == "two-sided" else r_plus
+    pvalue = np.ones(n_rows)
+    untied = (doubled_sorted[:, 1:] != doubled_sorted[:, :-1]).all(axis=1)
+    for row in np.flatnonzero(n_zero < n):
+        if n > EXACT_MAX_N:
+            pvalue[row] = _normal_pvalue(d[row], zero_method, alternative)
+            continue
+        start = int(n_zero[row])
+        if untied[row] and (start == 0 or zero_method == "wilcox"):
+            pattern = _untied(n - start)
+        else:
+            pattern = tuple(doubled_sorted[row, start:].tolist())
+        lower, upper = _null_tails(pattern)
+        observed = int(round(2.0 * r_positive[row]))
+        if alternative == "greater":
+            pvalue[row] = upper[observed]
+        elif alternative == "less":
+            pvalue[row] = lower[observed]
+        else:
+            pvalue[row] = min(1.0, 2.0 * min(lower[observed], upper[observed]))
+    return statistic, pvalue

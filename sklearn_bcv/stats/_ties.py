@@ -138,55 +138,72 @@ def check_score_scale(score_scale):
     return scale
 
 
-def difference_tolerance(d, score_scale, rope=None):
-    """``τ`` of the differences ``d`` (n_datasets,) or (n_datasets, n_splits).
+def difference_tolerance(d, score_scale, rope=None, *, split=False):
+    """``τ`` of differences ``d``: (..., n_datasets), or with ``split=True``
+    (..., n_datasets, n_splits); leading axes are comparisons.
 
-    With ``score_scale`` None, one ``τ`` from the largest ``|d|`` and the
-    rope; with one scale, from it too; with one scale per data set, one
-    ``τ`` per data set (a column, to broadcast against split differences).
+    With ``score_scale`` None (or one number), one ``τ`` per comparison,
+    from its largest ``|d|``, the rope and the number; with one scale per
+    data set, one ``τ`` per comparison and data set. The result broadcasts
+    against ``d``.
     """
     score_scale = check_score_scale(score_scale)
+    d = np.abs(np.asarray(d, dtype=np.float64))
+    core = 2 if split else 1  # the axes of one comparison
     if score_scale is None or np.ndim(score_scale) == 0:
-        return tie_tolerance(d, score_scale, rope)
-    d = np.asarray(d, dtype=np.float64)
-    if score_scale.shape != d.shape[:1]:
-        raise ValueError(
-            f"score_scale must hold one scale per data set ({d.shape[0]}); got "
-            f"{score_scale.shape[0]}."
-        )
-    largest = np.abs(d) if d.ndim == 1 else np.max(np.abs(d), axis=1)
-    largest = np.maximum(np.maximum(largest, score_scale), rope or 0.0)
-    tolerance = TIE_ULPS * _EPS * largest
-    return tolerance if d.ndim == 1 else tolerance[:, None]
+        largest = np.max(d, axis=tuple(range(d.ndim - core, d.ndim)), keepdims=True)
+        largest = np.maximum(largest, score_scale or 0.0)
+    else:
+        n_datasets = d.shape[-core]
+        if score_scale.shape != (n_datasets,):
+            raise ValueError(
+                f"score_scale must hold one scale per data set ({n_datasets}); "
+                f"got {score_scale.shape[0]}."
+            )
+        if split:
+            d = np.max(d, axis=-1, keepdims=True)
+            score_scale = score_scale[:, None]
+        largest = np.maximum(d, score_scale)
+    return TIE_ULPS * _EPS * np.maximum(largest, rope or 0.0)
 
 
-def _sorted_groups(flat, tolerance):
-    """``(order, ordered, starts)``: the sorting permutation, the sorted
-    values and, in sorted order, True where a value starts a new group (a
-    gap above the larger ``tolerance`` of the two values it separates)."""
-    order = np.argsort(flat, kind="stable")
-    ordered = flat[order]
-    starts = np.empty(flat.size, dtype=bool)
-    if flat.size:
-        starts[0] = True
+def _sorted_groups(rows, tolerance):
+    """``(order, ordered, starts)`` of each row of ``rows`` (R, L): the
+    sorting permutation within the row, the sorted values and, in sorted
+    order, True where a value starts a new group (the row's first, or a gap
+    above the larger ``tolerance`` of the two values it separates). Groups
+    never cross rows."""
+    order = np.argsort(rows, axis=1, kind="stable")
+    ordered = np.take_along_axis(rows, order, axis=1)
+    starts = np.empty(rows.shape, dtype=bool)
+    if rows.size:
+        starts[:, 0] = True
         if np.ndim(tolerance):
-            tolerance = np.asarray(tolerance)[order]
-            tolerance = np.maximum(tolerance[1:], tolerance[:-1])
+            tolerance = np.take_along_axis(tolerance, order, axis=1)
+            tolerance = np.maximum(tolerance[:, 1:], tolerance[:, :-1])
         with np.errstate(over="ignore", invalid="ignore"):
-            starts[1:] = np.diff(ordered) > tolerance
+            starts[:, 1:] = np.diff(ordered, axis=1) > tolerance
     return order, ordered, starts
 
 
-def _flat_tolerance(tolerance, shape, n_extra=0):
-    """``tolerance`` flattened against values of ``shape`` (a scalar stays
-    one), with ``n_extra`` zeros appended (the anchors are exact)."""
-    if np.ndim(tolerance) == 0:
-        return float(tolerance)
-    tolerance = np.asarray(tolerance, dtype=np.float64)
-    if tolerance.shape != shape:
-        tolerance = np.broadcast_to(tolerance, shape)
-    flat = tolerance.ravel()
-    return np.concatenate([flat, np.zeros(n_extra)]) if n_extra else flat
+def _rows(values, tolerance, anchors, batch):
+    """``values`` and ``tolerance`` as rows (R, L) to group, each row
+    followed by the ``anchors`` (exact: tolerance 0). ``batch``: one row per
+    entry of the leading axis; else a single row."""
+    n_rows = values.shape[0] if batch and values.ndim > 1 else 1
+    rows = values.reshape(n_rows, -1)
+    if np.ndim(tolerance):
+        tolerance = np.broadcast_to(
+            np.asarray(tolerance, dtype=np.float64), values.shape
+        )
+        tolerance = tolerance.reshape(n_rows, -1)
+    if anchors.size:
+        rows = np.concatenate(
+            [rows, np.broadcast_to(anchors, (n_rows, anchors.size))], 1
+        )
+        if np.ndim(tolerance):
+            tolerance = np.concatenate([tolerance, np.zeros((n_rows, anchors.size))], 1)
+    return rows, (float(tolerance) if np.ndim(tolerance) == 0 else tolerance)
 
 
 def _positive(tolerance):
@@ -212,10 +229,10 @@ def tie_labels(values, tolerance):
     [1, 1, 0, 2]
     """
     values = np.asarray(values, dtype=np.float64)
-    tolerance = _flat_tolerance(tolerance, values.shape)
-    order, _, starts = _sorted_groups(values.ravel(), tolerance)
+    rows, tolerance = _rows(values, tolerance, np.empty(0), batch=False)
+    order, _, starts = _sorted_groups(rows, tolerance)
     labels = np.empty(values.size, dtype=np.intp)
-    labels[order] = np.cumsum(starts) - 1
+    labels[order[0]] = np.cumsum(starts[0]) - 1
     return labels.reshape(values.shape)
 
 
@@ -243,13 +260,15 @@ def tied_ranks(values, tolerance, *, axis=None):
     return rankdata(labels, method="average", axis=axis)
 
 
-def merge_ties(values, tolerance, *, anchors=(0.0,)):
+def merge_ties(values, tolerance, *, anchors=(0.0,), batch=False):
     """``values`` with every group of near-equal values made exactly equal.
 
     A group that holds one of ``anchors`` (0, a rope) takes the anchor's
     value (the smallest such anchor); any other group takes its smallest
     value. Equal values stay equal; every value moves by at most the width
     of its group (``tolerance`` unless a chain of rounding errors is longer).
+    ``batch=True`` groups each entry of the leading axis (a comparison)
+    apart.
 
     Examples
     --------
@@ -262,28 +281,30 @@ def merge_ties(values, tolerance, *, anchors=(0.0,)):
     if values.size == 0 or not _positive(tolerance):
         return values.copy()
     anchors = np.asarray(anchors, dtype=np.float64).ravel()
-    flat = np.concatenate([values.ravel(), anchors])
-    tolerance = _flat_tolerance(tolerance, values.shape, anchors.size)
-    order, ordered, starts = _sorted_groups(flat, tolerance)
+    rows, tolerance = _rows(values, tolerance, anchors, batch)
+    order, ordered, starts = _sorted_groups(rows, tolerance)
     if starts.all():  # no value near another or near an anchor (the rule)
         return values.copy()
-    labels = np.cumsum(starts) - 1
-    representative = ordered[starts]
-    is_anchor = order >= values.size
+    labels = np.cumsum(starts) - 1  # over all the rows: never across two
+    flat = ordered.ravel()
+    representative = flat[starts.ravel()]
+    width = rows.shape[1]
+    is_anchor = (order >= width - anchors.size).ravel()
     # Reversed so that the smallest anchor of a group is written last.
-    representative[labels[is_anchor][::-1]] = ordered[is_anchor][::-1]
-    merged = np.empty(flat.size)
-    merged[order] = representative[labels]
-    return merged[: values.size].reshape(values.shape)
+    representative[labels[is_anchor][::-1]] = flat[is_anchor][::-1]
+    merged = np.empty(rows.shape)
+    np.put_along_axis(merged, order, representative[labels].reshape(rows.shape), 1)
+    return merged[:, : width - anchors.size].reshape(values.shape)
 
 
-def merge_magnitudes(values, tolerance, *, anchors=(0.0,)):
+def merge_magnitudes(values, tolerance, *, anchors=(0.0,), batch=False):
     """``values`` with their magnitudes merged by :func:`merge_ties`, signs
     kept: ``d`` and ``-d'`` with ``|d| ≈ |d'|`` get exactly opposite values,
     and a value within ``tolerance`` of 0 becomes 0 (a positive zero).
 
     ``anchors`` are magnitudes (0, a rope): a value within ``tolerance`` of
-    ``±rope`` becomes exactly ``±rope``.
+    ``±rope`` becomes exactly ``±rope``. ``batch=True`` merges each entry of
+    the leading axis (a comparison) apart.
 
     Examples
     --------
@@ -298,5 +319,5 @@ def merge_magnitudes(values, tolerance, *, anchors=(0.0,)):
     values = np.asarray(values, dtype=np.float64)
     if values.size == 0 or not _positive(tolerance):
         return values + 0.0  # a copy, and -0.0 becomes 0.0
-    magnitudes = merge_ties(np.abs(values), tolerance, anchors=anchors)
+    magnitudes = merge_ties(np.abs(values), tolerance, anchors=anchors, batch=batch)
     return np.where(values < 0, -magnitudes, magnitudes) + 0.0
