@@ -86,22 +86,30 @@ def magnitude(estimate, kind, tolerance=0.0):
 
 
 # --------------------------------------------------------------------------
-# Centres and spreads over the last axis: a constant sample (every value
-# equal, after the tie rule) has exactly its value as centre and 0 as
+# Centres and spreads over an axis of samples: a constant sample (every
+# value equal, after the tie rule) has exactly its value as centre and 0 as
 # spread, which np.mean and np.std only approximate.
 # --------------------------------------------------------------------------
 
 
-def _constant(values):
-    return np.ptp(values, axis=-1) == 0
+def _constant(values, axis=-1):
+    return np.ptp(values, axis=axis) == 0
 
 
-def _mean_and_var(values):
-    """``(mean, var with ddof=1)`` over the last axis, exact for constants."""
-    constant = _constant(values)
-    mean = np.where(constant, values[..., 0], np.mean(values, axis=-1))
-    var = np.where(constant, 0.0, np.var(values, axis=-1, ddof=1))
+def _mean_and_var(values, axis=-1):
+    """``(mean, var with ddof=1)`` over ``axis``, exact for constants."""
+    constant = _constant(values, axis)
+    mean = np.where(constant, np.take(values, 0, axis), np.mean(values, axis=axis))
+    var = np.where(constant, 0.0, np.var(values, axis=axis, ddof=1))
     return mean, var
+
+
+def _resample_along(values, idx):
+    """``values`` (..., n) at the resamples ``idx`` (B, n) as (..., n, B):
+    the pairs of a resample along the middle axis, so that reducing over
+    them runs over long contiguous rows of resamples (several times faster
+    than a short last axis of n)."""
+    return np.take(values, idx.T, axis=-1)
 
 
 def _median_and_mad(values):
@@ -167,8 +175,7 @@ class _CohenDz(_Kind):
         return len(self.pairs)
 
     def resampled(self, idx):
-        d = np.take(self.d, idx, axis=1)  # (P, B, n), C-contiguous
-        mean, var = _mean_and_var(d)
+        mean, var = _mean_and_var(_resample_along(self.d, idx), axis=-2)
         return safe_divide(mean, np.sqrt(var))
 
     def jackknife(self, p):
@@ -198,7 +205,7 @@ class _CohenD(_Kind):
         return same | (_constant(self.columns[i]) & _constant(self.columns[j]))
 
     def resampled(self, idx):
-        mean, var = _mean_and_var(np.take(self.columns, idx, axis=1))  # (k, B)
+        mean, var = _mean_and_var(_resample_along(self.columns, idx), axis=-2)
         i, j = np.array(self.pairs).T
         gap = _nonzero_gap(mean[i] - mean[j], self.tolerance)
         return safe_divide(gap, _pooled(var[i], var[j]))
