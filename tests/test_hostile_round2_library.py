@@ -357,13 +357,16 @@ def test_pairwise_tables_derive_the_swapped_statistic_exactly():
 
     rng = np.random.default_rng(1)
     scores = rng.uniform(size=(12, 7)) + np.linspace(0, 0.2, 7)
-    derived = compare_scores(scores, pairwise_tests=["wilcoxon"])
+    # paired_t_datasets runs one pair at a time (wilcoxon, batched, runs
+    # every pair both ways at once).
+    derived = compare_scores(scores, pairwise_tests=["paired_t_datasets"])
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_pairwise, "_SWAP_EVIDENCE", 10**9)  # run every pair twice
-        both = compare_scores(scores, pairwise_tests=["wilcoxon"])
+        both = compare_scores(scores, pairwise_tests=["paired_t_datasets"])
     for field in ("statistic", "pvalue", "reject"):
         np.testing.assert_array_equal(
-            derived.pairwise.wilcoxon[field], both.pairwise.wilcoxon[field]
+            derived.pairwise.paired_t_datasets[field],
+            both.pairwise.paired_t_datasets[field],
         )
 
 

@@ -124,6 +124,13 @@ def friedman_aligned(scores, *, alpha=0.05, alternative="two-sided"):
     scores its estimators alike (all aligned values 0), T is 0/0: 0 with
     p-value 1.
 
+    Aligned values equal in your decimals tie: computed in floating point
+    they differ in their last bits, and differently in percents or another
+    column order, so values within ``2**-46`` times their data set's largest
+    ``|score|`` of each other are one tie (the tie rule of
+    :func:`wilcoxon`; the statistic is then the same in any units and
+    order).
+
     References
     ----------
     .. [1] J. L. Hodges, E. L. Lehmann, "Rank methods for combination of
@@ -423,6 +430,11 @@ def quade(scores, *, alpha=0.05, alternative="two-sided"):
     A = B happens when every data set ranks the estimators alike and all
     the ranges tie: F is then infinite and the p-value 0 (or, when every
     data set ties them all, 0/0: F = 0 and p-value 1).
+
+    Ranges (and scores) equal in your decimals tie: ranges within
+    ``2**-46`` times the larger of their data sets' largest ``|score|`` are
+    one tie (the tie rule of :func:`wilcoxon`), so F is the same in
+    fractions, percents or any column order.
 
     References
     ----------
