@@ -764,13 +764,13 @@ def bayesian_hierarchical(
     >>> [round(result[k], 1) for k in ("p_a_better", "p_rope", "p_b_better")]
     [0.6, 0.4, 0.0]
     >>> round(result.delta0.mean, 3), [round(v, 3) for v in result.delta0.interval]
-    (0.011, [0.003, 0.018])
+    (0.011, [0.003, 0.019])
     >>> bool(result.rhat < 1.01), bool(result.ess > 400)
     (True, True)
 
     On the next data set A is better than B by more than one point with
     posterior probability 0.6, and practically equivalent with 0.4; the
-    mean difference δ₀ is about one point (95% interval 0.3 to 1.8).
+    mean difference δ₀ is about one point (95% interval 0.3 to 1.9).
     """
     test = "bayesian_hierarchical"
     alpha = check_alpha(alpha)
