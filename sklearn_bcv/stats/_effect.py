@@ -140,10 +140,18 @@ class _Kind:
 
     def __init__(self, table, pairs, tolerance, rows=None):
         self.table = table
+        self.columns = np.ascontiguousarray(table.T)  # (k, n)
         self.pairs = pairs
         self.tolerance = tolerance
         self.rows = tolerance if rows is None else rows
         self.n = table.shape[0]
+
+    def degenerate(self):
+        """Whether no resample can change the estimate of each pair: A's
+        scores equal B's, or both constant."""
+        i, j = np.array(self.pairs).T
+        same = np.all(self.columns[i] == self.columns[j], axis=-1)
+        return same | (_constant(self.columns[i]) & _constant(self.columns[j]))
 
     def width(self):
         """How many (batch, n) arrays a batch of resamples holds at once."""
@@ -168,7 +176,7 @@ class _CohenDz(_Kind):
         self.denominators = np.sqrt(var)
         self.estimates = safe_divide(mean, self.denominators)
 
-    def degenerate(self):
+    def degenerate(self):  # every difference equal
         return _constant(self.d)
 
     def width(self):
@@ -191,18 +199,12 @@ class _CohenDz(_Kind):
 class _CohenD(_Kind):
     def __init__(self, table, pairs, tolerance, rows=None):
         super().__init__(table, pairs, tolerance, rows)
-        self.columns = np.ascontiguousarray(table.T)  # (k, n), merged
         mean, var = _mean_and_var(self.columns)
         i, j = np.array(pairs).T
         self.denominators = _pooled(var[i], var[j])
         self.estimates = safe_divide(
             _nonzero_gap(mean[i] - mean[j], tolerance), self.denominators
         )
-
-    def degenerate(self):
-        i, j = np.array(self.pairs).T
-        same = np.all(self.columns[i] == self.columns[j], axis=-1)
-        return same | (_constant(self.columns[i]) & _constant(self.columns[j]))
 
     def resampled(self, idx):
         mean, var = _mean_and_var(_resample_along(self.columns, idx), axis=-2)
@@ -234,16 +236,13 @@ class _AkinshinGamma(_Kind):
 
     def __init__(self, table, pairs, tolerance, rows=None):
         super().__init__(table, pairs, tolerance, rows)
-        self.columns = np.ascontiguousarray(table.T)
         center, mad = _median_and_mad(self.columns)
         i, j = np.array(pairs).T
         self.denominators = _pooled(mad[i] ** 2, mad[j] ** 2)
         self.estimates = safe_divide(
             _nonzero_gap(center[i] - center[j], tolerance), self.denominators
         )
-        self._center, self._mad = center, mad
-
-    degenerate = _CohenD.degenerate
+        self._mad = mad
 
     def resampled(self, idx):
         center, mad = _median_and_mad(np.take(self.columns, idx, axis=1))
@@ -273,7 +272,6 @@ class _CliffDelta(_Kind):
 
     def __init__(self, table, pairs, tolerance, rows=None):
         super().__init__(table, pairs, tolerance, rows)
-        self.columns = np.ascontiguousarray(table.T)
         self.sorted_order = np.argsort(self.columns, axis=-1, kind="stable")
         n = self.n
         self.counts = []  # per pair: rows and columns of the sign matrix
@@ -290,11 +288,6 @@ class _CliffDelta(_Kind):
         totals = np.array([row.sum() for _, _, row, _ in self.counts])
         self.estimates = totals / float(n * n)
         self.denominators = np.ones(len(pairs))
-
-    def degenerate(self):
-        i, j = np.array(self.pairs).T
-        same = np.all(self.columns[i] == self.columns[j], axis=-1)
-        return same | (_constant(self.columns[i]) & _constant(self.columns[j]))
 
     def resampled(self, idx):
         batch, n = idx.shape
