@@ -174,7 +174,7 @@ class _CohenDz(_Kind):
         self.d = merge_magnitudes(np.array(columns), self.rows)  # (P, n)
         mean, var = _mean_and_var(self.d)
         self.denominators = np.sqrt(var)
-        self.estimates = safe_divide(mean, self.denominators)
+        self.estimates = safe_divide(_nonzero_gap(mean, tolerance), self.denominators)
 
     def degenerate(self):  # every difference equal
         return _constant(self.d)
@@ -184,10 +184,11 @@ class _CohenDz(_Kind):
 
     def resampled(self, idx):
         mean, var = _mean_and_var(_resample_along(self.d, idx), axis=-2)
-        return safe_divide(mean, np.sqrt(var))
+        return safe_divide(_nonzero_gap(mean, self.tolerance), np.sqrt(var))
 
     def jackknife(self, p):
-        return _loo_ratio(*_loo_mean_var(self.d[p]))
+        mean, var = _loo_mean_var(self.d[p])
+        return _loo_ratio(_nonzero_gap(mean, self.tolerance), var)
 
     def influence(self, p):
         d = self.d[p]
@@ -333,7 +334,8 @@ _KINDS = {
 
 
 def _nonzero_gap(gap, tolerance):
-    """A difference of two centres within the tie rule's tolerance of 0 is 0."""
+    """A difference of two centres (or a mean difference) within the tie
+    rule's tolerance of 0 is 0."""
     return np.where(np.abs(gap) <= tolerance, 0.0, gap)
 
 
