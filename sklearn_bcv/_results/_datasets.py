@@ -329,6 +329,7 @@ def build_datasets_result(
             correction=correction,
             alpha=alpha,
             alternative=alternative,
+            needs_of_pairs=table.pairs_needs,
         )
     result["verdict"] = _verdict(result)
     return result
@@ -614,11 +615,13 @@ def _effect_blocks(effects):
             )
         )
     level_text = "" if level is None else f"{100 * level:g}% "
+    asymptotic = any("asymptotic" in (e.get("note") or "") for e in effects)
+    how = "asymptotic (normal)" if asymptotic else "bootstrap"
     return [
         Heading("Effect sizes"),
         Paragraph(
             "Effect sizes of every pair (positive: the first estimator is "
-            f"better), with {level_text}bootstrap confidence intervals."
+            f"better), with {level_text}{how} confidence intervals."
         ),
         Table(
             ("A", "B", "kind", "estimate", f"{level_text}CI", "magnitude"),

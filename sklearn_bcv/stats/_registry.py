@@ -89,6 +89,7 @@ class RegisteredTest:
     statistic_label: str | None = None
     compares: str | None = None
     content: object = None
+    batched: bool = False
 
     @property
     def title(self):
@@ -160,6 +161,7 @@ def register_test(
     statistic_label=None,
     compares=None,
     content=None,
+    batched=False,
     overwrite=False,
 ):
     """Register a statistical test under ``name`` (decorator).
@@ -285,6 +287,13 @@ def register_test(
         ``caption`` and optionally ``notes``) and ``"csv_rows"`` (dicts, one
         per row of ``--format csv``; keys that are not columns yet become
         columns). See the user guide, "Adding a test".
+    batched : bool, default=False
+        For a test across data sets of one pair at a time: whether it takes
+        its needs with a leading axis of comparisons (``dataset_differences``
+        of shape (n_comparisons, n_datasets), ``split_differences`` of shape
+        (n_comparisons, n_datasets, n_splits)) and returns a result whose
+        fields are arrays over it, the same numbers as one call per
+        comparison. The pairs of a study are then tested in one call.
     overwrite : bool, default=False
         Whether to replace a test already registered under ``name``.
 
@@ -377,6 +386,7 @@ def register_test(
         ),
         compares=_check_choice("compares", compares, COMPARES),
         content=_check_content(kind, content),
+        batched=_check_bool("batched", batched),
     )
     if name in _REGISTRY and not overwrite:
         raise ValueError(
