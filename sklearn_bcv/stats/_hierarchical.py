@@ -395,18 +395,10 @@ MAX_CHAINS = 100
 MAX_WARMUP = 10**5
 
 
-def _check_params(
-    *,
-    rope=0.0,
-    n_samples=20000,
-    n_chains=4,
-    n_warmup=1000,
-    random_state=None,
-    score_scale=None,
-):
-    """The test's own parameters, checked before any fit."""
-    check_score_scale(score_scale)
-    _check_rope(rope)
+def check_sampler_sizes(n_samples, n_chains, n_warmup):
+    """The sizes of an MCMC run, checked before any work: ``n_samples``
+    kept draws in all (at least 4 per chain: split R-hat needs two halves of
+    two draws), ``n_chains`` and ``n_warmup``, each within its bound."""
     more = "more only costs time"
     n_samples = check_integer(
         n_samples, name="n_samples", low=4, high=MAX_SAMPLES, why=more
@@ -420,6 +412,21 @@ def _check_params(
             f"n_samples must be at least 4 per chain (split R-hat needs 2 halves "
             f"of 2 draws); got n_samples={n_samples} for n_chains={n_chains}."
         )
+
+
+def _check_params(
+    *,
+    rope=0.0,
+    n_samples=20000,
+    n_chains=4,
+    n_warmup=1000,
+    random_state=None,
+    score_scale=None,
+):
+    """The test's own parameters, checked before any fit."""
+    check_score_scale(score_scale)
+    _check_rope(rope)
+    check_sampler_sizes(n_samples, n_chains, n_warmup)
     check_random_state(random_state)
 
 

@@ -72,14 +72,11 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import Bunch, check_random_state
 
-from .._checks import check_integer
 from ._hierarchical import (
     ESS_MIN,
-    MAX_CHAINS,
-    MAX_SAMPLES,
-    MAX_WARMUP,
     RHAT_MAX,
     _rng,
+    check_sampler_sizes,
     effective_sample_size,
     split_rhat,
 )
@@ -862,19 +859,7 @@ def _check_params(
     """The test's own parameters, checked before any work."""
     _check_prior(prior)
     check_bool(greater_is_better, name="greater_is_better")
-    more = "more only costs time"
-    n_samples = check_integer(
-        n_samples, name="n_samples", low=4, high=MAX_SAMPLES, why=more
-    )
-    n_chains = check_integer(
-        n_chains, name="n_chains", low=1, high=MAX_CHAINS, why=more
-    )
-    check_integer(n_warmup, name="n_warmup", low=0, high=MAX_WARMUP, why=more)
-    if n_samples < 4 * n_chains:
-        raise ValueError(
-            f"n_samples must be at least 4 per chain (split R-hat needs 2 halves "
-            f"of 2 draws); got n_samples={n_samples} for n_chains={n_chains}."
-        )
+    check_sampler_sizes(n_samples, n_chains, n_warmup)
     check_random_state(random_state)
 
 
