@@ -138,38 +138,20 @@ def run_pairwise(
         )
     tables = Bunch()
     for test in plan:
-        bayesian = is_bayesian(test.name)
-        swap = declaration(test.name).swap
-        if needs_of_pairs is not None and declaration(test.name).batched:
-            results = _run_batched(
-                test, pairs, needs_of_pairs, alpha, alternative, bayesian, swap
-            )
-            tables[test.name] = pairwise_table(
-                results,
-                pairs,
-                k,
-                names,
-                test=test.name,
-                correction=correction,
-                alpha=alpha,
-                alternative=alternative,
-            )
-            continue
-        results = {}
-        for a, b in pairs:
-            forward = _run_one(test, needs_of(a, b, test.needs), alpha, alternative)
-            # A two-sided p-value does not depend on the order of the pair;
-            # the statistic of [B, A] is that of B against A, which the
-            # test's declared swap rule gives without running it again.
-            swapped = None
-            if alternative == "two-sided" and not bayesian:
-                if swap == "recompute":
-                    swapped = _run_one(
-                        test, needs_of(b, a, test.needs), alpha, alternative
-                    )
-                else:
-                    swapped = _swapped(forward, swap)
-            results[(a, b)] = (forward, swapped)
+        run = (
+            _run_batched
+            if needs_of_pairs is not None and declaration(test.name).batched
+            else _run_each
+        )
+        results = run(
+            test,
+            pairs,
+            needs_of_pairs if run is _run_batched else needs_of,
+            alpha,
+            alternative,
+            is_bayesian(test.name),
+            declaration(test.name).swap,
+        )
         tables[test.name] = pairwise_table(
             results,
             pairs,
@@ -204,6 +186,24 @@ def _run_one(test, needs, alpha, alternative):
 #: The most difference values a batched call holds (2**20, 8 MiB), so that
 #: memory stays bounded however many pairs and data sets.
 _BATCH_VALUES = 2**20
+
+
+def _run_each(test, pairs, needs_of, alpha, alternative, bayesian, swap):
+    """``{(a, b): (forward, swapped)}``, one call per pair. A two-sided
+    p-value does not depend on the order of the pair; the statistic of
+    [B, A] is that of B against A, which the test's declared swap rule
+    gives without running it again (``"recompute"``: it is run)."""
+    results = {}
+    for a, b in pairs:
+        forward = _run_one(test, needs_of(a, b, test.needs), alpha, alternative)
+        swapped = None
+        if alternative == "two-sided" and not bayesian:
+            if swap == "recompute":
+                swapped = _run_one(test, needs_of(b, a, test.needs), alpha, alternative)
+            else:
+                swapped = _swapped(forward, swap)
+        results[(a, b)] = (forward, swapped)
+    return results
 
 
 def _run_batched(test, pairs, needs_of_pairs, alpha, alternative, bayesian, swap):
