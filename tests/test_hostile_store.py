@@ -3,6 +3,7 @@ stored lost, no code run, two writers at once."""
 
 import errno
 import json
+import multiprocessing
 import os
 import sqlite3
 import subprocess
@@ -204,6 +205,45 @@ def test_a_full_disk_keeps_the_fits_before(tmp_path):
     # Space again: the same call resumes.
     result = compare_many_estimators(estimators, X, Y, random_state=0, store=path)
     assert result.scores.shape == (10, 8)
+
+
+def _create_at_once(path, barrier, outcomes):
+    try:
+        store = StudyStore(path)
+        barrier.wait()
+        store._create_now()  # the first write of an accepted call
+        store.close()
+        outcomes.put("ok")
+    except Exception as exc:  # reported to the test, which names it
+        outcomes.put(repr(exc))
+
+
+@pytest.mark.skipif(
+    "fork" not in multiprocessing.get_all_start_methods(), reason="needs fork"
+)
+def test_processes_creating_one_new_store_at_once(tmp_path):
+    """Four processes create one new store at the same instant, ten times:
+    each opens it (none is refused as locked or as another application's
+    file), and the file is one store."""
+    context = multiprocessing.get_context("fork")
+    for trial in range(10):
+        path = tmp_path / f"study{trial}.db"
+        barrier, outcomes = context.Barrier(4), context.Queue()
+        processes = [
+            context.Process(target=_create_at_once, args=(path, barrier, outcomes))
+            for _ in range(4)
+        ]
+        for process in processes:
+            process.start()
+        results = [outcomes.get(timeout=120) for _ in processes]
+        for process in processes:
+            process.join()
+        assert results == ["ok"] * 4
+        with StudyStore(path, mode="r") as store:
+            assert store.n_fits == 0
+            assert store._connection.execute("PRAGMA journal_mode").fetchone() == (
+                "wal",
+            )
 
 
 def test_two_processes_write_one_store_at_once(tmp_path):

@@ -44,6 +44,7 @@ import json
 import os
 import sqlite3
 import sys
+import time
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -158,6 +159,31 @@ def _versions():
         },
         sort_keys=True,
     )
+
+
+def _retry_while_busy(connection, work):
+    """Run ``work()``, again while SQLite reports the file busy, for up to
+    ``BUSY_TIMEOUT`` seconds.
+
+    SQLite's busy handler waits for most locks, but not where waiting
+    could deadlock (two connections creating one new file at once, or
+    switching it to WAL): those fail at once, and the whole step, which
+    is one transaction or none, is simply tried again.
+    """
+    deadline = time.monotonic() + BUSY_TIMEOUT
+    pause = 0.001
+    while True:
+        try:
+            return work()
+        except sqlite3.OperationalError as exc:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            if not _error_name(exc).startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+                raise
+            if time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(2 * pause, 0.1)
 
 
 def _error_name(exc):
@@ -394,13 +420,7 @@ class StudyStore:
         try:
             connection.execute("PRAGMA trusted_schema = OFF")
             connection.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
-            self._check_or_create(connection)
-            if self.mode == "a":
-                connection.execute("PRAGMA journal_mode = WAL")
-                connection.execute("PRAGMA synchronous = NORMAL")
-                # Fewer checkpoints (each syncs the disk): the journal may
-                # grow to CHECKPOINT_PAGES pages between two.
-                connection.execute(f"PRAGMA wal_autocheckpoint = {CHECKPOINT_PAGES}")
+            _retry_while_busy(connection, lambda: self._prepare(connection))
             connection.execute("PRAGMA foreign_keys = ON")
         except BaseException as exc:
             connection.close()
@@ -415,10 +435,26 @@ class StudyStore:
         ).fetchall()
         return {(kind, name) for kind, name in rows}
 
+    def _prepare(self, connection):
+        """Check (or create) the store and set the connection's modes."""
+        self._check_or_create(connection)
+        if self.mode == "a":
+            connection.execute("PRAGMA journal_mode = WAL")
+            connection.execute("PRAGMA synchronous = NORMAL")
+            # Fewer checkpoints (each syncs the disk): the journal may
+            # grow to CHECKPOINT_PAGES pages between two.
+            connection.execute(f"PRAGMA wal_autocheckpoint = {CHECKPOINT_PAGES}")
+
     def _check_or_create(self, connection):
-        application_id = connection.execute("PRAGMA application_id").fetchone()[0]
-        version = connection.execute("PRAGMA user_version").fetchone()[0]
-        objects = self._objects(connection)
+        # One read transaction: the header and the tables of one snapshot,
+        # not of a store another process is creating between two reads.
+        connection.execute("BEGIN")
+        try:
+            application_id = connection.execute("PRAGMA application_id").fetchone()[0]
+            version = connection.execute("PRAGMA user_version").fetchone()[0]
+            objects = self._objects(connection)
+        finally:
+            connection.execute("COMMIT")
         if application_id == 0 and version == 0 and not objects:
             if self.mode == "r":
                 raise ValueError(
