@@ -53,6 +53,7 @@ from ._across import (
     check_dataset_sizes,
 )
 from ._bayesian import _check_rope, posterior_decision
+from ._references import CORANI_2017
 from ._registry import register_test
 from ._utils import (
     check_alpha,
@@ -557,6 +558,11 @@ def _diagnostics(draws, theta, rope):
     role="pairwise",
     swap="negate",
     bayesian=True,
+    display_name="Bayesian hierarchical test",
+    rationale="each pair on its per-split scores, the data sets pooled in a "
+    "hierarchical model of their mean differences: the probability that "
+    "one is better or that both are equivalent within the rope",
+    references=(CORANI_2017,),
 )
 def bayesian_hierarchical(
     split_differences,

@@ -89,12 +89,19 @@ class RegisteredTest:
     statistic_label: str | None = None
     compares: str | None = None
     content: object = None
+    references: tuple = ()
 
     @property
     def title(self):
         """The test's name in a sentence: its ``display_name``, else
         ``"<name> test"``."""
         return self.display_name or f"{self.name} test"
+
+    @property
+    def citation(self):
+        """The short citations of ``references`` (``"Friedman 1937; Demšar
+        2006"``), or ``""`` when the test declares none."""
+        return "; ".join(short for short, _ in self.references)
 
     @property
     def all_at_once(self):
@@ -160,6 +167,7 @@ def register_test(
     statistic_label=None,
     compares=None,
     content=None,
+    references=None,
     overwrite=False,
 ):
     """Register a statistical test under ``name`` (decorator).
@@ -285,6 +293,14 @@ def register_test(
         ``caption`` and optionally ``notes``) and ``"csv_rows"`` (dicts, one
         per row of ``--format csv``; keys that are not columns yet become
         columns). See the user guide, "Adding a test".
+    references : dict of str to str, default=None
+        The works behind the test, each as its short citation (the
+        author-year form a report writes beside the test, e.g.
+        ``"Demšar 2006"``) -> its full entry in the report's bibliography
+        (``"J. Demšar. Statistical comparisons of classifiers over multiple
+        data sets. Journal of Machine Learning Research, 7:1-30, 2006."``).
+        A sequence of ``(citation, entry)`` pairs is taken too. Reports cite
+        them in their methods and list them under "References".
     overwrite : bool, default=False
         Whether to replace a test already registered under ``name``.
 
@@ -377,6 +393,7 @@ def register_test(
         ),
         compares=_check_choice("compares", compares, COMPARES),
         content=_check_content(kind, content),
+        references=_check_references(references),
     )
     if name in _REGISTRY and not overwrite:
         raise ValueError(
@@ -492,6 +509,34 @@ def _check_swap(kind, role, swap):
             f"this test compares more (kind {kind!r}, role {role!r}): leave it None."
         )
     return _check_choice("swap", swap, SWAPS)
+
+
+def _check_references(references):
+    """``references`` as a tuple of ``(citation, entry)`` pairs of
+    non-empty strings."""
+    if references is None:
+        return ()
+    pairs = references.items() if isinstance(references, dict) else references
+    try:
+        pairs = tuple(tuple(pair) for pair in pairs)
+    except TypeError:
+        pairs = None
+    if (
+        isinstance(references, str)
+        or pairs is None
+        or not all(
+            len(pair) == 2
+            and all(isinstance(text, str) and text.strip() for text in pair)
+            for pair in pairs
+        )
+    ):
+        raise ValueError(
+            "references must be a dict {citation: entry} (or a sequence of "
+            "(citation, entry) pairs) of non-empty strings, e.g. {'Demšar 2006': "
+            "'J. Demšar. Statistical comparisons of classifiers over multiple "
+            f"data sets. JMLR 7:1-30, 2006.'}}; got {references!r}."
+        )
+    return pairs
 
 
 def _check_content(kind, content):
