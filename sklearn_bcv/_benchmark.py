@@ -30,6 +30,7 @@ from ._engine._validation import (
     named_items,
 )
 from ._results import BenchmarkResult, build_datasets_result, build_many_result
+from ._results._methods import describe_cv, make_provenance
 from ._store import StudyStore, opened_store
 from .stats._corrections import CORRECTIONS, check_family
 from .stats._effect import EFFECT_SIZE_KINDS, pairwise_effect_sizes
@@ -448,6 +449,7 @@ default=None
         result["split_scores"] = given.split_scores
     result["greater_is_better"] = bool(greater_is_better)
     result["auto"] = auto
+    result["provenance"] = make_provenance(random_state=random_state, given="scores")
     _attach_effect_sizes(result, table.scores, effect_size, auto, seed=seed)
     return result
 
@@ -769,6 +771,12 @@ effect_size
     result["fit_time"] = _stack([fits.fit_time for fits, _ in fitted])
     result["score_time"] = _stack([fits.score_time for fits, _ in fitted])
     result["failed_fits"] = _stack([fits.failed for fits, _ in fitted])
+    provenance = make_provenance(
+        estimators=named,
+        cv=describe_cv(cv, random_state, per_dataset=True),
+        random_state=random_state,
+    )
+    result["provenance"] = provenance
     result["per_dataset"] = Bunch(
         **{
             name: build_many_result(
@@ -789,4 +797,10 @@ effect_size
             )
         }
     )
+    for one, seed in zip(result.per_dataset.values(), seeds):
+        one["provenance"] = make_provenance(
+            estimators=named,
+            cv=describe_cv(cv, int(seed)),
+            random_state=random_state,
+        )
     return result

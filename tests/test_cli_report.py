@@ -126,8 +126,12 @@ def test_benchmark_report_is_latex_and_stdout_is_unchanged(benchmark_runs):
     assert reported[0] == 0, reported[2]
     assert reported[1] == plain[1]
     latex = (folder / "r.tex").read_text(encoding="utf-8")
-    # The effect sizes and the scores.
-    assert latex.count("\\toprule") == 2 and latex.count("\\bottomrule") == 2
+    # Every table with its rules: the effect sizes, the scores, the sds over
+    # the splits, each post hoc and pairwise test's pairs, each data set's
+    # tests.
+    n_tables = latex.count("\\begin{table}")
+    assert n_tables >= 4
+    assert latex.count("\\toprule") == latex.count("\\bottomrule") == n_tables
     assert latex_escape("n_b") in latex and "n_b" not in latex
     for dataset in ("iris", "wine", "moons:1"):
         assert f"\n{dataset} & " in latex

@@ -23,6 +23,7 @@ __all__ = [
     "BAYESIAN_FIELDS",
     "FREQUENTIST_FIELDS",
     "matrix_fields",
+    "pair_a_better",
     "pairs_tested",
     "pairwise_lines",
     "pairwise_table",
@@ -194,7 +195,7 @@ def split_pairs(result, test, table):
     for name_a, name_b in table.results:
         a, b = result.names.index(name_a), result.names.index(name_b)
         if table.reject[a, b]:
-            a_better = _pair_a_better(result, test, table, a, b)
+            a_better = pair_a_better(result, test, table, a, b)
             differ.append((a, b) if a_better else (b, a))
         else:
             same.append(tuple(sorted((a, b), key=rank.get)))
@@ -238,7 +239,7 @@ def pairwise_lines(result, test, table, differ, same):
     return lines
 
 
-def _pair_a_better(result, test, table, a, b):
+def pair_a_better(result, test, table, a, b):
     """Whether A (row ``a``) is the better of a rejected pair."""
     if is_bayesian(test):
         return table.p_a_better[a, b] >= table.p_b_better[a, b]

@@ -401,6 +401,7 @@ def _monte_carlo_result(test, theta, d, *, alpha, alternative, rope, prior_weigh
     "counterpart of Wilcoxon's test, the probability that one is better "
     "or that both are equivalent within the rope",
     references=(BENAVOLI_2014, BENAVOLI_2017),
+    posterior="simplex",
 )
 def bayesian_signed_rank(
     dataset_differences,
@@ -577,6 +578,7 @@ def bayesian_signed_rank(
     rationale="each pair by the data sets each wins or where both are equivalent "
     "within the rope, a Dirichlet posterior of their shares",
     references=(BENAVOLI_2017,),
+    posterior="simplex",
 )
 def bayesian_sign(
     dataset_differences,

@@ -102,6 +102,7 @@ def posterior_decision(p_a_better, p_b_better, alpha, alternative):
     "for the overlap of the training sets: the probability that one is "
     "better or that both are equivalent within the rope",
     references=(CORANI_2015, NADEAU_2003),
+    posterior="density",
 )
 def bayesian_correlated_t(
     differences, n_train, n_test, *, alpha=0.05, alternative="two-sided", rope=0.0

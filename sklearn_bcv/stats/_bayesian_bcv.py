@@ -218,6 +218,7 @@ def _decision(p_a_better, p_b_better, alpha, alternative):
     "block-regularized m×2 CV: the probability that one classifier is "
     "more accurate or that both are equivalent within the rope",
     references=(YANG_BCV, BENAVOLI_2017),
+    posterior="density",
 )
 def bayesian_bcv_mcnemar(
     tables,

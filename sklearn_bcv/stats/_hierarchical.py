@@ -563,6 +563,7 @@ def _diagnostics(draws, theta, rope):
     "hierarchical model of their mean differences: the probability that "
     "one is better or that both are equivalent within the rope",
     references=(CORANI_2017,),
+    posterior="simplex",
 )
 def bayesian_hierarchical(
     split_differences,

@@ -58,6 +58,9 @@ STATISTIC_LABELS = ("chi2", "F")
 #: What a post hoc family compares (``compares``).
 COMPARES = ("ranks", "scores")
 
+#: How the posterior of one pair of a Bayesian test is drawn (``posterior``).
+POSTERIORS = ("simplex", "density")
+
 
 @dataclass(frozen=True)
 class RegisteredTest:
@@ -90,6 +93,7 @@ class RegisteredTest:
     compares: str | None = None
     content: object = None
     references: tuple = ()
+    posterior: str | None = None
 
     @property
     def title(self):
@@ -168,6 +172,7 @@ def register_test(
     compares=None,
     content=None,
     references=None,
+    posterior=None,
     overwrite=False,
 ):
     """Register a statistical test under ``name`` (decorator).
@@ -301,6 +306,15 @@ def register_test(
         data sets. Journal of Machine Learning Research, 7:1-30, 2006."``).
         A sequence of ``(citation, entry)`` pairs is taken too. Reports cite
         them in their methods and list them under "References".
+    posterior : {"simplex", "density"}, default=None
+        For a Bayesian test (``bayesian=True``): how a report draws the
+        posterior of one pair. ``"simplex"``: samples of ``(θ_A, θ_rope,
+        θ_B)`` in the result's ``samples``, drawn by
+        :class:`~sklearn_bcv.PosteriorSimplexDisplay`; ``"density"``: the
+        posterior density of the difference, drawn by
+        :class:`~sklearn_bcv.PosteriorDisplay` (the built-in
+        ``bayesian_correlated_t`` and ``bayesian_bcv_mcnemar``); None: not
+        drawn.
     overwrite : bool, default=False
         Whether to replace a test already registered under ``name``.
 
@@ -394,6 +408,7 @@ def register_test(
         compares=_check_choice("compares", compares, COMPARES),
         content=_check_content(kind, content),
         references=_check_references(references),
+        posterior=_check_choice("posterior", posterior, POSTERIORS),
     )
     if name in _REGISTRY and not overwrite:
         raise ValueError(
