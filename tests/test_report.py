@@ -187,15 +187,13 @@ def test_effect_sizes_and_auto_are_rendered_when_present():
     )
     text = result.report()
     assert "90% bootstrap confidence intervals" in text
-    assert re.search(
-        r"alpha_1\s+beta\s+cohen_dz\s+-0\.612\s+\[-1\.25, -0\.125\]\s+medium", text
-    )
+    assert re.search(r"alpha_1\s+beta\s+-0\.61\s+-1\.25\s+-0\.12\s+medium", text)
+    assert "Cohen's d_z" in text
     assert "Automatic path: wilcoxon. beta is not normal" in text
     assert "beta (W = 0.71, p = 0.001, not normal)" in text
     latex = result.report("latex")
-    assert (
-        r"alpha\_1 & beta & cohen\_dz & $-$0 & .612 & [-1.25, -0.125] & medium" in latex
-    )
+    assert r"alpha\_1 & beta & $-$0 & .61 & $-$1 & .25 & $-$0 & .12 & medium" in latex
+    assert "Cohen's $d_z$" in latex
     # Without them: no such section.
     plain = compare_scores(SCORES[:, :2], names=["alpha_1", "beta"])
     assert "Effect sizes" in plain.report()  # compare_scores attaches them

@@ -12,6 +12,7 @@ from ..stats._utils import stable_mean
 from ._blocks import (
     Figure,
     Heading,
+    Math,
     Paragraph,
     Table,
     Text,
@@ -25,7 +26,6 @@ from ._blocks import (
 from ._document import DocumentMixin
 from ._methods import (
     Bibliography,
-    cited,
     estimators_sentence,
     fits_sentence,
     seed_text,
@@ -749,48 +749,61 @@ def _auto_blocks(auto):
     return [Heading("Assumptions checked"), Paragraph(text)]
 
 
+#: How a table heads the kinds of effect sizes (LaTeX: the symbol in math).
+EFFECT_NAMES = {
+    "cohen_dz": Text("Cohen's ", Math("d_z", "d_z")),
+    "cohen_d": Text("Cohen's ", Math("d", "d")),
+    "cliff_delta": Text("Cliff's ", Math(r"\delta", "delta")),
+    "akinshin_gamma": Text("Akinshin's ", Math(r"\gamma", "gamma")),
+}
+
+
 def _effect_blocks(result, bibliography):
-    """The effect sizes of every pair with their confidence intervals."""
+    """The effect sizes of every pair with their confidence intervals: one
+    column per number (the estimate, the two ends of its interval), the
+    kind in the header."""
     effects = result.get("effect_sizes")
     if not effects:
         return []
+    kind = effects[0].get("kind")
+    level = effects[0].get("confidence_level")
+    values = [e.get("estimate") for e in effects] + [
+        bound for e in effects for bound in (e.get("confidence_interval") or ())
+    ]
+    decimals = max(2, min(3, decimals_of(values, significant=2)))
     rows = []
-    level = None
-    kinds = []
     for e in effects:
         lo, hi = e.get("confidence_interval") or (None, None)
-        level = e.get("confidence_level", level)
-        if e.get("kind") not in kinds:
-            kinds.append(e.get("kind"))
         rows.append(
             (
                 e.get("a"),
                 e.get("b"),
-                e.get("kind"),
-                num(e.get("estimate")),
-                f"[{num(lo)}, {num(hi)}]",
+                fixed(e.get("estimate"), decimals),
+                fixed(lo, decimals),
+                fixed(hi, decimals),
                 e.get("magnitude") or "-",
             )
         )
     level_text = "" if level is None else f"{100 * level:g}% "
     cite = bibliography.cite(
-        [ref for kind in kinds for ref in EFFECT_SIZE_REFERENCES.get(kind, ())]
+        list(EFFECT_SIZE_REFERENCES.get(kind, ()))
         + list(EFFECT_SIZE_REFERENCES["bootstrap"])
     )
+    name = EFFECT_NAMES.get(kind, Text(str(kind)))
     return [
         Heading("Effect sizes"),
         Paragraph(
-            cited(
-                "Effect sizes of every pair (positive: the first estimator is "
-                f"better), with {level_text}bootstrap confidence intervals",
-                cite,
+            Text(
+                "Effect sizes of every pair (",
+                name,
+                "; positive: the first estimator is better), with "
+                f"{level_text}bootstrap confidence intervals ({cite}).",
             )
-            + "."
         ),
         Table(
-            ("A", "B", "kind", "estimate", f"{level_text}CI", "magnitude"),
+            ("A", "B", name, f"{level_text}CI low", "high", "magnitude"),
             rows,
-            caption="Effect sizes (positive: A better).",
+            caption=Text("Effect sizes, ", name, " (positive: A better)."),
             label="effect-sizes",
             label_columns=2,
         ),

@@ -329,10 +329,15 @@ def _pair_of(result, a, b, *, tests):
     if provenance is not None:
         described = provenance.get("estimators") or {}
         pair["provenance"] = Bunch(
-            provenance,
-            estimators=None
-            if not described
-            else {"A": described[result.names[a]], "B": described[result.names[b]]},
+            **{
+                **provenance,
+                "estimators": None
+                if not described
+                else {
+                    "A": described[result.names[a]],
+                    "B": described[result.names[b]],
+                },
+            }
         )
     return pair
 
@@ -720,7 +725,7 @@ def _figures(result):
                 f"Posterior of the {declaration(name).title} for {pair[0]} (A) "
                 f"against {pair[1]} (B).",
                 "PosteriorDisplay",
-                Bunch(tests=Bunch({name: run}), estimator_names=pair),
+                Bunch(tests=Bunch(**{name: run}), estimator_names=pair),
                 {"test": name},
                 label=f"posterior-{name}",
             )

@@ -230,8 +230,10 @@ CORRECTION_NAMES = {
 
 
 def cited(text, citation):
-    """``text (citation)``, or ``text`` when the citation is empty."""
-    return f"{text} ({citation})" if citation else text
+    """``text (citation)``, leaving out the works ``text`` cites already
+    (``text`` alone when none is left)."""
+    new = [c for c in citation.split("; ") if c and c not in text]
+    return f"{text} ({'; '.join(new)})" if new else text
 
 
 # --------------------------------------------------------------------------

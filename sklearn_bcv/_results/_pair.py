@@ -24,6 +24,7 @@ from ._blocks import (
 from ._document import DocumentMixin
 from ._methods import (
     Bibliography,
+    cited,
     estimators_sentence,
     fits_sentence,
     seed_text,
@@ -506,12 +507,17 @@ def _report_blocks(result):
     if verdict.test in result.tests and verdict.rationale:
         # The verdict's test: why it is the verdict's, in its own words.
         i = list(result.tests).index(verdict.test)
-        cite = bibliography.test(verdict.test)
-        items[i] = f"{verdict.test} ({status[verdict.test]}): {verdict.rationale}" + (
-            f" ({cite})" if cite else ""
+        items[i] = cited(
+            f"{verdict.test} ({status[verdict.test]}): {verdict.rationale}",
+            bibliography.test(verdict.test),
         )
     blocks += tests_blocks(items)
     blocks += [Heading("Verdicts"), Paragraph(_verdict_sentence(result, names))]
+    blocks += [
+        Paragraph(_posterior_sentence(result, name, names))
+        for name in result.tests
+        if is_bayesian(name) and name != verdict.test
+    ]
     tables = _tests_tables(result, names)
     if tables:
         blocks += [Heading("Tables"), *tables]
@@ -579,10 +585,9 @@ def _verdict_sentence(result, names):
         )
         return Text(
             f"{title}, {verdict.rationale}, gives "
-            f"{posterior_phrase(*p, names[0], names[1], rope)}: {decision} at "
-            f"{1 - result.alpha:g} (",
+            f"{posterior_phrase(*p, names[0], names[1], rope)}: {decision} at ",
             level_is(result.alpha),
-            ").",
+            ".",
         )
     stat = test.get("statistic")
     df = test.get("df")
@@ -604,6 +609,29 @@ def _verdict_sentence(result, names):
     )
 
 
+def _posterior_sentence(result, name, names):
+    """What a Bayesian test other than the verdict's gives, for reference:
+    its posterior probabilities and their decision at ``1 - alpha``."""
+    test = result.tests[name]
+    rope = rope_of(test)
+    p = (test.get("p_a_better"), test.get("p_rope"), test.get("p_b_better"))
+    decision = posterior_decision(
+        *p,
+        reject=bool(test.get("reject")),
+        alpha=result.alpha,
+        rope=rope,
+        name_a=names[0],
+        name_b=names[1],
+    )
+    return Text(
+        f"For reference, {the(declaration(name).title)} gives "
+        f"{posterior_phrase(*p, names[0], names[1], rope)}: {decision} at "
+        f"{1 - result.alpha:g} (",
+        level_is(result.alpha),
+        ").",
+    )
+
+
 def _tests_tables(result, names):
     """The tests run, frequentist and Bayesian apart, the verdict's in
     bold."""
@@ -615,7 +643,7 @@ def _tests_tables(result, names):
         rows, bold = [], set()
         stats = [result.tests[name].get("statistic") for name in frequentist]
         stats = [s if np.ndim(s) == 0 else None for s in stats]
-        decimals = decimals_of([s for s in stats if s is not None], max_decimals=3)
+        decimals = decimals_of([s for s in stats if s is not None], max_decimals=4)
         for i, name in enumerate(frequentist):
             r = result.tests[name]
             if name == result.verdict.test:
@@ -671,8 +699,12 @@ def _tests_tables(result, names):
                     "The Bayesian tests run (posterior probabilities; a decision "
                     "when one exceeds ",
                     level_is(result.alpha),
-                    "; rope "
-                    + ", ".join(f"±{rope:g}" for rope in sorted(ropes))
+                    "; "
+                    + (
+                        "rope " + ", ".join(f"±{rope:g}" for rope in sorted(ropes))
+                        if max(ropes) > 0
+                        else "no rope"
+                    )
                     + ").",
                 ),
                 label="bayesian-tests",

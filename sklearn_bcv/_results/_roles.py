@@ -144,7 +144,12 @@ def omnibus_sentence(name, test, alpha, what, cite=""):
     else:
         shown = Text(f"statistic {stat}")
     outcome = "rejected" if test.get("reject") else "did not reject"
-    title = capital(article(entry.title)) + (f" ({cite})" if cite else "")
+    title = entry.title
+    if "'s " in title and not title.split(" ", 1)[0].endswith("'s"):
+        title = f"the {title}"  # the BCV Cochran's Q test
+    elif not title.split(" ", 1)[0].endswith("'s"):
+        title = article(title)  # a Friedman test
+    title = capital(title) + (f" ({cite})" if cite else "")
     text = Text(
         f"{title} {outcome} equal performance of {what} (",
         shown,

@@ -303,6 +303,7 @@ def _one_split(counts, *, test):
     rationale="all k classifiers at once on one hold-out test set, from the "
     "records each gets right",
     references=(COCHRAN_1950,),
+    statistic_label="chi2",
 )
 def cochran_q(correct, *, alpha=0.05, alternative="two-sided"):
     """Cochran's Q test of k estimators on one hold-out test set.
@@ -431,6 +432,7 @@ def cochran_q(correct, *, alpha=0.05, alternative="two-sided"):
     rationale="all k classifiers at once on one hold-out test set, an F "
     "approximation of Cochran's Q",
     references=(LOONEY_1988,),
+    statistic_label="F",
 )
 def looney_f(correct, *, alpha=0.05, alternative="two-sided"):
     """Looney's F test of k estimators on one hold-out test set.
@@ -571,6 +573,7 @@ def looney_f(correct, *, alpha=0.05, alternative="two-sided"):
     rationale="all k classifiers at once on a block-regularized m×2 CV, from the "
     "effective table of the records each gets right",
     references=(YANG_BCV, COCHRAN_1950),
+    statistic_label="chi2",
 )
 def bcv_cochran_q(correct, *, alpha=0.05, alternative="two-sided", rho1=0.5, rho2=0.5):
     """Block-regularized m×2 cross-validated Cochran's Q test (an extension).
