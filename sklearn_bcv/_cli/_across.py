@@ -87,14 +87,17 @@ def list_tests_of(option, stdout):
 
 
 def score_lines(result):
-    """The mean score of each estimator on each data set, its rank in
-    parentheses (1 = best), estimators in ``names`` order."""
+    """The mean score of each estimator on each data set at the scores' own
+    precision (``96.1``, not ``96.1000``), its rank in parentheses (1 =
+    best), estimators in ``names`` order."""
+    from .._results._blocks import fixed
     from .._results._text import text_table
 
+    decimals = result._score_decimals()
     rows = [
         [dataset]
         + [
-            f"{score:.4f} ({rank:g})"
+            f"{fixed(score, decimals)} ({rank:g})"
             for score, rank in zip(result.scores[i], result.ranks[i])
         ]
         for i, dataset in enumerate(result.datasets)
