@@ -174,7 +174,8 @@ def test_pair_tables_give_every_pairs_values(study):
         p = wilcoxon.pvalue[a, b]
         assert row[3] == ("<0.001" if p < 0.0005 else f"{p:.3f}")
     bayes = text[text.index("The Bayesian signed-rank test, pair by pair") :]
-    assert "P(equivalent within ±0.01)" in bayes.splitlines()[1]
+    assert "P(rope): equivalent within the rope, ±0.01" in bayes.splitlines()[0]
+    assert "P(rope)" in bayes.splitlines()[1]
 
 
 def test_each_dataset_has_its_own_row(study):

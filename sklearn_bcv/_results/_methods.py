@@ -128,9 +128,7 @@ def describe_cv(cv, random_state=None, *, per_dataset=False):
     if cv is None:
         seed = describe_seed(random_state)
         if per_dataset:
-            return (
-                "BlockRegularized5x2CV, its seed drawn per data set from random_state"
-            )
+            return "BlockRegularized5x2CV, seeded per data set"
         if isinstance(seed, str):
             return f"BlockRegularized5x2CV seeded by {seed}"
         return f"BlockRegularized5x2CV(random_state={seed})"

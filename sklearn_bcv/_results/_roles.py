@@ -348,7 +348,8 @@ def pair_table(name, table, pairs, names, *, alpha, a_better, mean_ranks=None):
     rows, bold = [], set()
     if is_bayesian(name):
         rope = max([rope_of(r) for r in (table.get("results") or {}).values()] or [0.0])
-        header = ["A", "B", "P(A better)", f"P({middle_name(rope)})", "P(B better)"]
+        middle = "P(rope)" if rope > 0 else "P(neither)"
+        header = ["A", "B", "P(A better)", middle, "P(B better)"]
         for i, (a, b) in enumerate(pairs):
             p = [table.p_a_better[a, b], table.p_rope[a, b], table.p_b_better[a, b]]
             decision = posterior_decision(
@@ -367,8 +368,13 @@ def pair_table(name, table, pairs, names, *, alpha, a_better, mean_ranks=None):
             f"{capital(the(title))}, pair by pair: the posterior probabilities and the "
             "decision when one exceeds ",
             level_is(alpha),
-            f" ({'rope ±' + format(rope, 'g') if rope > 0 else 'no rope'}; "
-            "not adjusted for the number of pairs).",
+            " ("
+            + (
+                f"P(rope): equivalent within the rope, ±{rope:g}"
+                if rope > 0
+                else "no rope; P(neither): neither better"
+            )
+            + "; not adjusted for the number of pairs).",
         )
     else:
         statistic = np.asarray(table.get("statistic"), dtype=float)
