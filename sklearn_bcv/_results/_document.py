@@ -391,7 +391,9 @@ class DocumentMixin:
         >>> print(result.report("markdown").splitlines()[0])
         # Report
         >>> latex = result.report("latex", label_prefix="study1:")
-        >>> latex.count("\\toprule") == latex.count("\\label{study1:")
+        >>> latex.count(r"\\begin{table}") == latex.count(r"\\toprule")
+        True
+        >>> r"\\label{study1:scores}" in latex
         True
         """
         from ._report import render_report
