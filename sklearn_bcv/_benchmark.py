@@ -126,6 +126,7 @@ def _plan(
         "control": control,
         "rope": rope,
         "random_state": _sampling_seed(random_state),
+        "names": list(names),  # a ranking reports its estimators by name
     }
     plans = []
     for requested, pairwise in ((tests, False), (pairwise_tests, True)):

@@ -481,6 +481,7 @@ def test_tests_list_prints_the_tests_each_option_takes():
         "friedman_posthoc",
         "holm",
         "nemenyi",
+        "plackett_luce",
         "quade",
         "quade_posthoc",
         "rm_anova",

@@ -55,7 +55,8 @@ ROPE_TESTS = (
     "bayesian_hierarchical",
 )
 MONTE_CARLO = {"n_samples": 100, "random_state": 0}
-# Short runs of the hierarchical sampler and ASO's bootstrap (seeded).
+# Short runs of the samplers (hierarchical, Plackett–Luce) and ASO's
+# bootstrap (seeded).
 SHORT_RUNS = {
     "bayesian_hierarchical": {
         "n_samples": 200,
@@ -64,6 +65,12 @@ SHORT_RUNS = {
         "random_state": 0,
     },
     "aso": {"n_bootstrap": 200, "random_state": 0},
+    "plackett_luce": {
+        "n_samples": 200,
+        "n_chains": 2,
+        "n_warmup": 20,
+        "random_state": 0,
+    },
 }
 PROBABILITIES = (
     "pvalue",
@@ -74,6 +81,11 @@ PROBABILITIES = (
     "p_b_better",
     "p_datasets",
     "pmf",
+    "prob_best",
+    "weights",
+    "weights_interval",
+    "rank_probabilities",
+    "prob_beats",
 )
 
 # --------------------------------------------------------------------------
@@ -217,8 +229,8 @@ def check_sound(result):
 
 def run_quietly(name, kwargs):
     """The test ``name`` on ``kwargs``, any warning being an error (but the
-    hierarchical sampler's ConvergenceWarning on its short hostile runs: a
-    statement about the draws, not a numerical fault)."""
+    samplers' ConvergenceWarning on their short hostile runs: a statement
+    about the draws, not a numerical fault)."""
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         warnings.filterwarnings("ignore", category=ConvergenceWarning)
@@ -572,7 +584,15 @@ def test_power_of_two_scale_leaves_the_result_unchanged(name, data):
         kwargs["rope"] = min(kwargs["rope"], 1e280)
     base = run_quietly(name, kwargs)
     scaled = run_quietly(name, _scale(kwargs, 2.0**k))
-    for key in ("pvalue", "pvalue_adjusted", "p_a_better", "p_rope", "p_b_better"):
+    for key in (
+        "pvalue",
+        "pvalue_adjusted",
+        "p_a_better",
+        "p_rope",
+        "p_b_better",
+        "prob_best",
+        "weights",
+    ):
         if base.get(key) is not None:
             assert_allclose(scaled[key], base[key], rtol=1e-9, atol=0, err_msg=key)
     # What is reported in the units of the input scales with it, up to the
@@ -580,6 +600,8 @@ def test_power_of_two_scale_leaves_the_result_unchanged(name, data):
     ulp = np.ldexp(5e-324, k)
     if name == "bayesian_correlated_t":  # the posterior location
         assert_allclose(scaled.loc, np.ldexp(base.loc, k), rtol=1e-9, atol=ulp)
+    elif base.statistic is None:  # a ranking: no statistic
+        assert scaled.statistic is None
     else:
         assert_allclose(scaled.statistic, base.statistic, rtol=1e-9, err_msg=name)
     if "confidence_interval" in base:  # ±inf beyond the largest double

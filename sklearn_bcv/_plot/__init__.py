@@ -13,8 +13,8 @@ builds the display from the Bunch returned by
 :func:`~sklearn_bcv.compare_predictions` (or, for the significance
 matrix, :func:`~sklearn_bcv.compare_many_estimators` and
 :func:`~sklearn_bcv.compare_many_predictions`; for the critical-difference
-diagram and the posterior simplex, :func:`~sklearn_bcv.benchmark` and
-:func:`~sklearn_bcv.compare_scores`).
+diagram, the posterior simplex and the ranking's probabilities,
+:func:`~sklearn_bcv.benchmark` and :func:`~sklearn_bcv.compare_scores`).
 
 One module per Display; ``_common`` holds what they share. Every Display
 exported here can be a figure of a report (a result names it in its
@@ -27,6 +27,7 @@ from ._critical_difference import CriticalDifferenceDisplay
 from ._dataset_scores import DatasetScoresDisplay
 from ._differences import ScoreDifferencesDisplay
 from ._posterior import PosteriorDisplay
+from ._rank_probability import RankProbabilityDisplay
 from ._sequential import SequentialDisplay
 from ._significance import SignificanceMatrixDisplay
 from ._simplex import PosteriorSimplexDisplay
@@ -37,6 +38,7 @@ __all__ = [
     "DatasetScoresDisplay",
     "PosteriorDisplay",
     "PosteriorSimplexDisplay",
+    "RankProbabilityDisplay",
     "ScoreDifferencesDisplay",
     "SequentialDisplay",
     "SignificanceMatrixDisplay",

@@ -19,6 +19,7 @@ __all__ = [
     "check_bool_matrix",
     "check_counts",
     "check_finite_sequence",
+    "check_intervals",
     "check_looks",
     "check_matrix_size",
     "check_mean_ranks",
@@ -208,4 +209,26 @@ def check_finite_sequence(values, *, name, max_length=MAX_LOOKS, allow_inf=False
         i = int(np.flatnonzero(bad)[0])
         what = "not NaN" if allow_inf else "finite"
         raise ValueError(f"{name} must be {what}; got {float(x[i])!r} at position {i}.")
+    return x
+
+
+def check_intervals(intervals, *, name, n, low=0.0, high=1.0):
+    """``intervals`` as an (n, 2) float array of finite ``[lower, upper]``
+    pairs within ``[low, high]``, ``lower <= upper``."""
+    try:
+        x = np.asarray(intervals, dtype=float)
+    except (TypeError, ValueError):
+        x = None
+    if x is None or x.shape != (n, 2) or not np.all(np.isfinite(x)):
+        raise ValueError(
+            f"{name} must be {n} finite intervals [lower, upper] (shape ({n}, 2)); "
+            f"got shape {np.shape(intervals)}."
+        )
+    bad = (x[:, 0] > x[:, 1]) | (x < low).any(axis=1) | (x > high).any(axis=1)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"{name} must hold intervals [lower, upper] with {low:g} <= lower <= "
+            f"upper <= {high:g}; got {_show(x[i])} at row {i}."
+        )
     return x

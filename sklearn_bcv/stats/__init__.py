@@ -63,6 +63,7 @@ from ._mcnemar import (
 )
 from ._omnibus import bcv_cochran_q, cochran_q, looney_f
 from ._parametric_across import paired_t_datasets, rm_anova, tukey_rm
+from ._plackett_luce import plackett_luce
 from ._registry import (  # noqa: F401 (re-exported by sklearn_bcv)
     available_tests,
     get_test,
@@ -118,6 +119,8 @@ __all__ = [
     "quade_posthoc",
     "rm_anova",
     "tukey_rm",
+    # a Bayesian ranking of k estimators across data sets
+    "plackett_luce",
     # two estimators across data sets (one pair at a time)
     "wilcoxon",
     "sign",
