@@ -299,3 +299,24 @@ def test_describe_estimator_writes_the_parameters_that_changed():
     assert (
         describe_estimator(long) == "DummyClassifier(constant=..., strategy='constant')"
     )
+
+
+def test_a_ranking_has_its_figure_table_sentence_and_works_in_every_format():
+    rng = np.random.default_rng(1)
+    scores = rng.normal(0.85, 0.03, (7, 4)) + np.linspace(-0.03, 0.03, 4)
+    result = compare_scores(
+        scores,
+        names=["logistic", "forest", "tree", "bayes"],
+        tests=["friedman", "nemenyi", "plackett_luce"],
+        pairwise_tests=[],
+        random_state=0,
+    )
+    displays = [figure.display for figure in result._report_figures()]
+    assert "RankProbabilityDisplay" in displays
+    for format in ("text", "markdown", "latex", "html"):
+        report = result.report(format, figures=False)
+        assert "is the best) = " in report
+        assert "Calvo" in report[report.rindex("References") :]
+    latex = result.report("latex")
+    assert "\\label{bcv:plackett-luce}" in latex
+    assert "1 - alpha" not in latex and "(1 - alpha)" not in result.report()

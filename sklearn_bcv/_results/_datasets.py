@@ -17,11 +17,13 @@ from ._blocks import (
     Table,
     Text,
     alpha_is,
+    capital,
     count,
     decimals_of,
     fixed,
     names_list,
     num,
+    the,
 )
 from ._document import DocumentMixin
 from ._methods import (
@@ -1063,6 +1065,19 @@ def _figures(result):
             )
         )
     figures += _posterior_figures(result)
+    figures += [
+        Figure(
+            f"{capital(the(declaration(name).title))}: the posterior probability "
+            "that each estimator is the best, and its weight with its credible "
+            "interval.",
+            "RankProbabilityDisplay",
+            result,
+            {"test": name},
+            label=f"ranking-{name}",
+        )
+        for name in result._rankings()
+        if declaration(name).posterior == "ranking"
+    ]
     figures.append(
         Figure(
             "The score of each estimator on each data set"

@@ -114,6 +114,7 @@ def _hooked_table(name, table):
             table["header"],
             table["rows"],
             caption=table["caption"],
+            label=table.get("label", name),
             notes=table.get("notes", ()),
         )
     except (KeyError, TypeError, AttributeError):
@@ -450,7 +451,8 @@ def ranking_content(name, test, result):
     table = Table(
         ["estimator", *fields],
         rows,
-        caption=f"The {title}: one row per estimator.",
+        caption=f"{capital(the(title))}: one row per estimator.",
+        label=name,
     )
     summary = [f"{name} (one row per estimator):"] + [
         "  " + line

@@ -63,6 +63,11 @@ OBRIEN_1979 = (
     "P. C. O'Brien and T. R. Fleming. A multiple testing procedure for "
     "clinical trials. Biometrics, 35(3):549–556, 1979.",
 )
+PLACKETT_1975 = (
+    "Plackett 1975",
+    "R. L. Plackett. The analysis of permutations. Journal of the Royal "
+    "Statistical Society C, 24(2):193–202, 1975.",
+)
 POCOCK_1977 = (
     "Pocock 1977",
     "S. J. Pocock. Group sequential methods in the design and analysis of "
@@ -117,6 +122,17 @@ BOUCKAERT_2004 = (
     "R. R. Bouckaert and E. Frank. Evaluating the replicability of "
     "significance tests for comparing learning algorithms. PAKDD 2004, "
     "LNCS 3056:3–12, 2004.",
+)
+CALVO_2018 = (
+    "Calvo et al. 2018",
+    "B. Calvo, J. Ceberio and J. A. Lozano. Bayesian inference for algorithm "
+    "ranking analysis. GECCO '18 Companion, 324–325, 2018.",
+)
+CARON_2012 = (
+    "Caron & Doucet 2012",
+    "F. Caron and A. Doucet. Efficient Bayesian inference for generalized "
+    "Bradley-Terry models. Journal of Computational and Graphical Statistics, "
+    "21(1):174–196, 2012.",
 )
 CLIFF_1993 = (
     "Cliff 1993",

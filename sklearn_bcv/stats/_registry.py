@@ -58,8 +58,9 @@ STATISTIC_LABELS = ("chi2", "F")
 #: What a post hoc family compares (``compares``).
 COMPARES = ("ranks", "scores")
 
-#: How the posterior of one pair of a Bayesian test is drawn (``posterior``).
-POSTERIORS = ("simplex", "density")
+#: How a report draws the posterior of a Bayesian test: of one pair
+#: (``"simplex"``, ``"density"``) or of a ranking of all k (``"ranking"``).
+POSTERIORS = ("simplex", "density", "ranking")
 
 
 @dataclass(frozen=True)
@@ -306,15 +307,18 @@ def register_test(
         data sets. Journal of Machine Learning Research, 7:1-30, 2006."``).
         A sequence of ``(citation, entry)`` pairs is taken too. Reports cite
         them in their methods and list them under "References".
-    posterior : {"simplex", "density"}, default=None
-        For a Bayesian test (``bayesian=True``): how a report draws the
-        posterior of one pair. ``"simplex"``: samples of ``(θ_A, θ_rope,
-        θ_B)`` in the result's ``samples``, drawn by
+    posterior : {"simplex", "density", "ranking"}, default=None
+        For a Bayesian test: how a report draws its posterior.
+        ``"simplex"``: samples of ``(θ_A, θ_rope, θ_B)`` of one pair in the
+        result's ``samples``, drawn by
         :class:`~sklearn_bcv.PosteriorSimplexDisplay`; ``"density"``: the
-        posterior density of the difference, drawn by
+        posterior density of one pair's difference, drawn by
         :class:`~sklearn_bcv.PosteriorDisplay` (the built-in
-        ``bayesian_correlated_t`` and ``bayesian_bcv_mcnemar``); None: not
-        drawn.
+        ``bayesian_correlated_t`` and ``bayesian_bcv_mcnemar``);
+        ``"ranking"``: a ranking of all k estimators (``prob_best``,
+        ``weights``, ``weights_interval``), drawn by
+        :class:`~sklearn_bcv.RankProbabilityDisplay` (``plackett_luce``);
+        None: not drawn.
     overwrite : bool, default=False
         Whether to replace a test already registered under ``name``.
 
