@@ -178,6 +178,9 @@ def test_statistics_alpha_and_minus_signs_are_math(results, kind):
         assert not re.search(r"(?:^|& )-\d", body, re.M), body[:300]
     if kind.startswith("across"):
         assert "$\\chi^2_{" in latex
+    # A power of ten is math too: 2.45 x 10^-5, never "2.45e-05" in text.
+    prose = re.sub(r"\$[^$]*\$", "", latex)
+    assert not re.search(r"\de[-+]\d", prose)
 
 
 def test_bayesian_sentences_say_probabilities_rope_and_rule(results):

@@ -40,6 +40,7 @@ __all__ = [
     "f_stat",
     "fixed",
     "level_is",
+    "math_number",
     "names_list",
     "num",
     "signed",
@@ -335,6 +336,26 @@ def f_stat(df):
     """``F(4, 24)`` (LaTeX: :math:`F_{4,24}`)."""
     shown = [num(d) for d in df]
     return Math(rf"F_{{{','.join(shown)}}}", f"F({', '.join(shown)})")
+
+
+def math_number(value, digits=3):
+    """A number in a sentence: as :func:`num` writes it, with a minus sign
+    or a power of ten (``2.45e-05``) set in math by LaTeX.
+
+    Examples
+    --------
+    >>> from sklearn_bcv._results._blocks import math_number
+    >>> piece = math_number(2.45e-05)
+    >>> print(piece.plain, piece.latex)
+    2.45e-05 2.45 \\times 10^{-5}
+    >>> math_number(0.0201)
+    '0.0201'
+    """
+    text = num(value, digits)
+    mantissa, e, exponent = text.partition("e")
+    if e:
+        return Math(rf"{mantissa} \times 10^{{{int(exponent)}}}", text)
+    return signed(text)
 
 
 def signed(text):

@@ -18,6 +18,7 @@ from ._blocks import (
     decimals_of,
     fixed,
     level_is,
+    math_number,
     num,
     the,
 )
@@ -591,11 +592,12 @@ def _verdict_sentence(result, names):
         )
     stat = test.get("statistic")
     df = test.get("df")
-    shown = [f"statistic {num(stat)}"] if stat is not None else []
+    shown = [Text("statistic ", math_number(stat))] if stat is not None else []
     if df is not None:
-        shown.append(f"df {num(df)}")
+        shown.append(Text(f"df {num(df)}"))
     if test.get("pvalue") is not None:
-        shown.append(f"p = {num(test.pvalue)}")
+        shown.append(Text("p = ", math_number(test.pvalue)))
+    shown = sum((Text(", " if i else "", part) for i, part in enumerate(shown)), Text())
     decision = verdict.decision
     if decision in ("A better", "B better"):
         better, worse = names if decision == "A better" else names[::-1]
@@ -603,7 +605,9 @@ def _verdict_sentence(result, names):
     else:
         outcome = "found no significant difference between the estimators"
     return Text(
-        f"{title} ({', '.join(shown)}), {verdict.rationale}, {outcome} at ",
+        f"{title} (",
+        shown,
+        f"), {verdict.rationale}, {outcome} at ",
         alpha_is(result.alpha),
         ".",
     )

@@ -28,6 +28,7 @@ from ._blocks import (
     f_stat,
     fixed,
     level_is,
+    math_number,
     num,
     the,
 )
@@ -135,15 +136,15 @@ def omnibus_sentence(name, test, alpha, what, cite=""):
     ``cite``: the citation of its works, after its name."""
     entry = declaration(name)
     df = test.get("df")
-    stat = num(test.get("statistic"))
+    stat = math_number(test.get("statistic"))
     if entry.statistic_label == "chi2" and df is not None:
-        shown = Text(chi2(df), f" = {stat}")
+        shown = Text(chi2(df), " = ", stat)
     elif entry.statistic_label == "F" and df is not None:
-        shown = Text(f_stat(tuple(np.ravel(df))), f" = {stat}")
+        shown = Text(f_stat(tuple(np.ravel(df))), " = ", stat)
     elif df is not None:
-        shown = Text(f"statistic {stat}, df {num(df)}")
+        shown = Text("statistic ", stat, f", df {num(df)}")
     else:
-        shown = Text(f"statistic {stat}")
+        shown = Text("statistic ", stat)
     outcome = "rejected" if test.get("reject") else "did not reject"
     title = entry.title
     if "'s " in title and not title.split(" ", 1)[0].endswith("'s"):
@@ -154,7 +155,9 @@ def omnibus_sentence(name, test, alpha, what, cite=""):
     text = Text(
         f"{title} {outcome} equal performance of {what} (",
         shown,
-        f", p = {num(test.get('pvalue'))}, ",
+        ", p = ",
+        math_number(test.get("pvalue")),
+        ", ",
         alpha_is(alpha),
         ")",
     )
@@ -163,7 +166,10 @@ def omnibus_sentence(name, test, alpha, what, cite=""):
         text += Text(
             "; its Iman-Davenport F form gives ",
             f_stat(tuple(iman.df)),
-            f" = {num(iman.statistic)}, p = {num(iman.pvalue)}",
+            " = ",
+            math_number(iman.statistic),
+            ", p = ",
+            math_number(iman.pvalue),
         )
     return text + "."
 
