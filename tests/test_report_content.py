@@ -320,3 +320,25 @@ def test_a_ranking_has_its_figure_table_sentence_and_works_in_every_format():
     latex = result.report("latex")
     assert "\\label{bcv:plackett-luce}" in latex
     assert "1 - alpha" not in latex and "(1 - alpha)" not in result.report()
+
+
+def test_the_summary_of_k_estimators_on_one_data_set_escapes_names_too():
+    from sklearn_bcv import BlockRegularized5x2CV, compare_many_predictions
+
+    rng = np.random.default_rng(0)
+    y = np.tile([0, 1], 40)
+    splits = list(BlockRegularized5x2CV(random_state=0).split(y.reshape(-1, 1), y))
+
+    def noisy(rate):
+        return [np.where(rng.random(t.size) < rate, 1 - y[t], y[t]) for _, t in splits]
+
+    def summary(names):
+        rng.bit_generator.state = np.random.default_rng(0).bit_generator.state
+        predictions = {name: noisy(rate) for name, rate in zip(names, (0.1, 0.3, 0.5))}
+        return str(compare_many_predictions(y, predictions, splits))
+
+    hostile = summary(["a\nb", "\x1b[2Jwipe", "c\u202ed"])
+    plain = summary(["ab", "wipe", "cd"])
+    assert hostile.count("\n") == plain.count("\n")
+    assert "\x1b" not in hostile and "\u202e" not in hostile
+    assert "a\\x0ab" in hostile and "\\x1b[2Jwipe" in hostile
