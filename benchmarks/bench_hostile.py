@@ -51,7 +51,9 @@ def pairwise(k, n_datasets=20):
     def run():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return compare_scores(scores, tests=[], pairwise_tests=["wilcoxon"])
+            return compare_scores(
+                scores, tests=[], pairwise_tests=["paired_t_datasets"]
+            )
 
     def both_ways():
         saved = _registry.get_entry("wilcoxon")
@@ -63,7 +65,7 @@ def pairwise(k, n_datasets=20):
 
     best = best_of({"both ways": both_ways, "once": run}, repeats=1)
     print(
-        f"pairwise wilcoxon, k={k:>3}, {n_datasets} data sets: both ways "
+        f"pairwise paired t, k={k:>3}, {n_datasets} data sets: both ways "
         f"{best['both ways']:7.2f} s, once {best['once']:7.2f} s, ratio "
         f"{best['both ways'] / best['once']:5.2f}x"
     )

@@ -17,10 +17,10 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils import Bunch, check_random_state
 
-from ._compat import Interval, StrOptions, validate_params
+from ._compat import Interval, Options, StrOptions, validate_params
 from ._constants import ALTERNATIVES
 from ._engine._fit import default_cv
-from ._engine._plan import plan_across, plan_many
+from ._engine._plan import check_tests_argument, plan_across, plan_many
 from ._engine._prepare import fit_datasets, prepare_fits
 from ._engine._progress import FitProgress
 from ._engine._scores import ScoreTable, score_table
@@ -35,7 +35,13 @@ from ._store import StudyStore, opened_store
 from .stats._corrections import CORRECTIONS, check_family
 from .stats._effect import EFFECT_SIZE_KINDS, pairwise_effect_sizes
 from .stats._parametric_across import auto_path
-from .stats._registry import ALL_AT_ONCE_ROLES, default_tests
+from .stats._registry import (
+    ALL_AT_ONCE_ROLES,
+    available_tests,
+    default_tests,
+    get_entry,
+    keyword_names,
+)
 from .stats._utils import stable_mean
 
 __all__ = ["BenchmarkResult", "benchmark", "compare_scores"]
@@ -48,7 +54,7 @@ _STATISTICS_PARAMETERS = {
     "rope": [Interval(Real, 0, None, closed="left")],
     "alpha": [Interval(Real, 0, 1, closed="neither")],
     "alternative": [StrOptions(set(ALTERNATIVES))],
-    "effect_size": [StrOptions(set(EFFECT_SIZE_KINDS)), None],
+    "effect_size": [StrOptions(set(EFFECT_SIZE_KINDS)), None, Options(bool, {False})],
     "random_state": ["random_state"],
 }
 
@@ -71,7 +77,10 @@ def _attach_effect_sizes(result, scores, effect_size, auto, *, seed):
     """``result.effect_sizes`` from the (N, k) higher-is-better ``scores``
     (none when a fit failed: no statistic runs then), of the kind
     ``effect_size``, else that of the automatic path ``auto``, else
-    ``cohen_dz``."""
+    ``cohen_dz``; ``effect_size=False`` computes none (both fields None)."""
+    if effect_size is False:
+        result["effect_size_kind"] = result["effect_sizes"] = None
+        return
     kind = effect_size or ("cohen_dz" if auto is None else auto.effect_size_kind)
     names = result.names
     result["effect_size_kind"] = kind
@@ -144,6 +153,24 @@ def _plan(
             )
         )
     return plans[0], plans[1], control
+
+
+def _with_score_scale(plan, table):
+    """The pairwise ``plan`` with ``score_scale`` set, for every test that
+    takes it (unless the user set it), to each data set's largest
+    ``|score|``: the tie rule of the tests on differences (equal in the
+    user's decimals means equal) then reads the scores' units, not the
+    differences'."""
+    scale = np.max(np.abs(table.scores), axis=1)
+    if table.split_scores is not None:
+        scale = np.maximum(scale, np.max(np.abs(table.split_scores), axis=(1, 2)))
+    planned = []
+    for test in plan:
+        accepted = keyword_names(get_entry(test.name).func) or frozenset()
+        if "score_scale" in accepted and "score_scale" not in test.params:
+            test = test._replace(params={**test.params, "score_scale": scale})
+        planned.append(test)
+    return planned
 
 
 def _sampling_seed(random_state):
@@ -275,12 +302,14 @@ def compare_scores(
         (or the other estimator against ``control``): ``"greater"`` tests
         "A better". The rank tests are two-sided.
     effect_size : {"cohen_dz", "cohen_d", "cliff_delta", "akinshin_gamma"}, \
-default=None
+None or False, default=None
         Kind of ``result.effect_sizes`` (see
         :func:`~sklearn_bcv.stats.effect_size`), over the data sets. None:
         the kind of the automatic path with ``tests="auto"`` (``cohen_d``
         on the parametric path, ``akinshin_gamma`` on the rank-based one,
         as autorank), else ``cohen_dz``, the effect of the paired design.
+        False computes none (``effect_sizes`` and ``effect_size_kind`` are
+        None).
     random_state : int, RandomState instance or None, default=None
         Seeds the Monte Carlo sampling of the Bayesian tests and the
         bootstrap of the effect sizes.
@@ -315,15 +344,17 @@ default=None
         skipped_tests : dict
         alpha, alternative, correction, control, greater_is_better : the
             settings.
-        effect_sizes : list of Bunch
+        effect_sizes : list of Bunch or None
             One per pair ``i < j`` in ``names`` order: ``a`` (=
             ``names[i]``), ``b``, ``kind``, ``estimate`` (positive when A
             is better), ``confidence_interval`` (paired BCa bootstrap over
-            the data sets), ``confidence_level``, ``magnitude``, ``note``.
-            Above 10 estimators only the pairs with the control (or the
-            best by mean rank), with 1999 resamples, so the cost grows
-            linearly in k.
-        effect_size_kind : str
+            the data sets; above 2000 data sets the normal interval of
+            asymptotic theory, said in ``note``), ``confidence_level``,
+            ``magnitude``, ``note``. Above 10 estimators only the pairs
+            with the control (or the best by mean rank), with 1999
+            resamples, so the cost grows linearly in k. None with
+            ``effect_size=False``.
+        effect_size_kind : str or None
         auto : Bunch or None
             With ``tests="auto"``: ``path`` (``"paired_t"``,
             ``"wilcoxon"``, ``"rm_anova"`` or ``"friedman"``), ``reason``
@@ -438,7 +469,7 @@ default=None
     result = build_datasets_result(
         table,
         rank_plan=rank_plan,
-        pairwise_plan=pairwise_plan,
+        pairwise_plan=_with_score_scale(pairwise_plan, table),
         correction=correction,
         control=control,
         alpha=alpha,
@@ -453,6 +484,49 @@ default=None
     result["provenance"] = make_provenance(random_state=random_state, given="scores")
     _attach_effect_sizes(result, table.scores, effect_size, auto, seed=seed)
     return result
+
+
+def _check_dataset_tests(dataset_tests):
+    """``dataset_tests``: None, ``[]``, or two-estimator tests by name,
+    checked by name and kind before any data set is loaded (whether each
+    fits a data set's design and task is checked once its splits are made,
+    still before any fit)."""
+    if dataset_tests is None or (
+        isinstance(dataset_tests, list | tuple) and not dataset_tests
+    ):
+        return dataset_tests
+    requested = check_tests_argument(dataset_tests, argument="dataset_tests")
+    for name in requested:
+        try:
+            entry = get_entry(name)
+        except ValueError as exc:
+            raise ValueError(f"dataset_tests: {exc}") from None
+        if entry.kind != "pair":
+            raise ValueError(
+                f"dataset_tests: {name} is a test of kind {entry.kind!r}; "
+                "dataset_tests takes the two-estimator tests run on the pairs of "
+                f"each data set: {available_tests(kind='pair')}."
+            )
+    return dataset_tests
+
+
+def _plan_dataset(dataset_tests, prepared, alternative, name):
+    """The plan of one data set's tests (``dataset_tests`` on its design),
+    an error naming the argument and the data set, before any fit."""
+    try:
+        return plan_many(
+            None,
+            dataset_tests,
+            prepared.design,
+            prepared.task,
+            prepared.scoring,
+            alternative,
+            argument="dataset_tests",
+        )
+    except ValueError as exc:
+        if dataset_tests is None or str(exc).startswith("dataset_tests"):
+            raise
+        raise ValueError(f"dataset_tests, on data set {name!r}: {exc}") from None
 
 
 def _check_datasets(datasets):
@@ -525,6 +599,7 @@ def _stack(arrays):
         "verbose": ["verbose"],
         "error_score": [StrOptions({"raise"}), Real],
         "store": [str, os.PathLike, StudyStore, None],
+        "dataset_tests": [str, list, tuple, dict, None],
     },
     prefer_skip_nested_validation=False,  # the estimators are not validated yet
 )
@@ -536,6 +611,7 @@ def benchmark(
     scoring=None,
     tests=None,
     pairwise_tests=None,
+    dataset_tests=None,
     correction="holm",
     control=None,
     rope=0.0,
@@ -575,9 +651,21 @@ def benchmark(
     tests, pairwise_tests, correction, control, rope, alpha, alternative, \
 effect_size
         As in :func:`compare_scores` (``tests="auto"`` decides on the mean
-        scores of the data sets, once the fits are done). ``pairwise_tests=None`` runs
-        ``wilcoxon`` and ``poisson_binomial`` (the per-split scores and the
-        set sizes are known here).
+        scores of the data sets, once the fits are done).
+        ``pairwise_tests=None`` runs ``wilcoxon`` and ``poisson_binomial``
+        (the per-split scores and the set sizes are known here).
+    dataset_tests : str, list of str or dict, default=None
+        The two-estimator tests (``available_tests(kind="pair")``) run on
+        every pair (or against ``control``) of each data set, in
+        ``result.per_dataset``: None runs the one
+        :func:`compare_many_estimators` recommends for the design (its
+        verdict test, e.g. ``bcv_mcnemar`` on a 5×2 BCV of a classifier);
+        ``[]`` runs none (the omnibus tests of each data set still run:
+        one per data set); a name, a list of names or ``{name: {param:
+        value}}`` runs those. With many estimators these are most of the
+        statistics' cost (k(k − 1)/2 pairs on every data set): pass ``[]``
+        when only the comparison across data sets matters. Checked before
+        any data set is loaded or fitted.
     n_jobs : int, default=None
         Number of jobs fitting in parallel over (data set, split,
         estimator), capped at the number of fits (and at the number of cores for
@@ -660,6 +748,7 @@ effect_size
     names = [name for name, _ in named]
     pairs = _check_datasets(datasets)
     cv = _check_cv_spec(cv)
+    dataset_tests = _check_dataset_tests(dataset_tests)
     seeds = check_random_state(random_state).randint(
         np.iinfo(np.int32).max, size=len(pairs)
     )
@@ -704,9 +793,7 @@ effect_size
             error_score=error_score,
         )
         prepared.append(one)
-        many_plans.append(
-            plan_many(None, None, one.design, one.task, one.scoring, alternative)
-        )
+        many_plans.append(_plan_dataset(dataset_tests, one, alternative, name))
     dataset_names = [name for name, _ in pairs]
     progress = None
     if verbose > 0:
@@ -754,7 +841,7 @@ effect_size
     result = build_datasets_result(
         table,
         rank_plan=rank_plan,
-        pairwise_plan=pairwise_plan,
+        pairwise_plan=_with_score_scale(pairwise_plan, table),
         correction=correction,
         control=control_index,
         alpha=alpha,
@@ -792,6 +879,7 @@ effect_size
                 alpha=alpha,
                 alternative=alternative,
                 fits=fits,
+                switch="dataset_tests",
             )
             for name, one, plan, (fits, store) in zip(
                 dataset_names, prepared, many_plans, fitted

@@ -11,6 +11,7 @@ from sklearn.utils._param_validation import (  # noqa: F401
     HasMethods,
     Interval,
     InvalidParameterError,
+    Options,
     StrOptions,
     validate_params,
 )

@@ -228,7 +228,8 @@ def compare_many_estimators(
     control = check_names_subset(control, names, name="control")
     check_family(correction, control)
     check_tests_argument(tests)
-    check_tests_argument(pairwise_tests, argument="pairwise_tests")
+    if not (isinstance(pairwise_tests, list | tuple) and not pairwise_tests):
+        check_tests_argument(pairwise_tests, argument="pairwise_tests")
     prepared = prepare_fits(
         [(repr(name), estimator) for name, estimator in named],
         X,

@@ -30,6 +30,7 @@ from sklearn_bcv.stats import (
 from sklearn_bcv.stats._across import _poisson_binomial_pmf, _signed_rank_theta
 from sklearn_bcv.stats._ranks import critical_difference
 from sklearn_bcv.stats._registry import get_entry
+from sklearn_bcv.stats._ties import tie_tolerance
 
 pytestmark = pytest.mark.filterwarnings("error")
 
@@ -418,9 +419,10 @@ def test_wilcoxon_demsar_table_2():
     # Demšar §3.1.3: R+ = 93, R- = 12 with the zeros split between them.
     result = wilcoxon(DEMSAR_D, zero_method="zsplit")
     assert result.statistic == 12.0
-    assert result.pvalue == pytest.approx(
-        stats.wilcoxon(DEMSAR_D, zero_method="zsplit").pvalue
-    )
+    # Exact given the two zeros and the ties: 32 of the 2**12 sign patterns
+    # of the 12 nonzero differences are as extreme (scipy 1.17's default,
+    # the normal approximation from 14 data sets with ties, gives 0.011).
+    assert result.pvalue == 32 / 2**12
     assert result.reject and result.n_datasets == 14
     assert (
         wilcoxon(DEMSAR_D, zero_method="zsplit", alternative="greater").statistic == 93
@@ -432,10 +434,14 @@ def test_wilcoxon_demsar_table_2():
 @pytest.mark.parametrize("zero_method", ["wilcox", "pratt", "zsplit"])
 def test_wilcoxon_agrees_with_scipy(alternative, zero_method):
     rng = np.random.default_rng(0)
-    for n in (6, 25, 80):
+    # scipy enumerates up to 13 differences with ties (exact), approximates
+    # above 50; in between see tests/test_signed_rank.py.
+    for n in (6, 13, 80):
         d = np.round(rng.normal(0.01, 0.03, n), 2)  # zeros and ties
         ours = wilcoxon(d, alternative=alternative, zero_method=zero_method)
-        theirs = stats.wilcoxon(d, alternative=alternative, zero_method=zero_method)
+        theirs = stats.wilcoxon(
+            np.round(d * 100), alternative=alternative, zero_method=zero_method
+        )
         assert ours.statistic == theirs.statistic
         assert ours.pvalue == pytest.approx(theirs.pvalue, rel=1e-12)
 
@@ -475,7 +481,7 @@ def test_sign_odd_tie_is_dropped():
 @pytest.mark.parametrize(
     "d, match",
     [
-        ([[0.1, 0.2], [0.3, 0.4]], r"dataset_differences must be a 1-D array"),
+        ([[[0.1, 0.2]]], r"dataset_differences must be a 1-D array"),
         ([0.1], r"needs at least 2 data sets; got dataset_differences with 1"),
         ([0.1, np.nan, 0.2], r"dataset_differences must be finite"),
         (["a", "b"], r"dataset_differences must be numeric"),
@@ -484,6 +490,22 @@ def test_sign_odd_tie_is_dropped():
 def test_pair_tests_bad_differences(func, d, match):
     with pytest.raises(ValueError, match=match):
         func(d)
+
+
+@pytest.mark.parametrize("func", [sign, bayesian_signed_rank, bayesian_sign])
+def test_unbatched_pair_tests_take_one_comparison(func):
+    with pytest.raises(ValueError, match=r"dataset_differences must be a 1-D array"):
+        func([[0.1, 0.2], [0.3, 0.4]])
+
+
+def test_wilcoxon_takes_a_batch_of_comparisons():
+    rng = np.random.default_rng(0)
+    d = np.round(rng.normal(0.01, 0.02, size=(6, 14)), 2)
+    batch = wilcoxon(d, zero_method="pratt", alternative="greater")
+    assert batch.statistic.shape == batch.pvalue.shape == batch.reject.shape == (6,)
+    for row, found in zip(d, zip(batch.statistic, batch.pvalue, batch.min_pvalue)):
+        alone = wilcoxon(row, zero_method="pratt", alternative="greater")
+        assert found == (alone.statistic, alone.pvalue, alone.min_pvalue)
 
 
 def test_wilcoxon_bad_zero_method():
@@ -631,11 +653,14 @@ def test_poisson_binomial_bad_input(kwargs, match):
 # --------------------------------------------------------------------------
 
 
-def _brute_force_theta(z, weights, rope):
-    """(θ_A, θ_rope, θ_B) by the double sum, in float64."""
+def _brute_force_theta(z, weights, rope, tolerance):
+    """(θ_A, θ_rope, θ_B) by the double sum, in float64; a Walsh sum within
+    ``tolerance`` of ``±2 rope`` is in the rope (the tie rule)."""
     sums = z[:, None] + z[None, :]
-    a = np.einsum("is,ij,js->s", weights, (sums > 2 * rope).astype(float), weights)
-    b = np.einsum("is,ij,js->s", weights, (sums < -2 * rope).astype(float), weights)
+    above = (sums > 2 * rope + tolerance).astype(float)
+    below = (sums < -2 * rope - tolerance).astype(float)
+    a = np.einsum("is,ij,js->s", weights, above, weights)
+    b = np.einsum("is,ij,js->s", weights, below, weights)
     return np.stack([a, 1 - a - b, b])
 
 
@@ -646,10 +671,12 @@ def test_signed_rank_staircase_is_the_double_sum(rope, seed):
     q = int(rng.integers(2, 30))
     z = np.r_[0.0, np.round(rng.normal(0.005 * seed, 0.02, q), 2)]  # ties, ±pairs
     rows = rng.standard_exponential((q + 1, 500)).astype(np.float32)
-    theta = _signed_rank_theta(z, list(rows), rope)
+    tolerance = tie_tolerance(z, rope)
+    theta = _signed_rank_theta(z, list(rows), rope, tolerance)
     weights = rows.astype(float) / rows.astype(float).sum(axis=0)
     assert theta.dtype == np.float32
-    assert_allclose(theta, _brute_force_theta(z, weights, rope), atol=2e-6)
+    expected = _brute_force_theta(z, weights, rope, tolerance)
+    assert_allclose(theta, expected, atol=2e-6)
 
 
 @pytest.mark.parametrize("rope", [0.0, 0.01])

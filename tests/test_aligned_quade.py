@@ -2,6 +2,7 @@
 stats._friedman's friedman_posthoc; FORMULAS.md Part 3)."""
 
 import itertools
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -124,10 +125,18 @@ def test_quade_posthoc_is_conovers_t():
 
 
 def _aligned_by_hand(scores):
+    """Aligned ranks in exact rational arithmetic on the decimals (an
+    independent form of the tie rule: aligned values equal in the decimals
+    tie, whatever their floating-point rounding)."""
     n, k = scores.shape
-    aligned = scores - scores.mean(axis=1, keepdims=True)
-    ranks = stats.rankdata(-aligned.ravel()).reshape(n, k)
-    return ranks
+    exact = [[Fraction(repr(float(x))) for x in row] for row in scores]
+    aligned = [[x - sum(row) / k for x in row] for row in exact]
+    order = sorted({value for row in aligned for value in row}, reverse=True)
+    position = {value: i for i, value in enumerate(order)}
+    counts = np.bincount([position[v] for row in aligned for v in row])
+    first = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    average = first + (counts + 1) / 2.0
+    return np.array([[average[position[v]] for v in row] for row in aligned])
 
 
 @pytest.mark.parametrize("seed", range(5))

@@ -299,6 +299,60 @@ def test_benchmark_per_dataset_matches_compare_many_estimators():
         )
 
 
+def test_benchmark_dataset_tests_choose_the_tests_of_each_data_set(study):
+    cv = BlockRegularized5x2CV(random_state=7)
+    none = benchmark(estimators(), SMALL, cv=cv, dataset_tests=[], effect_size=False)
+    chosen = benchmark(
+        estimators(), SMALL, cv=cv, dataset_tests=["corrected_t", "bcv_mcnemar"]
+    )
+    for name, (X, y) in SMALL.items():
+        assert not none.per_dataset[name].pairwise
+        assert list(none.per_dataset[name].tests) == ["bcv_cochran_q"]  # still run
+        alone = compare_many_estimators(
+            estimators(), X, y, cv=cv, pairwise_tests=["corrected_t", "bcv_mcnemar"]
+        )
+        mine = chosen.per_dataset[name]
+        assert list(mine.pairwise) == ["corrected_t", "bcv_mcnemar"]
+        for test, table in alone.pairwise.items():
+            np.testing.assert_array_equal(
+                mine.pairwise[test].pvalue_adjusted, table.pvalue_adjusted
+            )
+    # The statistics across data sets are the same whatever the choice.
+    for name, table in chosen.pairwise.items():
+        for field in ("pvalue", "p_a_better"):
+            if field in table:
+                np.testing.assert_array_equal(none.pairwise[name][field], table[field])
+    assert none.effect_sizes is None and none.effect_size_kind is None
+    assert chosen.effect_size_kind == "cohen_dz" and chosen.effect_sizes
+    assert "Effect sizes" not in none.report("markdown")
+    assert none.to_dict()["effect_sizes"] is None
+
+
+def test_effect_size_false_skips_them_and_none_still_chooses_the_kind():
+    skipped = compare_scores(DEMSAR_AUC, effect_size=False)
+    assert skipped.effect_sizes is None and skipped.effect_size_kind is None
+    chosen = compare_scores(DEMSAR_AUC, tests="auto")
+    assert chosen.effect_size_kind == chosen.auto.effect_size_kind
+    assert len(chosen.effect_sizes) == 6
+    for value in (True, 0, "none"):
+        with pytest.raises(ValueError, match="effect_size"):
+            compare_scores(DEMSAR_AUC, effect_size=value)
+
+
+def test_many_pairs_warning_names_the_switch_that_lowers_the_cost():
+    from sklearn_bcv._results import _pairwise
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_pairwise, "_MANY_PAIR_TESTS", 2)  # 3 pairs are many
+        with pytest.warns(UserWarning, match=r"pass dataset_tests=\[\]"):
+            benchmark(estimators(), SMALL, pairwise_tests=[], effect_size=False)
+        with pytest.warns(UserWarning, match=r"pass pairwise_tests=\[\]"):
+            compare_scores(DEMSAR_AUC, pairwise_tests=["wilcoxon"])
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            benchmark(estimators(), SMALL, pairwise_tests=[], dataset_tests=[])
+
+
 class CountingClassifier(ClassifierMixin, BaseEstimator):
     """Majority class; counts its fits (in-process, n_jobs=1)."""
 
@@ -432,6 +486,11 @@ def test_benchmark_failed_fits_run_no_test():
         (SMALL, {"tests": "wilcoxon"}, ValueError, "pairwise_tests"),
         (SMALL, {"pairwise_tests": {"sign": {"bogus": 1}}}, ValueError, "bogus"),
         (SMALL, {"rope": -0.1}, ValueError, "rope"),
+        (SMALL, {"dataset_tests": ["friedman"]}, ValueError, "dataset_tests: fri"),
+        (SMALL, {"dataset_tests": ["nope"]}, ValueError, "dataset_tests: 'nope'"),
+        (SMALL, {"dataset_tests": "mcnemar"}, ValueError, "dataset_tests.*mcnemar"),
+        (SMALL, {"dataset_tests": {"sign": {}}}, ValueError, "dataset_tests: sign"),
+        (SMALL, {"effect_size": True}, ValueError, "effect_size"),
     ],
 )
 def test_benchmark_bad_input_before_any_fit(datasets, kwargs, error, match):
@@ -571,3 +630,29 @@ def test_summary_says_when_a_pairwise_test_cannot_reject(rng):
     assert "note: with 5 data sets wilcoxon cannot reach p < 0.05" in repr(few)
     many = compare_scores(rng.uniform(size=(8, 3)))
     assert "cannot reach" not in repr(many)
+
+
+def test_batched_pairwise_tests_give_what_one_call_per_pair_gives(rng):
+    # wilcoxon and poisson_binomial run on all the pairs at once; the
+    # numbers (and each pair's result) are those of one call per pair.
+    from sklearn_bcv.stats import poisson_binomial, wilcoxon
+
+    split = np.round(rng.uniform(0.6, 0.9, size=(8, 5, 5)), 2)
+    result = compare_scores(split, n_train=90, n_test=10, random_state=0)
+    names = result.names
+    for (a, b), found in result.pairwise.wilcoxon.results.items():
+        i, j = names.index(a), names.index(b)
+        d = result.scores[:, i] - result.scores[:, j]
+        scale = np.maximum(
+            np.abs(result.scores).max(axis=1), np.abs(split).max(axis=(1, 2))
+        )
+        alone = wilcoxon(d, score_scale=scale)
+        assert found == alone
+        alone = poisson_binomial(
+            split[..., i] - split[..., j], 90, 10, score_scale=scale
+        )
+        again = result.pairwise.poisson_binomial.results[(a, b)]
+        assert again.keys() == alone.keys()
+        for key, value in alone.items():
+            np.testing.assert_array_equal(again[key], value)
+            assert type(again[key]) is type(value)

@@ -531,3 +531,44 @@ def test_csv_datasets_are_encoded_and_imputed_as_many_data_does(tmp_path):
     assert status == 0, err
     assert "text columns encoded, empty cells imputed" not in err
     assert f"{path}:label" in out
+
+
+# ---- the cost switches -----------------------------------------------------
+
+
+def test_dataset_tests_and_no_effect_sizes_are_the_python_api():
+    status, out, err = run_cli(
+        *FAST,
+        "--dataset-tests",
+        "corrected_t,bcv_mcnemar",
+        "--no-effect-sizes",
+        "--format",
+        "json",
+    )
+    assert status == 0, err
+    document = json.loads(out)
+    expected = python_result(
+        dataset_tests=["corrected_t", "bcv_mcnemar"], effect_size=False
+    )
+    assert document["effect_sizes"] is None and document["effect_size_kind"] is None
+    for name, mine in document["per_dataset"].items():
+        assert list(mine["pairwise"]) == ["corrected_t", "bcv_mcnemar"]
+        table = expected.per_dataset[name].pairwise.corrected_t
+        np.testing.assert_allclose(
+            mine["pairwise"]["corrected_t"]["pvalue_adjusted"], table.pvalue_adjusted
+        )
+    status, out, err = run_cli(*FAST, "--dataset-tests", "none", "--format", "json")
+    assert status == 0, err
+    document = json.loads(out)
+    assert all(not d["pairwise"] for d in document["per_dataset"].values())
+    assert document["effect_sizes"]  # the default still computes them
+
+
+def test_dataset_tests_list_and_bad_names():
+    status, out, _ = run_cli("--dataset-tests", "list")
+    assert status == 0 and out.splitlines()[0].startswith("aso")
+    assert all("design=" in line for line in out.splitlines())
+    status, _, err = run_cli(*FAST, "--dataset-tests", "friedman")
+    assert_one_line_error(status, err, "--dataset-tests: unknown test(s)", 1)
+    status, _, err = run_cli(*FAST, "--dataset-tests", "mcnemar")
+    assert_one_line_error(status, err, "dataset_tests, on data set 'iris'", 1)

@@ -476,3 +476,15 @@ def test_readme_example_runs(tmp_path, monkeypatch, capsys):
             assert line in cli_section, line
     assert "statistic 8.974 (df 2, p = 0.0113)" in out
     assert (tmp_path / "cd.png").is_file()
+
+
+def test_no_effect_sizes_skips_them(tmp_path):
+    path = write(tmp_path, wide_text())
+    document = run_json(path, "--no-effect-sizes")
+    assert document["effect_sizes"] is None
+    assert len(run_json(path)["effect_sizes"]) == 3
+    status, out, err = run_cli(path, "--no-effect-sizes")
+    assert status == 0, err
+    assert "friedman" in out and "Effect size" not in out
+    status, out, _ = run_cli(path, "--no-effect-sizes", "--format", "csv")
+    assert status == 0 and "effect" not in out.lower()

@@ -1,6 +1,8 @@
 """sklearn_bcv.stats.effect_size: hand values, errors, degenerate samples,
 invariants."""
 
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -9,8 +11,10 @@ from scipy import stats
 
 from sklearn_bcv.stats import effect_size
 from sklearn_bcv.stats._effect import (
-    _STATISTICS,
+    _KINDS,
+    BOOTSTRAP_MAX_N,
     EFFECT_SIZE_KINDS,
+    _loo_median_mad,
     magnitude,
     pairwise_effect_sizes,
 )
@@ -37,6 +41,13 @@ def test_cohen_d_by_hand():
     result = effect_size([1, 2, 3], [0, 0, 3], kind="cohen_d", random_state=0)
     assert result.estimate == pytest.approx(1 / np.sqrt(2))
     assert result.magnitude == "medium"
+
+
+def test_cliff_delta_by_hand_and_by_the_sign_matrix():
+    rng = np.random.default_rng(4)
+    a, b = np.round(rng.normal(size=(2, 30)), 1)  # many ties
+    signs = np.sign(a[:, None] - b[None, :]).sum() / 900
+    assert effect_size(a, b, kind="cliff_delta", n_resamples=9).estimate == signs
 
 
 def test_cliff_delta_by_hand():
@@ -147,13 +158,136 @@ def test_bad_input_names_the_argument(kwargs, match):
         effect_size(**kwargs)
 
 
+# The four statistics as written in FORMULAS.md, on one resample.
+def _plain(kind, a, b):
+    if kind == "cohen_dz":
+        d = a - b
+        return d.mean() / d.std(ddof=1)
+    if kind == "cohen_d":
+        return (a.mean() - b.mean()) / np.sqrt((a.var(ddof=1) + b.var(ddof=1)) / 2)
+    if kind == "cliff_delta":  # the n x n signs, counted by sorting
+        below = np.searchsorted(np.sort(b), a, side="left")
+        above = a.size - np.searchsorted(np.sort(b), a, side="right")
+        return (below - above).sum() / a.size**2
+
+    def mad(x):
+        return 1.4826 * np.median(np.abs(x - np.median(x)))
+
+    return (np.median(a) - np.median(b)) / np.sqrt((mad(a) ** 2 + mad(b) ** 2) / 2)
+
+
 @pytest.mark.parametrize("kind", KINDS)
-def test_vectorised_statistic_equals_the_loop(kind):
+def test_batched_resamples_equal_the_plain_statistic(kind):
+    # All pairs of a 4-column table at once, resampled with one index array:
+    # each resample's value is the plain statistic of that resample (Cliff's
+    # by counts and prefix sums, never the n x n matrix).
     rng = np.random.default_rng(2)
-    a, b = rng.normal(size=(7, 12)), rng.normal(size=(7, 12))
-    batch = _STATISTICS[kind](a, b, axis=-1)
-    loop = [_STATISTICS[kind](a[i], b[i]) for i in range(7)]
-    np.testing.assert_allclose(batch, loop)
+    table = rng.normal(size=(12, 4))
+    pairs = [(0, 1), (0, 3), (2, 1), (3, 2)]
+    statistic = _KINDS[kind](table, pairs, 0.0)
+    idx = rng.integers(0, 12, (7, 12))
+    batch = statistic.resampled(idx)
+    assert batch.shape == (4, 7)
+    for p, (i, j) in enumerate(pairs):
+        loop = [_plain(kind, table[row, i], table[row, j]) for row in idx]
+        np.testing.assert_allclose(batch[p], loop, rtol=1e-12)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("n", [2, 3, 8, 13])
+def test_closed_form_jackknife_equals_leaving_each_pair_out(kind, n):
+    rng = np.random.default_rng(n)
+    table = np.round(rng.normal(size=(n, 2)), 1)  # ties
+    table[0] = table[1]  # a tied pair
+    statistic = _KINDS[kind](table, [(0, 1)], 0.0)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # n = 2: ddof 1 of one
+        expected = [
+            _plain(kind, np.delete(table[:, 0], i), np.delete(table[:, 1], i))
+            for i in range(n)
+        ]
+        found = statistic.jackknife(0)
+    if n == 2 and kind in ("cohen_dz", "cohen_d"):  # one value: no variance
+        assert not np.any(np.isfinite(found))
+        return
+    finite = np.isfinite(expected)
+    np.testing.assert_allclose(found[finite], np.array(expected)[finite], rtol=1e-9)
+
+
+def test_leave_one_out_medians_and_mads_by_brute_force():
+    rng = np.random.default_rng(0)
+    for n in range(2, 12):
+        x = np.round(rng.normal(size=n), 1)
+        centers, mads = _loo_median_mad(x)
+        for i in range(n):
+            rest = np.delete(x, i)
+            assert centers[i] == np.median(rest)
+            mad = 1.4826 * np.median(np.abs(rest - np.median(rest)))
+            assert mads[i] == pytest.approx(mad, rel=1e-12, abs=1e-15)
+
+
+def _statistic(kind):
+    def statistic(a, b, axis=-1):
+        a, b = np.moveaxis(a, axis, -1), np.moveaxis(b, axis, -1)
+        out = np.empty(a.shape[:-1])
+        for index in np.ndindex(out.shape):
+            out[index] = _plain(kind, a[index], b[index])
+        return out
+
+    return statistic
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("n", [15, 40])
+def test_interval_is_scipys_bca_bootstrap(kind, n):
+    # Two independent computations: scipy.stats.bootstrap with the plain
+    # statistic, and the batched bootstrap with the closed-form jackknife.
+    rng = np.random.default_rng(n)
+    a = rng.normal(0.8, 0.05, n)
+    b = a - rng.normal(0.01, 0.03, n)
+    theirs = stats.bootstrap(
+        (a, b),
+        _statistic(kind),
+        paired=True,
+        vectorized=True,
+        n_resamples=999,
+        method="BCa",
+        random_state=3,
+    )
+    ours = effect_size(a, b, kind=kind, n_resamples=999, random_state=3)
+    assert ours.note is None
+    np.testing.assert_allclose(
+        ours.confidence_interval, theirs.confidence_interval, rtol=1e-12, atol=1e-15
+    )
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_above_the_bootstrap_limit_the_interval_is_asymptotic(kind):
+    rng = np.random.default_rng(1)
+    n = BOOTSTRAP_MAX_N + 1
+    a = rng.normal(0.8, 0.05, n)
+    b = a - rng.normal(0.004, 0.03, n)
+    result = effect_size(a, b, kind=kind, random_state=0)
+    assert "asymptotic" in result.note and "not the bootstrap" in result.note
+    low, high = result.confidence_interval
+    assert low < result.estimate < high
+    # Its half-width is that of a bootstrap (the standard error of 300
+    # resamples) within 15 %.
+    idx = np.random.default_rng(0).integers(0, n, (300, n))
+    boot = [_plain(kind, a[row], b[row]) for row in idx]
+    half = (high - low) / 2
+    assert half == pytest.approx(1.959964 * np.std(boot, ddof=1), rel=0.15)
+
+
+def test_asymptotic_cohen_dz_standard_error_of_normal_differences():
+    # For normal differences Var(d_z) = (1 + d_z² / 2) / n (Hedges & Olkin).
+    rng = np.random.default_rng(5)
+    n = 40_000
+    d = rng.normal(0.3, 1.0, n)
+    result = effect_size(d, np.zeros(n))
+    half = (result.confidence_interval[1] - result.confidence_interval[0]) / 2
+    expected = 1.959964 * np.sqrt((1 + result.estimate**2 / 2) / n)
+    assert half == pytest.approx(expected, rel=0.03)
 
 
 # Scores on a 0.01 grid: the shift and scale below are then exact enough

@@ -570,3 +570,27 @@ def test_verdict_pairs_of_every_pairwise_test(many):
             assert table.reject[b, w]
             assert many.mean_scores[b] >= many.mean_scores[w]
         assert len(pairs) == int(table.reject[np.triu_indices(4, 1)].sum())
+
+
+def test_no_pairwise_test_runs_the_omnibus_tests_only(many):
+    # pairwise_tests=[] as documented: the omnibus tests, no pair.
+    result = compare_many_estimators(
+        estimators(), X_BC, Y_BC, random_state=0, pairwise_tests=[]
+    )
+    assert not result.pairwise and result.verdict.differ == []
+    assert list(result.tests) == list(many.tests)
+    assert result.tests.bcv_cochran_q.pvalue == many.tests.bcv_cochran_q.pvalue
+    assert "bcv_cochran_q" in str(result) and "Pairwise" not in str(result)
+    assert result.to_frame().empty
+    assert result.pair("tree", "bayes").tests  # every pair is still at hand
+    splits = [
+        (np.setdiff1d(np.arange(len(Y_BC)), test), test) for test in many.test_indices
+    ]
+    again = compare_many_predictions(
+        Y_BC,
+        many.predictions,
+        splits,
+        pairwise_tests=[],
+        cv=BlockRegularized5x2CV(random_state=0),
+    )
+    assert not again.pairwise and list(again.tests) == ["bcv_cochran_q"]

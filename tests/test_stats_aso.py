@@ -228,3 +228,18 @@ def test_agrees_with_deepsig():
     # deepsig integrates on a grid of dt = 0.005 and bootstraps 500 times:
     # its bound agrees within a few hundredths.
     assert ours.eps_min == pytest.approx(theirs, abs=0.03)
+
+
+def test_the_same_answer_in_any_units_with_derived_ties():
+    # Scores equal in their decimals but not in binary: A's 0.3 as 0.1 + 0.2
+    # (0.30000000000000004) and 0.7 + 0.2 - 0.6 against B's 0.3; the tie
+    # rule makes their gaps 0.
+    a = np.array([0.1 + 0.2, 0.5, 0.7, 0.7 + 0.2 - 0.6])
+    b = np.array([0.3, 0.5, 0.7, 0.3])
+    assert a[0] != b[0] and a[3] != b[3]
+    assert violation_ratio(a, b) == 0.5  # equal quantile functions: 0/0
+    base = aso(a, b, random_state=0)
+    for scale, shift in ((100.0, 0.0), (1.0, 0.1), (100.0, 0.1)):
+        other = aso(scale * a + shift, scale * b + shift, random_state=0)
+        assert other.statistic == base.statistic
+        assert other.eps_min == base.eps_min

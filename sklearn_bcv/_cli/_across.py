@@ -17,6 +17,7 @@ from ._errors import CLIError
 from ._output import new_figure, result_document, result_table
 
 __all__ = [
+    "add_effect_sizes_argument",
     "compares_all_at_once",
     "list_tests_of",
     "parse_test_options",
@@ -41,6 +42,16 @@ def rope_width(text):
     if not value >= 0 or not np.isfinite(value):  # rejects nan and inf too
         raise argparse.ArgumentTypeError(f"expected a finite number >= 0; got {text}")
     return value
+
+
+def add_effect_sizes_argument(group):
+    """``--no-effect-sizes``: compute no effect sizes (``effect_size=False``)."""
+    group.add_argument(
+        "--no-effect-sizes",
+        action="store_true",
+        help="compute no effect sizes (their bootstrap intervals are the "
+        "slowest part on thousands of data sets)",
+    )
 
 
 def compares_all_at_once(name):

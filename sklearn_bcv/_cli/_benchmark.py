@@ -18,6 +18,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._across import (
+    add_effect_sizes_argument,
     list_tests_of,
     parse_test_options,
     plot_figure,
@@ -41,6 +42,8 @@ from ._args import (
     check_library_scoring,
     check_scoring,
     check_splits,
+    list_tests,
+    parse_tests,
 )
 from ._data import (
     DATASETS,
@@ -307,6 +310,14 @@ def list_datasets(stdout):
 # Options
 
 
+def _dataset_tests(text):
+    """``--dataset-tests``: None (the default), ``[]`` for ``none``, or
+    registered two-estimator tests."""
+    if text is not None and text.strip() == "none":
+        return []
+    return parse_tests(text, kind="pair", option="--dataset-tests")
+
+
 def add_arguments(parser):
     """The options of ``benchmark``."""
     data = parser.add_argument_group("data")
@@ -381,6 +392,14 @@ def add_arguments(parser):
         "bayesian_sign) (default: wilcoxon,poisson_binomial); 'list' prints "
         "the tests across data sets",
     )
+    add_tests_argument(
+        comparison,
+        "--dataset-tests",
+        help="comma-separated two-estimator tests run on every pair of each "
+        "data set (the per-data-set results); 'none' runs none, the "
+        "cheapest with many estimators; 'list' prints them (default: the "
+        "test 'many' recommends for the design, e.g. bcv_mcnemar)",
+    )
     comparison.add_argument(
         "--correction",
         choices=CORRECTIONS,
@@ -394,6 +413,7 @@ def add_arguments(parser):
         help="compare every other estimator with this one only (the post hoc "
         "test becomes bonferroni_dunn)",
     )
+    add_effect_sizes_argument(comparison)
     comparison.add_argument(
         "--rope",
         type=rope_width,
@@ -447,10 +467,14 @@ def run(args, *, stdout, stderr):
         if getattr(args, option[2:].replace("-", "_")) == "list":
             list_tests_of(option, stdout)
             return None
+    if args.dataset_tests is not None and args.dataset_tests.strip() == "list":
+        list_tests(stdout, "pair")
+        return None
     specs = parse_datasets(args.datasets)
     task = specs[0].task
     names = check_estimator_specs(args)
     tests, pairwise_tests = parse_test_options(args)
+    dataset_tests = _dataset_tests(args.dataset_tests)
     plot_path = None if args.plot is None else check_plot_path(args.plot)
     check_scoring(args.scoring, task)
     # A CSV file with text columns or empty cells: every estimator behind
@@ -488,11 +512,13 @@ def run(args, *, stdout, stderr):
             scoring=args.scoring,
             tests=tests,
             pairwise_tests=pairwise_tests,
+            dataset_tests=dataset_tests,
             correction=None if args.correction == "none" else args.correction,
             control=args.control,
             rope=args.rope,
             alpha=args.alpha,
             alternative=args.alternative,
+            effect_size=False if args.no_effect_sizes else None,
             n_jobs=args.n_jobs,
             verbose=0 if args.quiet else args.verbose,
             random_state=args.random_state,

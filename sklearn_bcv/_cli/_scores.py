@@ -28,6 +28,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._across import (
+    add_effect_sizes_argument,
     list_tests_of,
     parse_test_options,
     plot_figure,
@@ -546,6 +547,7 @@ def add_arguments(parser):
         default=None,
         help="compare every other estimator with this one only",
     )
+    add_effect_sizes_argument(comparison)
     comparison.add_argument(
         "--rope",
         type=rope_width,
@@ -640,6 +642,7 @@ def run(args, *, stdout, stderr):
         rope=args.rope,
         alpha=args.alpha,
         alternative=args.alternative,
+        effect_size=False if args.no_effect_sizes else None,
         random_state=args.random_state,
     )
     context = {

@@ -217,9 +217,20 @@ def recommend(design, task, scoring, alternative="two-sided"):
     return None, None
 
 
-def plan_many(tests, pairwise_tests, design, task, scoring, alternative):
+def plan_many(
+    tests,
+    pairwise_tests,
+    design,
+    task,
+    scoring,
+    alternative,
+    *,
+    argument="pairwise_tests",
+):
     """``(omnibus plan, omnibus skipped, pairwise plan)`` of k estimators on
-    one data set, checked before any fit."""
+    one data set, checked before any fit; ``argument`` names
+    ``pairwise_tests`` in the messages (``benchmark``'s is
+    ``dataset_tests``)."""
     # An omnibus test asks whether any of the k estimators differ: it is
     # two-sided whatever the alternative of the pairwise tests.
     omnibus, skipped = plan_tests(
@@ -236,7 +247,7 @@ def plan_many(tests, pairwise_tests, design, task, scoring, alternative):
         task,
         alternative=alternative,
         kind="pair",
-        argument="pairwise_tests",
+        argument=argument,
     )
     return omnibus, skipped, pairwise
 

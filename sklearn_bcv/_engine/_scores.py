@@ -68,6 +68,31 @@ class ScoreTable:
             )
         return difference
 
+    def pairs_needs(self, pairs, only=None):
+        """The needs of a batched pairwise test of every pair ``(a, b)`` of
+        ``pairs`` at once: differences with a leading axis of pairs."""
+        rows, cols = (np.array(side, dtype=np.intp) for side in zip(*pairs))
+        needs = {}
+        for name, scores in (
+            ("dataset_differences", self.scores),
+            ("split_differences", self.split_scores),
+        ):
+            if scores is None or (only is not None and name not in only):
+                continue
+            by_estimator = np.moveaxis(scores, -1, 0)  # (k, n_datasets, ...)
+            with np.errstate(over="ignore", invalid="ignore"):
+                difference = by_estimator[rows] - by_estimator[cols]
+            finite = np.isfinite(difference).reshape(len(rows), -1).all(axis=1)
+            if not finite.all():
+                bad = int(np.flatnonzero(~finite)[0])
+                self._difference(scores, rows[bad], cols[bad])  # names the pair
+            needs[name] = difference
+        for name in ("n_train", "n_test"):
+            value = getattr(self, name)
+            if value is not None and (only is None or name in only):
+                needs[name] = value
+        return needs
+
     def pair_needs(self, a, b, only=None):
         """The needs of a pairwise test of A = column ``a``, B = column ``b``."""
         needs = {"dataset_differences": self._difference(self.scores, a, b)}

@@ -371,6 +371,7 @@ def build_datasets_result(
             correction=correction,
             alpha=alpha,
             alternative=alternative,
+            needs_of_pairs=table.pairs_needs,
         )
     result["verdict"] = _verdict(result)
     return result
@@ -787,9 +788,11 @@ def _effect_blocks(result, bibliography):
             )
         )
     level_text = "" if level is None else f"{100 * level:g}% "
+    asymptotic = any("asymptotic" in (e.get("note") or "") for e in effects)
+    how = "asymptotic (normal)" if asymptotic else "bootstrap"
     cite = bibliography.cite(
         list(EFFECT_SIZE_REFERENCES.get(kind, ()))
-        + list(EFFECT_SIZE_REFERENCES["bootstrap"])
+        + ([] if asymptotic else list(EFFECT_SIZE_REFERENCES["bootstrap"]))
     )
     name = EFFECT_NAMES.get(kind, Text(str(kind)))
     return [
@@ -799,7 +802,7 @@ def _effect_blocks(result, bibliography):
                 "Effect sizes of every pair (",
                 name,
                 "; positive: the first estimator is better), with "
-                f"{level_text}bootstrap confidence intervals ({cite}).",
+                f"{level_text}{how} confidence intervals ({cite}).",
             )
         ),
         Table(

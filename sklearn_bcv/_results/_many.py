@@ -356,8 +356,10 @@ def build_many_result(
     alternative,
     return_predictions=True,
     fits=None,
+    switch="pairwise_tests",
 ):
-    """The :class:`ManyComparisonResult` of the k estimators of ``store``."""
+    """The :class:`ManyComparisonResult` of the k estimators of ``store``;
+    ``switch`` names the argument that chose ``pairwise_plan``."""
     scores = store.scores
     result = ManyComparisonResult(
         names=list(names),
@@ -403,6 +405,7 @@ def build_many_result(
             correction=correction,
             alpha=alpha,
             alternative=alternative,
+            switch=switch,
         )
     result["verdict"] = _many_verdict(result)
     return result

@@ -105,13 +105,27 @@ def pairwise_table(results, pairs, k, names, *, test, correction, alpha, alterna
     return table
 
 
-def run_pairwise(plan, names, needs_of, *, control, correction, alpha, alternative):
+def run_pairwise(
+    plan,
+    names,
+    needs_of,
+    *,
+    control,
+    correction,
+    alpha,
+    alternative,
+    switch="pairwise_tests",
+    needs_of_pairs=None,
+):
     """Run each planned two-estimator test on every pair (or against
     ``control``); a Bunch test name -> its (k, k) table.
 
     ``needs_of(a, b, needs)`` gives the inputs of the test for A = ``a`` and
     B = ``b``: the per-split needs of one data set, or the per-data-set
-    differences of a study across data sets.
+    differences of a study across data sets. ``switch`` names the argument
+    that chose ``plan``, for the warning on many pairs. With
+    ``needs_of_pairs(pairs, needs)`` (the same, a leading axis of pairs), a
+    test registered ``batched`` runs on all the pairs at once.
     """
     k = len(names)
     pairs = pairs_tested(k, control)
@@ -119,7 +133,7 @@ def run_pairwise(plan, names, needs_of, *, control, correction, alpha, alternati
         warnings.warn(
             f"{len(pairs)} pairs of {k} estimators times {len(plan)} pairwise "
             f"tests: {len(pairs) * len(plan)} tests to run, which may take "
-            "minutes; pass pairwise_tests=[] or a control to run fewer.",
+            f"minutes; pass {switch}=[] or a control to run fewer.",
             UserWarning,
             stacklevel=4,
         )
@@ -127,6 +141,21 @@ def run_pairwise(plan, names, needs_of, *, control, correction, alpha, alternati
     for test in plan:
         bayesian = is_bayesian(test.name)
         swap = declaration(test.name).swap
+        if needs_of_pairs is not None and declaration(test.name).batched:
+            results = _run_batched(
+                test, pairs, needs_of_pairs, alpha, alternative, bayesian, swap
+            )
+            tables[test.name] = pairwise_table(
+                results,
+                pairs,
+                k,
+                names,
+                test=test.name,
+                correction=correction,
+                alpha=alpha,
+                alternative=alternative,
+            )
+            continue
         results = {}
         for a, b in pairs:
             forward = _run_one(test, needs_of(a, b, test.needs), alpha, alternative)
@@ -171,6 +200,59 @@ def _swapped(forward, swap):
 
 def _run_one(test, needs, alpha, alternative):
     return run_tests([test], needs, alpha, alternative)[test.name]
+
+
+#: The most difference values a batched call holds (2**20, 8 MiB), so that
+#: memory stays bounded however many pairs and data sets.
+_BATCH_VALUES = 2**20
+
+
+def _run_batched(test, pairs, needs_of_pairs, alpha, alternative, bayesian, swap):
+    """``{(a, b): (forward, swapped)}`` of a batched test: the pairs in a
+    few calls; for a two-sided frequentist test, the statistic of [B, A]
+    from the declared swap rule, or, for ``"recompute"``, from a batch of
+    the swapped pairs. Each pair's result is the row of the batch, as one
+    call would give."""
+    size = np.prod(
+        [np.size(value) for value in needs_of_pairs(pairs[:1], test.needs).values()]
+    )
+    chunk = max(1, _BATCH_VALUES // max(1, int(size)))
+    mirror = alternative == "two-sided" and not bayesian
+    results = {}
+    for start in range(0, len(pairs), chunk):
+        part = pairs[start : start + chunk]
+        forward = _run_one(test, needs_of_pairs(part, test.needs), alpha, alternative)
+        swapped = None
+        if mirror and swap == "recompute":
+            swapped = _run_one(
+                test,
+                needs_of_pairs([(b, a) for a, b in part], test.needs),
+                alpha,
+                alternative,
+            )
+        for i, pair in enumerate(part):
+            row = _row(forward, i, len(part))
+            if not mirror:
+                other = None
+            elif swapped is None:
+                other = _swapped(row, swap)
+            else:
+                other = _row(swapped, i, len(part))
+            results[pair] = (row, other)
+    return results
+
+
+def _row(result, i, n_rows):
+    """Row ``i`` of a batched result: fields with a leading axis of
+    ``n_rows`` comparisons give their i-th entry (a Python scalar where it
+    is one number), the others are kept."""
+    row = Bunch()
+    for key, value in result.items():
+        if isinstance(value, np.ndarray) and value.ndim and value.shape[0] == n_rows:
+            value = value[i]
+            value = value.item() if value.ndim == 0 else value
+        row[key] = value
+    return row
 
 
 def _finite_statistic(value):

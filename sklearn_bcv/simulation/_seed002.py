@@ -24,7 +24,6 @@ import time
 from numbers import Integral, Real
 
 import numpy as np
-from scipy import stats
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import Bunch, check_random_state
 from sklearn.utils.parallel import Parallel, delayed
@@ -34,6 +33,11 @@ from .._checks import check_integer
 from .._compat import Interval, StrOptions, validate_params
 from .._engine._fit import worker_count
 from ..stats._bayesian import _posterior_probabilities, correlated_t_posterior
+from ..stats._pairwise_across import (
+    _outcome_probabilities,
+    _poisson_binomial_pmf,
+    wilcoxon,
+)
 from ._checks import (
     MAX_BLOCK_CELLS,
     MAX_DATASETS,
@@ -308,41 +312,17 @@ def poisson_binomial_batch(split_differences, n_train, n_test, *, ties="half"):
     p_a, _, _ = _posterior_probabilities(loc, scale, df, 0.0)
     tie = (scale == 0) & (loc == 0)
     p = np.where(tie, 0.5 if ties == "half" else 0.0, p_a)
-    q = p.shape[-1]
-    pmf = np.zeros(p.shape[:-1] + (q + 1,))
-    pmf[..., 0] = 1.0
-    for j in range(q):
-        p_j = p[..., j : j + 1]
-        head = pmf[..., : j + 2]
-        shifted = head[..., :-1] * p_j
-        head *= 1.0 - p_j
-        head[..., 1:] += shifted
-    twice = 2 * np.arange(q + 1)
-    return np.clip(pmf[..., twice > q].sum(axis=-1), 0.0, 1.0)
+    p_a_better, _, _ = _outcome_probabilities(_poisson_binomial_pmf(p))
+    return np.asarray(p_a_better)
 
 
 def wilcoxon_batch(dataset_differences, *, alternative="greater"):
     """p-values of :func:`~sklearn_bcv.stats.wilcoxon` (``zero_method="wilcox"``)
-    on each row of ``dataset_differences`` (n_experiments, q).
-
-    scipy's ``method="auto"`` chooses the exact distribution or not from the
-    whole array (any zero or tie in any row), so the rows with and without
-    zeros or ties are passed separately, each as the registered test sees it.
-    """
+    on each row of ``dataset_differences`` (n_experiments, q): the
+    registered test itself, which takes a batch of comparisons (exact given
+    each row's ties and zeros up to 50 data sets)."""
     d = np.asarray(dataset_differences, dtype=np.float64)
-    pvalue = np.ones(d.shape[0])
-    ordered = np.sort(np.abs(d), axis=-1)
-    tied = np.any(ordered == 0, axis=-1) | np.any(
-        ordered[:, 1:] == ordered[:, :-1], axis=-1
-    )
-    some = np.any(d != 0, axis=-1)
-    for rows in (some & tied, some & ~tied):
-        if np.any(rows):
-            found = stats.wilcoxon(
-                d[rows], zero_method="wilcox", alternative=alternative, axis=-1
-            )
-            pvalue[rows] = np.minimum(1.0, found.pvalue)
-    return pvalue
+    return np.atleast_1d(wilcoxon(d, alternative=alternative).pvalue)
 
 
 # --------------------------------------------------------------------------

@@ -28,6 +28,12 @@ Conventions shared by every test:
   what is reported in score units (an interval, a posterior location) is
   ``±inf`` only beyond the largest double. Counts must be below 2**63. NaN
   and infinities are refused with a ``ValueError`` naming the argument.
+* Ties in your units: values the tests across data sets derive from the
+  scores (differences, aligned values, ranges, means of splits, sums with
+  a rope) are equal when they differ by at most ``2**-46`` times the
+  largest ``|score|`` they come from, and 0 (or the rope) within that of
+  it, so every statistic is the same in fractions, percents or any column
+  order (``doc/user_guide.rst``, "Ties in your units").
 """
 
 from ._across import (

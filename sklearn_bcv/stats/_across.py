@@ -78,6 +78,7 @@ from ._pairwise_across import (  # noqa: F401 (re-exported)
 )
 from ._references import BENAVOLI_2014, BENAVOLI_2017
 from ._registry import register_test
+from ._ties import check_score_scale, difference_tolerance, merge_magnitudes
 from ._utils import (
     check_alpha,
     check_alternative,
@@ -207,12 +208,26 @@ def _staircase_sum(prefix, sorted_rows, thresholds, low, high, out):
     return out
 
 
-def _signed_rank_theta(z, rows, rope):
+def _walsh_staircases(zs, rope, tolerance):
+    """``(start_a, stop_b)`` over sorted ``zs``: for each i, the pairs with
+    ``zs_i + zs_j > 2 rope`` are ``j >= start_a[i]`` and those with
+    ``zs_i + zs_j < -2 rope`` are ``j < stop_b[i]``, both non-increasing
+    in i; a sum within ``tolerance`` of ``±2 rope`` is in the rope (the tie
+    rule). By binary search: O(q log q), never a (q, q) array.
+    """
+    with np.errstate(over="ignore"):
+        start_a = np.searchsorted(zs, (2.0 * rope + tolerance) - zs, side="right")
+        stop_b = np.searchsorted(zs, (-2.0 * rope - tolerance) - zs, side="left")
+    return start_a, stop_b
+
+
+def _signed_rank_theta(z, rows, rope, tolerance=0.0):
     """``(θ_A, θ_rope, θ_B)`` of the Bayesian signed-rank test, (3, n_samples).
 
     ``θ_A = Σ_{i,j} w_i w_j [z_i + z_j > 2 rope]``, ``θ_B`` likewise with
     ``< -2 rope``, ``θ_rope`` the rest, for the weights ``w = rows / Σ rows``
-    of each sample. In the order of sorted ``z`` the pairs counted by
+    of each sample; a Walsh sum within ``tolerance`` of ``±2 rope`` counts
+    in the rope. In the order of sorted ``z`` the pairs counted by
     ``θ_A`` are, for each i, a suffix ``j >= t_i`` with ``t_i``
     non-increasing (a staircase), so with ``P`` the prefix sums of the
     sorted weights, ``Σ_{i,j} = Σ_i w_i (P[q] - P[t_i])``: O(q) per sample
@@ -222,9 +237,7 @@ def _signed_rank_theta(z, rows, rope):
     n = z.size
     order = np.argsort(z, kind="stable")
     zs = z[order]
-    sums = zs[:, None] + zs[None, :]  # the comparisons baycomp makes, exactly
-    start_a = n - np.count_nonzero(sums > 2.0 * rope, axis=1)  # non-increasing
-    stop_b = np.count_nonzero(sums < -2.0 * rope, axis=1)  # non-increasing
+    start_a, stop_b = _walsh_staircases(zs, rope, tolerance)
     sorted_rows = [rows[i] for i in order]
     n_samples = sorted_rows[0].size
     prefix = np.empty((n + 1, n_samples), dtype=np.float32)
@@ -347,6 +360,15 @@ def _winning_shares(theta):
     return tuple(float(share) for share in shares)
 
 
+def _merged(dataset_differences, test, score_scale, rope):
+    """The checked differences with their ties in the user's units exact
+    (``±rope`` and 0 included), and the tie rule's tolerance."""
+    d = _check_dataset_differences(dataset_differences, test=test)
+    tolerance = difference_tolerance(d, score_scale, rope)
+    anchors = (0.0, rope) if rope else (0.0,)
+    return merge_magnitudes(d, tolerance, anchors=anchors), tolerance
+
+
 def _check_monte_carlo(test, alpha, alternative, rope, prior_weight, n_samples):
     return (
         check_alpha(alpha),
@@ -357,8 +379,11 @@ def _check_monte_carlo(test, alpha, alternative, rope, prior_weight, n_samples):
     )
 
 
-def _check_bayesian_params(rope, prior_weight, n_samples, random_state):
+def _check_bayesian_params(
+    rope, prior_weight, n_samples, random_state, score_scale=None
+):
     """The Bayesian tests' own parameters, checked before any fit."""
+    check_score_scale(score_scale)
     _check_rope(rope)
     _check_prior_weight(prior_weight)
     _check_n_samples(n_samples)
@@ -412,6 +437,7 @@ def bayesian_signed_rank(
     prior_weight=0.5,
     n_samples=50000,
     random_state=None,
+    score_scale=None,
 ):
     """Bayesian signed-rank test of two estimators across data sets.
 
@@ -437,6 +463,14 @@ def bayesian_signed_rank(
     random_state : int, RandomState instance or None, default=None
         Seeds the Monte Carlo sampling; an int gives the same result every
         call.
+    score_scale : float, default=None
+        The largest magnitude of the scores the differences come from.
+        Values within ``2**-46`` times it (or the largest of the
+        differences and the rope, when larger) of each other are equal: a
+        difference that equals the rope in your decimals is inside the
+        closed rope, and one of rounding errors only is 0, whatever the
+        units (see :func:`wilcoxon`). None takes the largest of the
+        ``|differences|`` and the rope.
 
     Returns
     -------
@@ -544,17 +578,26 @@ def bayesian_signed_rank(
     alpha, alternative, rope, prior_weight, n_samples = _check_monte_carlo(
         test, alpha, alternative, rope, prior_weight, n_samples
     )
-    d = _check_dataset_differences(dataset_differences, test=test)
+    d, tolerance = _merged(dataset_differences, test, score_scale, rope)
+    # After the merge a Walsh sum is exactly 0 or beyond the tolerance; with
+    # a rope, a sum within the largest data set's tolerance of ±2·rope is in
+    # it.
+    tolerance = float(np.max(tolerance)) if rope else 0.0
     gammas, exponentials = _dirichlet_parts(
         d.size, prior_weight, n_samples, random_state
     )
     z, rows = np.r_[0.0, d], [gammas, *exponentials]
-    z, walsh_rope = _without_overflow(z, rope)
+    quarter = _without_overflow(z, rope)
+    if quarter[0] is not z:
+        tolerance /= 4.0
+    z, walsh_rope = quarter
     block = max(1, _MAX_VALUES // z.size)
     theta = np.empty((3, n_samples), dtype=np.float32)
     for start in range(0, n_samples, block):
         part = slice(start, start + block)
-        theta[:, part] = _signed_rank_theta(z, [row[part] for row in rows], walsh_rope)
+        theta[:, part] = _signed_rank_theta(
+            z, [row[part] for row in rows], walsh_rope, tolerance
+        )
     return _monte_carlo_result(
         test,
         theta,
@@ -589,6 +632,7 @@ def bayesian_sign(
     prior_weight=1.0,
     n_samples=50000,
     random_state=None,
+    score_scale=None,
 ):
     """Bayesian sign test of two estimators across data sets.
 
@@ -614,6 +658,14 @@ def bayesian_sign(
     random_state : int, RandomState instance or None, default=None
         Seeds the Monte Carlo sampling; an int gives the same result every
         call.
+    score_scale : float, default=None
+        The largest magnitude of the scores the differences come from.
+        Values within ``2**-46`` times it (or the largest of the
+        differences and the rope, when larger) of each other are equal: a
+        difference that equals the rope in your decimals is inside the
+        closed rope, and one of rounding errors only is 0, whatever the
+        units (see :func:`wilcoxon`). None takes the largest of the
+        ``|differences|`` and the rope.
 
     Returns
     -------
@@ -699,7 +751,7 @@ def bayesian_sign(
     alpha, alternative, rope, prior_weight, n_samples = _check_monte_carlo(
         test, alpha, alternative, rope, prior_weight, n_samples
     )
-    d = _check_dataset_differences(dataset_differences, test=test)
+    d, _ = _merged(dataset_differences, test, score_scale, rope)
     gammas, exponentials = _dirichlet_parts(
         d.size, prior_weight, n_samples, random_state
     )

@@ -34,31 +34,38 @@ _ZERO_METHODS = ("wilcox", "pratt", "zsplit")
 # --------------------------------------------------------------------------
 
 
-def _check_dataset_differences(values, *, test, name="dataset_differences"):
-    """``values`` as a finite float array of shape (n_datasets,), n >= 2."""
+def _check_dataset_differences(
+    values, *, test, name="dataset_differences", batch=False
+):
+    """``values`` as a finite float array of shape (n_datasets,), n >= 2;
+    ``batch=True`` also takes (n_comparisons, n_datasets)."""
     expected = "a 1-D array of shape (n_datasets,)"
+    if batch:
+        expected += " or a 2-D array of shape (n_comparisons, n_datasets)"
     arr = as_numeric_array(values, name=name, expected=expected)
     if not is_real_dtype(arr.dtype):
         raise ValueError(
             f"{name} must be numeric (score_a - score_b per data set); got dtype "
             f"{arr.dtype}."
         )
-    if arr.ndim != 1:
+    if arr.ndim != 1 and not (batch and arr.ndim == 2):
         raise ValueError(f"{name} must be {expected}; got shape {arr.shape}.")
-    if arr.size < 2:
+    if arr.shape[-1] < 2:
         raise ValueError(
-            f"{test} needs at least 2 data sets; got {name} with {arr.size}."
+            f"{test} needs at least 2 data sets; got {name} with {arr.shape[-1]}."
         )
     return check_finite(arr.astype(np.float64), name=name)
 
 
-def _check_split_differences(values, *, test, name="split_differences"):
-    """``values`` as a finite float array of shape (n_datasets, n_splits)."""
+def _check_split_differences(values, *, test, name="split_differences", batch=False):
+    """``values`` as a finite float array of shape (n_datasets, n_splits);
+    ``batch=True`` also takes (n_comparisons, n_datasets, n_splits)."""
     arr = check_differences(values, min_splits=2, test=test, name=name)
-    if arr.ndim != 2 or arr.shape[0] < 1:
+    if arr.ndim not in ((2, 3) if batch else (2,)) or arr.shape[-2] < 1:
         raise ValueError(
-            f"{name} must be a 2-D array of shape (n_datasets, n_splits); got "
-            f"shape {np.shape(values)}."
+            f"{name} must be a 2-D array of shape (n_datasets, n_splits)"
+            + (" or 3-D (n_comparisons, n_datasets, n_splits)" if batch else "")
+            + f"; got shape {np.shape(values)}."
         )
     return arr
 
@@ -139,9 +146,11 @@ def _rank_table(scores):
     return scores, ranks, ranks.mean(axis=0)
 
 
-def _tie_sum(scores):
-    """``Σ_i Σ_groups (t³ − t)`` over the groups of tied scores of each row."""
-    ordered = np.sort(scores, axis=1)
+def _tie_sum(ranks):
+    """``Σ_i Σ_groups (t³ − t)`` over the groups of tied scores of each row,
+    read from the row's average ranks (tied scores, by the tie rule, share
+    one exact half-integer rank)."""
+    ordered = np.sort(ranks, axis=1)
     starts = np.ones(ordered.shape, dtype=bool)
     starts[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
     sizes = np.bincount(np.cumsum(starts.ravel()) - 1).astype(np.int64)
@@ -159,16 +168,17 @@ def _friedman_terms(scores, ranks):
     n_datasets, k = scores.shape
     doubled = np.rint(2.0 * ranks.sum(axis=0)).astype(np.int64)
     spread = k * int(np.sum(doubled**2)) - int(doubled.sum()) ** 2
-    denominator = n_datasets * (k**3 - k) - _tie_sum(scores)
+    denominator = n_datasets * (k**3 - k) - _tie_sum(ranks)
     return spread, denominator
 
 
-def _concordance_probability(scores):
+def _concordance_probability(ranks):
     """P(every data set ranks the k estimators as the first one does) under
-    H0, each data set's arrangement of its tied groups equally likely."""
-    n_datasets, k = scores.shape
+    H0, each data set's arrangement of its tied groups equally likely
+    (read from the ranks, as :func:`_tie_sum`)."""
+    n_datasets, k = ranks.shape
     log_p = 0.0
-    for row in scores[1:]:
+    for row in ranks[1:]:
         _, sizes = np.unique(row, return_counts=True)
         log_p += float(np.sum(special.gammaln(sizes + 1.0)) - special.gammaln(k + 1.0))
     return float(np.exp(log_p))

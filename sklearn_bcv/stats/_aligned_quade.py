@@ -11,7 +11,6 @@ set's ranks by the rank of its range. Each comes with its post hoc family
 
 import numpy as np
 from scipy import special
-from scipy.stats import rankdata
 
 from ._across_utils import (
     _TWO_SIDED,
@@ -23,6 +22,7 @@ from ._across_utils import (
 from ._ranks import check_score_table
 from ._references import CONOVER_1999, GARCIA_2010, HODGES_1962, QUADE_1979
 from ._registry import register_test
+from ._ties import row_tolerance, tied_ranks
 from ._utils import (
     check_alpha,
     check_alternative,
@@ -51,10 +51,15 @@ def _checked(scores, alpha, alternative, test):
 
 def aligned_ranks(scores):
     """Ranks of the aligned scores, all N·k together: 1 = the largest
-    ``x_ij - mean_j' x_ij'``, ties averaged. Shape (n_datasets, k)."""
+    ``x_ij - mean_j' x_ij'``, ties averaged. Shape (n_datasets, k).
+
+    Aligned values equal in the user's decimals tie (the tie rule of
+    :mod:`._ties`, relative to their data set's largest ``|score|``): their
+    rounding differs with the units and the order of the columns.
+    """
     scores, _ = power_of_two_scale(scores, axis=None)
     aligned = scores - scores.mean(axis=1, keepdims=True)
-    return rankdata(-aligned, method="average").reshape(scores.shape)
+    return tied_ranks(-aligned, row_tolerance(scores))
 
 
 @register_test(
@@ -123,6 +128,13 @@ def friedman_aligned(scores, *, alpha=0.05, alternative="two-sided"):
     the permutation distribution within data sets. When every data set
     scores its estimators alike (all aligned values 0), T is 0/0: 0 with
     p-value 1.
+
+    Aligned values equal in your decimals tie: computed in floating point
+    they differ in their last bits, and differently in percents or another
+    column order, so values within ``2**-46`` times their data set's largest
+    ``|score|`` of each other are one tie (the tie rule of
+    :func:`wilcoxon`; the statistic is then the same in any units and
+    order).
 
     References
     ----------
@@ -362,8 +374,10 @@ def _quade_terms(scores):
     """``(S_j, A, B)`` of Quade's test; ``S_j`` larger is better."""
     n_datasets, k = scores.shape
     scores, _ = power_of_two_scale(scores, axis=None)
-    weights = rankdata(np.ptp(scores, axis=1), method="average")
-    within = rankdata(scores, axis=1, method="average")  # 1 = worst
+    # Ranges (and split means) equal in the user's decimals tie.
+    tolerance = row_tolerance(scores)
+    weights = tied_ranks(np.ptp(scores, axis=1), tolerance[:, 0])
+    within = tied_ranks(scores, tolerance, axis=1)  # 1 = worst
     s = weights[:, None] * (within - (k + 1) / 2.0)
     totals = s.sum(axis=0)
     return totals, float(np.sum(s**2)), float(np.sum(totals**2) / n_datasets)
@@ -428,6 +442,11 @@ def quade(scores, *, alpha=0.05, alternative="two-sided"):
     A = B happens when every data set ranks the estimators alike and all
     the ranges tie: F is then infinite and the p-value 0 (or, when every
     data set ties them all, 0/0: F = 0 and p-value 1).
+
+    Ranges (and scores) equal in your decimals tie: ranges within
+    ``2**-46`` times the larger of their data sets' largest ``|score|`` are
+    one tie (the tie rule of :func:`wilcoxon`), so F is the same in
+    fractions, percents or any column order.
 
     References
     ----------

@@ -23,6 +23,7 @@ from .._checks import check_integer
 from ._across import _entropy, _generator
 from ._references import DEL_BARRIO_2018, DROR_2019
 from ._registry import register_test
+from ._ties import merge_ties, tie_tolerance
 from ._utils import (
     as_numeric_array,
     check_alpha,
@@ -172,9 +173,13 @@ def violation_ratio(scores_a, scores_b):
 
 
 def _common_scale(a, b):
-    """Both samples divided by one power of two: the ratio is scale
-    invariant, and nothing overflows when the gaps are squared."""
+    """Both samples divided by one power of two (the ratio is scale
+    invariant, and nothing overflows when the gaps are squared), scores
+    equal in the user's decimals made equal (the tie rule of
+    :mod:`._ties`: means of seeds or folds that are equal in the decimals
+    give gaps of exactly 0, whatever the units)."""
     scaled, _ = power_of_two_scale(np.r_[a, b])
+    scaled = merge_ties(scaled, tie_tolerance(scaled), anchors=())
     return scaled[: a.size], scaled[a.size :]
 
 
@@ -300,7 +305,11 @@ def almost_stochastic_order(
     ``t``, unlike deepsig's ``dt = 0.005``). When the two quantile
     functions are equal (the same multiset of scores, for n = m) the ratio
     is 0/0; it is defined as 1/2 (no evidence either way), in the
-    bootstrap too.
+    bootstrap too. Scores within ``2**-46`` times the largest ``|score|``
+    of each other are equal (the tie rule of
+    :func:`~sklearn_bcv.stats.wilcoxon`: scores you derived, such as
+    means, that are equal in your decimals), so the answer is the same in
+    any units.
 
     ``B`` bootstrap replicates resample each sample with replacement,
     independently, giving ``ε*_b``; with ``σ̂ = sd_b(sqrt(nm/(n+m))·

@@ -116,7 +116,10 @@ def friedman(scores, *, alpha=0.05, alternative="two-sided"):
               \\sum_{\\text{groups}} (t^3 - t)}{N(k^3 - k)}\\Big),
 
     the denominator correcting for the groups of t tied scores on each data
-    set; ``chi2_F`` is referred to chi-squared(k − 1). Iman and Davenport
+    set (scores within ``2**-46`` times the data set's largest ``|score|``
+    tie, so that means of per-split scores equal in your decimals do: the
+    tie rule of :func:`wilcoxon`); ``chi2_F`` is referred to
+    chi-squared(k − 1). Iman and Davenport
     (1980) showed this to be conservative and proposed
 
     .. math:: F_F = \\frac{(N - 1)\\,\\chi^2_F}{N(k - 1) - \\chi^2_F},
@@ -190,7 +193,7 @@ def friedman(scores, *, alpha=0.05, alternative="two-sided"):
     if spread == 0:
         id_pvalue = 1.0
     elif id_denominator == 0:
-        id_pvalue = _concordance_probability(scores)
+        id_pvalue = _concordance_probability(ranks)
     else:
         id_pvalue = f_sf(id_statistic, *id_df)
     iman_davenport = Bunch(

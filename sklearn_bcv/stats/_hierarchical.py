@@ -47,14 +47,15 @@ from sklearn.utils import Bunch, check_random_state
 
 from .._checks import check_integer
 from ._across import (
-    _check_split_differences,
     _entropy,
     _generator,
     check_dataset_sizes,
 )
 from ._bayesian import _check_rope, posterior_decision
+from ._pairwise_across import merged_split_differences
 from ._references import CORANI_2017
 from ._registry import register_test
+from ._ties import check_score_scale, difference_tolerance, merge_ties
 from ._utils import (
     check_alpha,
     check_alternative,
@@ -396,9 +397,16 @@ MAX_WARMUP = 10**5
 
 
 def _check_params(
-    *, rope=0.0, n_samples=20000, n_chains=4, n_warmup=1000, random_state=None
+    *,
+    rope=0.0,
+    n_samples=20000,
+    n_chains=4,
+    n_warmup=1000,
+    random_state=None,
+    score_scale=None,
 ):
     """The test's own parameters, checked before any fit."""
+    check_score_scale(score_scale)
     _check_rope(rope)
     more = "more only costs time"
     n_samples = check_integer(
@@ -424,23 +432,34 @@ def _rng(random_state):
     return _generator(entropy, 0)
 
 
-def _prepare(d, rope, rng):
+def _orientation(d):
+    """-1 when the first nonzero difference (in row order) is negative,
+    else 1: the sign that makes ``d`` and ``-d`` the same input."""
+    nonzero = np.flatnonzero(d)
+    return -1.0 if nonzero.size and d.flat[nonzero[0]] < 0 else 1.0
+
+
+def _prepare(d, rope, rng, tolerance=0.0):
     """Scaled sufficient statistics and prior bounds, as baycomp.
 
-    Returns ``(model, (factor, exponent), rope_scaled, jittered)``, the
-    differences having been divided by ``factor·2**exponent``, or None when
-    every difference is 0.
+    ``d`` has its ties in the user's units exact already (``tolerance`` is
+    the tie rule's, in its units: equal data-set means are equal). Returns
+    ``(model, (factor, exponent), rope_scaled, jittered)``, the differences
+    having been divided by ``factor·2**exponent``, or None when every
+    difference is 0.
     """
     # A power of two first (exact), so nothing overflows in the variances.
     d, exponent = power_of_two_scale(d, axis=None)
     if not np.any(d):
         return None
+    tolerance = unscale(tolerance, -int(exponent))
     n_splits = d.shape[1]
     # baycomp's unit, the mean within-data-set sd, floored at 2**-200 of the
     # largest |difference| (itself in [1/2, 1) here): data sets whose means
     # spread 60 orders of magnitude beyond their own noise would otherwise
     # overflow the squares of the sampler. Ordinary inputs never reach it.
-    scale = float(np.mean(np.std(d, axis=1)))
+    # A constant data set has sd 0 exactly (np.std rounds its mean).
+    scale = float(np.mean(np.where(np.ptp(d, axis=1) == 0, 0.0, np.std(d, axis=1))))
     if scale == 0:  # every data set constant: the largest |difference|
         scale = float(np.max(np.abs(d)))
     scale = max(scale, 2.0**-200 * float(np.max(np.abs(d))))
@@ -458,7 +477,10 @@ def _prepare(d, rope, rng):
         x[constant, :half] += u
         x[constant, half : 2 * half] -= u
     std_within = float(np.mean(np.std(x, axis=1)))
-    std_among = float(np.std(np.mean(x, axis=1)))
+    # Data-set means equal in the user's decimals are equal (their rounding
+    # differs with the units), so equal means have no spread.
+    means = merge_ties(np.mean(x, axis=1), tolerance / scale, anchors=())
+    std_among = 0.0 if np.ptp(means) == 0 else float(np.std(means))
     if std_among == 0:
         std_among = std_within
     # σ₀'s prior bound (1000 std_among) above the sampler's floor, or its
@@ -577,6 +599,7 @@ def bayesian_hierarchical(
     n_chains=4,
     n_warmup=1000,
     random_state=None,
+    score_scale=None,
 ):
     """Hierarchical Bayesian comparison of two estimators across data sets.
 
@@ -621,6 +644,13 @@ def bayesian_hierarchical(
         Seeds the sampler's own :class:`numpy.random.Generator` (and the
         jitter of zero-variance data sets); an int gives the same result
         every call. numpy's global random state is never used.
+    score_scale : float, default=None
+        The largest magnitude of the scores the differences come from:
+        differences (and data-set means) within ``2**-46`` times it of each
+        other are equal, so a data set whose differences are equal in your
+        decimals has zero variance whatever the units (the tie rule of
+        :func:`wilcoxon`). None takes the largest of the ``|differences|``
+        and the rope.
 
     Returns
     -------
@@ -758,13 +788,13 @@ def bayesian_hierarchical(
     >>> [round(result[k], 1) for k in ("p_a_better", "p_rope", "p_b_better")]
     [0.6, 0.4, 0.0]
     >>> round(result.delta0.mean, 3), [round(v, 3) for v in result.delta0.interval]
-    (0.011, [0.003, 0.018])
+    (0.011, [0.003, 0.019])
     >>> bool(result.rhat < 1.01), bool(result.ess > 400)
     (True, True)
 
     On the next data set A is better than B by more than one point with
     posterior probability 0.6, and practically equivalent with 0.4; the
-    mean difference δ₀ is about one point (95% interval 0.3 to 1.8).
+    mean difference δ₀ is about one point (95% interval 0.3 to 1.9).
     """
     test = "bayesian_hierarchical"
     alpha = check_alpha(alpha)
@@ -777,7 +807,8 @@ def bayesian_hierarchical(
         random_state=random_state,
     )
     rope = float(rope)
-    d = _check_split_differences(split_differences, test=test)
+    d = merged_split_differences(split_differences, test, score_scale, rope)
+    tolerance = np.ravel(difference_tolerance(d, score_scale, rope, split=True))
     q = d.shape[0]
     if q < 2:
         raise ValueError(
@@ -791,7 +822,12 @@ def bayesian_hierarchical(
         rho = np.broadcast_to(n_test / (np.asarray(n_train) + n_test), (q,))
     rho = np.minimum(rho, 1.0 - 1e-12)
     rng = _rng(random_state)
-    prepared = _prepare(d, rope, rng)
+    # The sampler runs on the differences oriented by their first nonzero
+    # one, and its draws of δ are turned back: B against A gives exactly the
+    # mirrored posterior of A against B (not another Monte Carlo draw), so
+    # the order of the estimators cannot change the answer.
+    orientation = _orientation(d)
+    prepared = _prepare(orientation * d, rope, rng, tolerance)
     if prepared is None:
         return _point_mass_result(test, q, n_samples, alpha, alternative, rope)
     stats, scale, rope_scaled, jittered = prepared
@@ -811,6 +847,8 @@ def bayesian_hierarchical(
         n_warmup=n_warmup,
         rng=rng,
     )
+    draws.delta0 = orientation * draws.delta0
+    draws.delta_mean = orientation * draws.delta_mean
     theta = region_masses(draws.delta0, draws.sigma0, draws.nu, rope_scaled)
     diagnostics = _diagnostics(draws, theta, rope_scaled)
     rhat = max(v.rhat for v in diagnostics.values())

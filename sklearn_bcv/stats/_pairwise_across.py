@@ -18,6 +18,8 @@ from ._bayesian import (
 )
 from ._references import CORANI_2015, DEMSAR_2006, LACOSTE_2012, WILCOXON_1945
 from ._registry import register_test
+from ._signed_rank import signed_rank_test
+from ._ties import check_score_scale, difference_tolerance, merge_magnitudes
 from ._utils import (
     check_alpha,
     check_alternative,
@@ -29,7 +31,8 @@ from ._utils import (
 # --------------------------------------------------------------------------
 
 
-def _check_zero_method(zero_method):
+def _check_zero_method(zero_method, score_scale=None):
+    check_score_scale(score_scale)
     if not isinstance(zero_method, str) or zero_method not in _ZERO_METHODS:
         raise ValueError(
             f"zero_method must be one of {list(_ZERO_METHODS)}; got {zero_method!r}."
@@ -48,9 +51,15 @@ def _check_zero_method(zero_method):
     "pairwise test Demšar (2006) recommends",
     swap="same",
     references=(WILCOXON_1945, DEMSAR_2006),
+    batched=True,
 )
 def wilcoxon(
-    dataset_differences, *, alpha=0.05, alternative="two-sided", zero_method="wilcox"
+    dataset_differences,
+    *,
+    alpha=0.05,
+    alternative="two-sided",
+    zero_method="wilcox",
+    score_scale=None,
 ):
     """Wilcoxon signed-rank test of two estimators across data sets.
 
@@ -58,7 +67,10 @@ def wilcoxon(
     ----------
     dataset_differences : array-like of shape (n_datasets,)
         ``score_a - score_b`` on each data set (e.g. the difference of the
-        mean cross-validated scores); at least 2 data sets, finite.
+        mean cross-validated scores); at least 2 data sets, finite. An array
+        of shape (n_comparisons, n_datasets) tests each row (the fields of
+        the result are then arrays over the rows): every pair of a study in
+        one call.
     alpha : float, default=0.05
         Significance level of ``reject``.
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
@@ -69,6 +81,12 @@ def wilcoxon(
         :func:`scipy.stats.wilcoxon`: ``"wilcox"`` drops them, ``"pratt"``
         ranks them and then drops them, ``"zsplit"`` splits their ranks
         evenly between the positive and negative sums (Demšar's choice).
+    score_scale : float, default=None
+        The largest magnitude of the scores the differences come from (1
+        for accuracies, 100 for percents). Differences within ``2**-46``
+        times it of each other tie, and within that of 0 are zeros (see
+        Notes); None takes the largest ``|difference|``.
+        :func:`~sklearn_bcv.compare_scores` passes the table's.
 
     Returns
     -------
@@ -80,8 +98,8 @@ def wilcoxon(
             the two-sided test, ``R+`` (the rank sum of the data sets on
             which A is better) for a one-sided one.
         pvalue : float
-            The p-value of :func:`scipy.stats.wilcoxon` (exact for small
-            samples without ties or zeros, else the normal approximation).
+            Exact for up to 50 data sets, ties and zeros included (see
+            Notes); the normal approximation above.
         df : None
         reject : bool
             ``pvalue < alpha``.
@@ -111,6 +129,36 @@ def wilcoxon(
     outliers weigh less. The data sets, not the splits, are the independent
     units, so the differences should be one number per data set.
 
+    **Ties in your units.** The differences are computed in floating point,
+    so two that are equal in your decimals can differ in their last bits
+    (``0.83 - 0.82`` is ``0.010000000000000009``, ``0.82 - 0.81`` is
+    ``0.009999999999999898``, ``83 - 82`` is ``1``), and
+    :func:`scipy.stats.wilcoxon` then breaks their tie arbitrarily,
+    differently in percents or another column order. Here ``|d_i|`` and
+    ``|d_j|`` tie when they differ by at most ``τ = 2**-46·M`` (``M`` the
+    largest of ``score_scale`` and the ``|d_i|``), a ``|d_i|`` within
+    ``τ`` of 0 is a zero, and near-equal values are grouped by single
+    linkage (``doc/user_guide.rst``, "Ties in your units"): the statistic
+    and p-value are the same whatever the units or the order of the data
+    sets.
+
+    **The p-value.** With ``n`` the number of differences (zeros included)
+    up to 50, it is exact given the ties and zeros: under the null
+    hypothesis each nonzero ``d_i`` is positive or negative with
+    probability 1/2 independently, so ``2R+`` (doubled midranks are whole
+    numbers) is distributed as the sum of a random subset of the doubled
+    ranks of the nonzero differences (plus zsplit's fixed share of the
+    zeros), computed by a dynamic programme over the sums and cached by tie
+    pattern. Two-sided ``p = min(1, 2·min(P(T <= t), P(T >= t)))``,
+    one-sided the matching tail. This is the distribution
+    :func:`scipy.stats.wilcoxon` enumerates (its permutation path, up to 13
+    data sets with ties or zeros) and its exact path without them; from 14
+    to 50 data sets with ties scipy uses the normal approximation, which
+    is not needed here. Above 50, the normal approximation of scipy: ``R+``
+    against mean ``n(n + 1)/4`` and variance ``(n(n + 1)(2n + 1) -
+    Σ(t³ - t)/2)/24`` over the tie groups ``t``, with Pratt's terms for its
+    zeros (Cureton 1967), no continuity correction.
+
     When every difference is 0 there is no evidence either way: statistic
     0 and p-value 1 (scipy would divide 0 by 0 there).
 
@@ -134,7 +182,7 @@ def wilcoxon(
     ...                  0.583, 0.838, 1.000, 0.962, 0.666, 0.981, 0.978])
     >>> result = wilcoxon(c45m - c45, zero_method="zsplit")
     >>> result.statistic, round(result.pvalue, 4), result.reject
-    (12.0, 0.011, True)
+    (12.0, 0.0078, True)
     >>> wilcoxon(c45m - c45, zero_method="zsplit", alternative="greater").statistic
     93.0
     """
@@ -142,24 +190,48 @@ def wilcoxon(
     alpha = check_alpha(alpha)
     alternative = check_alternative(alternative, test=test)
     _check_zero_method(zero_method)
-    d = _check_dataset_differences(dataset_differences, test=test)
-    if zero_method != "zsplit" and not np.any(d):
-        statistic, pvalue = 0.0, 1.0
-    else:
-        found = stats.wilcoxon(d, zero_method=zero_method, alternative=alternative)
-        statistic, pvalue = float(found.statistic), float(found.pvalue)
-    n_ranked = d.size if zero_method != "wilcox" else int(np.count_nonzero(d))
+    d = _merged_differences(dataset_differences, test, score_scale, batch=True)
+    rows = np.atleast_2d(d)
+    statistic, pvalue = signed_rank_test(rows, zero_method, alternative)
+    n_ranked = np.count_nonzero(rows, axis=1) if zero_method == "wilcox" else None
+    n_ranked = np.full(rows.shape[0], d.shape[-1]) if n_ranked is None else n_ranked
+    shape = d.shape[:-1]
     return make_result(
         test=test,
-        statistic=statistic,
-        pvalue=min(1.0, pvalue),
+        statistic=statistic.reshape(shape),
+        pvalue=np.minimum(1.0, pvalue).reshape(shape),
         df=None,
         alpha=alpha,
         alternative=alternative,
-        n_datasets=d.size,
+        n_datasets=d.shape[-1],
         zero_method=zero_method,
-        min_pvalue=_smallest_pvalue(n_ranked, alternative),
+        min_pvalue=_smallest_pvalue(n_ranked, alternative).reshape(shape),
     )
+
+
+def _merged_differences(
+    dataset_differences, test, score_scale, rope=None, *, batch=False
+):
+    """The checked differences with their ties in the user's units made
+    exact (``merge_magnitudes``): ``|d_i| ≈ |d_j|`` equal, ``≈ 0`` zero and,
+    with a rope, ``≈ ±rope`` exactly ``±rope``; ``batch=True`` takes
+    (n_comparisons, n_datasets) too, each comparison merged apart."""
+    d = _check_dataset_differences(dataset_differences, test=test, batch=batch)
+    tolerance = difference_tolerance(d, score_scale, rope)
+    anchors = (0.0,) if not rope else (0.0, rope)
+    return merge_magnitudes(d, tolerance, anchors=anchors, batch=d.ndim > 1)
+
+
+def merged_split_differences(
+    split_differences, test, score_scale, rope=None, *, batch=False
+):
+    """The checked (n_datasets, n_splits) differences (``batch=True``: also
+    (n_comparisons, n_datasets, n_splits)), their ties in the user's units
+    made exact (as :func:`_merged_differences`)."""
+    d = _check_split_differences(split_differences, test=test, batch=batch)
+    tolerance = difference_tolerance(d, score_scale, rope, split=True)
+    anchors = (0.0,) if not rope else (0.0, rope)
+    return merge_magnitudes(d, tolerance, anchors=anchors, batch=d.ndim > 2)
 
 
 def _smallest_pvalue(n, alternative):
@@ -171,7 +243,7 @@ def _smallest_pvalue(n, alternative):
     smaller still): tells when a test cannot reject at ``alpha`` at all.
     """
     factor = 2.0 if alternative == "two-sided" else 1.0
-    return float(min(1.0, factor * 0.5**n))
+    return np.minimum(1.0, factor * 0.5 ** np.asarray(n, dtype=np.float64))
 
 
 @register_test(
@@ -185,7 +257,7 @@ def _smallest_pvalue(n, alternative):
     "with the fewest assumptions",
     references=(DEMSAR_2006,),
 )
-def sign(dataset_differences, *, alpha=0.05, alternative="two-sided"):
+def sign(dataset_differences, *, alpha=0.05, alternative="two-sided", score_scale=None):
     """Sign test of two estimators across data sets (wins and losses).
 
     Parameters
@@ -198,6 +270,10 @@ def sign(dataset_differences, *, alpha=0.05, alternative="two-sided"):
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
         ``"greater"``: A wins on more than half the data sets;
         ``"less"``: B does.
+    score_scale : float, default=None
+        The largest magnitude of the scores the differences come from; a
+        difference within ``2**-46`` times it of 0 is a tie (see
+        :func:`wilcoxon`). None takes the largest ``|difference|``.
 
     Returns
     -------
@@ -215,7 +291,8 @@ def sign(dataset_differences, *, alpha=0.05, alternative="two-sided"):
             ``pvalue < alpha``.
         wins, losses, ties : int
             The data sets on which A is better (``d > 0``), worse
-            (``d < 0``), and those with ``d == 0``.
+            (``d < 0``), and those with ``d == 0`` (in your decimals: a
+            difference of rounding errors only is 0).
         n_trials : int
             n.
         min_pvalue : float
@@ -265,7 +342,7 @@ def sign(dataset_differences, *, alpha=0.05, alternative="two-sided"):
     test = "sign"
     alpha = check_alpha(alpha)
     alternative = check_alternative(alternative, test=test)
-    d = _check_dataset_differences(dataset_differences, test=test)
+    d = _merged_differences(dataset_differences, test, score_scale)
     wins = int(np.count_nonzero(d > 0))
     losses = int(np.count_nonzero(d < 0))
     ties = d.size - wins - losses
@@ -301,27 +378,32 @@ def _poisson_binomial_pmf(probabilities):
 
     The recursion ``P_j(x) = P_{j-1}(x)(1 - p_j) + P_{j-1}(x - 1) p_j``,
     one vectorised step per trial: O(q²) operations, no sampling, every
-    entry a sum of non-negative terms (no cancellation).
+    entry a sum of non-negative terms (no cancellation). ``probabilities``
+    of shape (..., q) give pmfs of shape (..., q + 1).
     """
     p = np.asarray(probabilities, dtype=np.float64)
-    pmf = np.zeros(p.size + 1)
-    pmf[0] = 1.0
-    for j, p_j in enumerate(p):
-        head = pmf[: j + 2]
-        shifted = head[:-1] * p_j
+    q = p.shape[-1]
+    pmf = np.zeros((*p.shape[:-1], q + 1))
+    pmf[..., 0] = 1.0
+    for j in range(q):
+        p_j = p[..., j, None]
+        head = pmf[..., : j + 2]
+        shifted = head[..., :-1] * p_j
         head *= 1.0 - p_j
-        head[1:] += shifted
+        head[..., 1:] += shifted
     return pmf
 
 
 def _outcome_probabilities(pmf):
-    """``P(X > q/2)``, ``P(X = q/2)``, ``P(X < q/2)`` of a pmf over 0..q."""
-    q = pmf.size - 1
+    """``P(X > q/2)``, ``P(X = q/2)``, ``P(X < q/2)`` of pmfs over 0..q
+    (the last axis): floats, or arrays over the leading axes."""
+    q = pmf.shape[-1] - 1
     twice = 2 * np.arange(q + 1)
-    p_a_better = float(np.clip(pmf[twice > q].sum(), 0.0, 1.0))
-    p_rope = float(np.clip(pmf[twice == q].sum(), 0.0, 1.0))
-    p_b_better = float(np.clip(pmf[twice < q].sum(), 0.0, 1.0))
-    return p_a_better, p_rope, p_b_better
+    sides = [
+        np.clip(pmf[..., side].sum(axis=-1), 0.0, 1.0)
+        for side in (twice > q, twice == q, twice < q)
+    ]
+    return tuple(float(v) if np.ndim(v) == 0 else v for v in sides)
 
 
 @register_test(
@@ -337,9 +419,16 @@ def _outcome_probabilities(pmf):
     "on each data set, from the correlated Bayesian t test of its "
     "splits, combined over the data sets",
     references=(CORANI_2015, LACOSTE_2012),
+    batched=True,
 )
 def poisson_binomial(
-    split_differences, n_train, n_test, *, alpha=0.05, alternative="two-sided"
+    split_differences,
+    n_train,
+    n_test,
+    *,
+    alpha=0.05,
+    alternative="two-sided",
+    score_scale=None,
 ):
     """Poisson-binomial test of two estimators across data sets (seed 002).
 
@@ -348,7 +437,9 @@ def poisson_binomial(
     split_differences : array-like of shape (n_datasets, n_splits)
         ``score_a - score_b`` on each split of each data set's
         cross-validation (at least 2 splits), finite. With one data set the
-        test is :func:`bayesian_correlated_t` on it.
+        test is :func:`bayesian_correlated_t` on it. An array of shape
+        (n_comparisons, n_datasets, n_splits) tests each comparison (the
+        fields of the result are then arrays over them).
     n_train : float or array-like of shape (n_datasets,)
         Training records per split on each data set (the mean where it
         varies), one value for all or one per data set.
@@ -361,6 +452,12 @@ def poisson_binomial(
         ``p_a_better > 1 - alpha`` or ``p_b_better > 1 - alpha``;
         ``"greater"`` only A better (seed 002's one-sided use); ``"less"``
         only B better.
+    score_scale : float, default=None
+        The largest magnitude of the scores the differences come from:
+        split differences within ``2**-46`` times it of each other are
+        equal, and within that of 0 are 0 (see :func:`wilcoxon`), so a data
+        set whose differences are equal in your decimals has zero variance
+        whatever the units. None takes the largest ``|difference|``.
 
     Returns
     -------
@@ -452,8 +549,8 @@ def poisson_binomial(
     test = "poisson_binomial"
     alpha = check_alpha(alpha)
     alternative = check_alternative(alternative, test=test)
-    d = _check_split_differences(split_differences, test=test)
-    n_datasets = d.shape[0]
+    d = merged_split_differences(split_differences, test, score_scale, batch=True)
+    n_datasets = d.shape[-2]
     n_train = check_dataset_sizes(n_train, n_datasets, name="n_train")
     n_test = check_dataset_sizes(n_test, n_datasets, name="n_test")
     # Each data set's p_i is scale invariant (rope 0): computed on its own
@@ -465,7 +562,7 @@ def poisson_binomial(
     p_a_better, p_rope, p_b_better = _outcome_probabilities(pmf)
     return make_result(
         test=test,
-        statistic=float(p_datasets.sum()),
+        statistic=p_datasets.sum(axis=-1),
         pvalue=None,
         df=None,
         alpha=alpha,

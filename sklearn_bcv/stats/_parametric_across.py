@@ -13,12 +13,14 @@ from scipy import stats
 
 from ._across_utils import (
     _check_control,
-    _check_dataset_differences,
     family_pairs,
 )
+from ._pairwise_across import _merged_differences
 from ._ranks import check_score_table
 from ._references import DEMSAR_2006, TUKEY_1949
 from ._registry import register_test
+from ._ties import merge_magnitudes, tie_tolerance
+from ._ttests import _mean_and_sum_of_squares
 from ._utils import (
     check_alpha,
     check_alternative,
@@ -34,24 +36,33 @@ _TWO_SIDED = ("two-sided",)
 
 
 def _anova_terms(scores):
-    """``(scaled scores, exponent, SS_treat, SS_err, df_treat, df_err)`` of the RM
-    ANOVA, on the table divided by a power of two (the F and q statistics
-    are scale invariant; nothing overflows)."""
+    """``(scaled scores, exponent, SS_treat, SS_err, df_treat, df_err, column
+    means)`` of the RM ANOVA, on the table divided by a power of two (the F
+    and q statistics are scale invariant; nothing overflows)."""
     scores = check_score_table(scores)
     n, k = scores.shape
     scaled, exponent = power_of_two_scale(scores.ravel())
     scaled = scaled.reshape(n, k)
+    # The tie rule (._ties): deviations and residuals of rounding errors
+    # only are 0, equal ones equal, so an exactly additive table has no
+    # error and equal means no treatment effect, whatever the units.
+    tolerance = tie_tolerance(scaled)
     grand = scaled.mean()
-    col = scaled.mean(axis=0)
-    row = scaled.mean(axis=1)
-    ss_treat = n * np.sum((col - grand) ** 2)
-    ss_subj = k * np.sum((row - grand) ** 2)
+    col = merge_magnitudes(scaled.mean(axis=0) - grand, tolerance)
+    row = merge_magnitudes(scaled.mean(axis=1) - grand, tolerance)
+    ss_treat = n * np.sum(col**2)
     # SS_err from the residuals directly: no cancellation of large sums.
-    resid = scaled - col[None, :] - row[:, None] + grand
+    resid = merge_magnitudes(scaled - col[None, :] - row[:, None] - grand, tolerance)
     ss_err = float(np.sum(resid**2))
-    if ss_err <= 1e-28 * max(ss_treat + ss_subj, np.finfo(float).tiny):
-        ss_err = 0.0  # rounding of an exactly additive table
-    return scaled, int(exponent), float(ss_treat), ss_err, k - 1, (k - 1) * (n - 1)
+    return (
+        scaled,
+        int(exponent),
+        float(ss_treat),
+        ss_err,
+        k - 1,
+        (k - 1) * (n - 1),
+        grand + col,
+    )
 
 
 @register_test(
@@ -123,7 +134,7 @@ def rm_anova(scores, *, alpha=0.05, alternative="two-sided"):
     test = "rm_anova"
     alpha = check_alpha(alpha)
     alternative = check_alternative(alternative, test=test, allowed=_TWO_SIDED)
-    scaled, exponent, ss_treat, ss_err, df1, df2 = _anova_terms(scores)
+    scaled, exponent, ss_treat, ss_err, df1, df2, _ = _anova_terms(scores)
     statistic = float(safe_divide(ss_treat / df1, ss_err / df2))
     if ss_treat == 0:
         pvalue = 1.0
@@ -210,11 +221,10 @@ def tukey_rm(scores, *, alpha=0.05, alternative="two-sided", control=None):
     test = "tukey_rm"
     alpha = check_alpha(alpha)
     alternative = check_alternative(alternative, test=test, allowed=_TWO_SIDED)
-    scaled, exponent, _, ss_err, _, df_err = _anova_terms(scores)
+    scaled, exponent, _, ss_err, _, df_err, means = _anova_terms(scores)
     n, k = scaled.shape
     control = _check_control(control, k)
     pairs = family_pairs(k, control)
-    means = scaled.mean(axis=0)
     se = np.sqrt(ss_err / df_err / n)
     gap = means[pairs[0]] - means[pairs[1]]
     q = safe_divide(gap, se)
@@ -265,7 +275,9 @@ def tukey_rm(scores, *, alpha=0.05, alternative="two-sided", control=None):
     swap="negate",
     references=(DEMSAR_2006,),
 )
-def paired_t_datasets(dataset_differences, *, alpha=0.05, alternative="two-sided"):
+def paired_t_datasets(
+    dataset_differences, *, alpha=0.05, alternative="two-sided", score_scale=None
+):
     """Paired t test of two estimators across data sets.
 
     Parameters
@@ -276,6 +288,12 @@ def paired_t_datasets(dataset_differences, *, alpha=0.05, alternative="two-sided
         Significance level of ``reject``.
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
         ``"greater"``: A is better.
+    score_scale : float, default=None
+        The largest magnitude of the scores the differences come from:
+        differences within ``2**-46`` times it of each other are equal
+        (the tie rule of :func:`wilcoxon`), so differences equal in your
+        decimals have zero variance whatever the units. None takes the
+        largest ``|difference|``.
 
     Returns
     -------
@@ -305,11 +323,11 @@ def paired_t_datasets(dataset_differences, *, alpha=0.05, alternative="two-sided
     test = "paired_t_datasets"
     alpha = check_alpha(alpha)
     alternative = check_alternative(alternative, test=test)
-    d = _check_dataset_differences(dataset_differences, test=test)
+    d = _merged_differences(dataset_differences, test, score_scale)
     scaled, _ = power_of_two_scale(d)
     n = scaled.size
-    mean = scaled.mean()
-    sd = scaled.std(ddof=1)
+    mean, sum_of_squares = _mean_and_sum_of_squares(scaled)
+    sd = np.sqrt(sum_of_squares / (n - 1))
     statistic = float(safe_divide(mean * np.sqrt(n), sd))
     undefined = bool(mean == 0 and sd == 0)
     pvalue = t_pvalue(statistic, n - 1, alternative, undefined=undefined)
@@ -324,11 +342,11 @@ def paired_t_datasets(dataset_differences, *, alpha=0.05, alternative="two-sided
     )
 
 
-def _shapiro(column):
+def _shapiro(column, tolerance=0.0):
     """``(statistic, pvalue, note)`` of Shapiro–Wilk; None where undefined."""
     if column.size < 3:
         return None, None, "fewer than 3 data sets"
-    if np.all(column == column[0]):
+    if np.ptp(column) <= tolerance:  # constant in the user's decimals
         return None, None, "constant scores"
     with np.errstate(all="ignore"):
         res = stats.shapiro(column)
@@ -353,9 +371,10 @@ def auto_path(scores, names, *, alpha=0.05, control=None):
     scores = check_score_table(scores)
     n, k = scores.shape
     level = alpha / k
+    tolerance = tie_tolerance(scores)
     normality = []
     for j, name in enumerate(names):
-        statistic, pvalue, note = _shapiro(scores[:, j])
+        statistic, pvalue, note = _shapiro(scores[:, j], tolerance)
         normality.append(
             {
                 "estimator": name,
@@ -368,7 +387,7 @@ def auto_path(scores, names, *, alpha=0.05, control=None):
     all_normal = all(row["normal"] for row in normality)
     variance = None
     columns = [scores[:, j] for j in range(k)]
-    if n >= 2 and not all(np.all(c == c[0]) for c in columns):
+    if n >= 2 and not all(np.ptp(c) <= tolerance for c in columns):
         test = "bartlett" if all_normal else "levene"
         with np.errstate(all="ignore"):
             res = (

@@ -83,7 +83,7 @@ from ._hierarchical import (
     effective_sample_size,
     split_rhat,
 )
-from ._ranks import check_score_table
+from ._ranks import check_score_table, rank_scores
 from ._references import CALVO_2018, CARON_2012, PLACKETT_1975
 from ._registry import register_test
 from ._utils import check_alpha, check_alternative, check_bool, check_real, make_result
@@ -99,13 +99,6 @@ __all__ = [
 
 _TWO_SIDED = ("two-sided",)
 
-#: Two scores of a data set are tied when they differ by at most
-#: ``2**-TIE_BITS`` of the larger in magnitude (4 machine epsilons, 4 to 8
-#: units in its last place; FORMULAS.md Part 4, "Ties in the user's
-#: units"): a table typed in decimals ties what its decimals tie, whatever
-#: the arithmetic that wrote it. A power of two, so that the rule is the
-#: same at any power-of-two scale (subnormals included).
-TIE_BITS = 50
 #: The smallest weight the sampler keeps (a numerical floor far below any
 #: posterior mass of a weight that matters: an estimator never out of the
 #: last place with a tiny prior has weights near it), so that every rate and
@@ -155,9 +148,10 @@ def weak_order_levels(scores, *, greater_is_better=True):
     -------
     levels : ndarray of int of shape (n_datasets, k)
         0 for the group of the best estimators of the row, 1 for the next
-        group, ...; tied estimators share a level. Two scores are tied when
-        they differ by at most 4 machine epsilons (``2**-50``) of the larger
-        in magnitude (groups are chained: a ≈ b and b ≈ c tie all three), so
+        group, ...; tied estimators share a level. Two scores tie by the
+        package's rule of ties in the user's units (``2**-46`` of the data
+        set's largest ``|score|``, chained: a ≈ b and b ≈ c tie all three;
+        the ranks of :func:`~sklearn_bcv.stats.friedman` use the same), so
         the levels are the same for fractions, percents and shifted scores
         of a table written in decimals.
 
@@ -170,16 +164,14 @@ def weak_order_levels(scores, *, greater_is_better=True):
            [1, 2, 0]])
     """
     x = np.asarray(scores, dtype=np.float64)
-    if not greater_is_better:
-        x = -x
-    order = np.argsort(-x, axis=1, kind="stable")
-    ordered = np.take_along_axis(x, order, axis=1)
-    gap = ordered[:, :-1] - ordered[:, 1:]
-    larger = np.maximum(np.abs(ordered[:, :-1]), np.abs(ordered[:, 1:]))
-    with np.errstate(over="ignore"):  # a gap beyond the largest double: no tie
-        new_level = np.ldexp(gap, TIE_BITS) > larger
+    ranks = rank_scores(x if greater_is_better else -x)  # 1 = best, ties averaged
+    order = np.argsort(ranks, axis=1, kind="stable")
+    ordered = np.take_along_axis(ranks, order, axis=1)
     sorted_levels = np.concatenate(
-        [np.zeros((x.shape[0], 1), dtype=np.intp), np.cumsum(new_level, axis=1)],
+        [
+            np.zeros((x.shape[0], 1), dtype=np.intp),
+            np.cumsum(np.diff(ordered, axis=1) > 0, axis=1),
+        ],
         axis=1,
     )
     levels = np.empty_like(sorted_levels)

@@ -95,6 +95,7 @@ class RegisteredTest:
     content: object = None
     references: tuple = ()
     posterior: str | None = None
+    batched: bool = False
 
     @property
     def title(self):
@@ -174,6 +175,7 @@ def register_test(
     content=None,
     references=None,
     posterior=None,
+    batched=False,
     overwrite=False,
 ):
     """Register a statistical test under ``name`` (decorator).
@@ -319,6 +321,13 @@ def register_test(
         ``weights``, ``weights_interval``), drawn by
         :class:`~sklearn_bcv.RankProbabilityDisplay` (``plackett_luce``);
         None: not drawn.
+    batched : bool, default=False
+        For a test across data sets of one pair at a time: whether it takes
+        its needs with a leading axis of comparisons (``dataset_differences``
+        of shape (n_comparisons, n_datasets), ``split_differences`` of shape
+        (n_comparisons, n_datasets, n_splits)) and returns a result whose
+        fields are arrays over it, the same numbers as one call per
+        comparison. The pairs of a study are then tested in one call.
     overwrite : bool, default=False
         Whether to replace a test already registered under ``name``.
 
@@ -413,6 +422,7 @@ def register_test(
         content=_check_content(kind, content),
         references=_check_references(references),
         posterior=_check_choice("posterior", posterior, POSTERIORS),
+        batched=_check_bool("batched", batched),
     )
     if name in _REGISTRY and not overwrite:
         raise ValueError(
