@@ -488,3 +488,14 @@ def test_no_effect_sizes_skips_them(tmp_path):
     assert "friedman" in out and "Effect size" not in out
     status, out, _ = run_cli(path, "--no-effect-sizes", "--format", "csv")
     assert status == 0 and "effect" not in out.lower()
+
+
+def test_simultaneous_intervals_from_the_command_line(tmp_path):
+    path = write(tmp_path, wide_text())
+    each = run_json(path)["effect_sizes"]
+    together = run_json(path, "--simultaneous-intervals")["effect_sizes"]
+    assert [e["simultaneous_level"] for e in each] == [None] * 3
+    assert [e["simultaneous_level"] for e in together] == [0.95] * 3
+    # Three pairs: each interval at 1 - 0.05 / 3.
+    assert together[0]["confidence_level"] == pytest.approx(1 - 0.05 / 3)
+    assert run_json(path)["mean_differences"][0]["kind"] == "mean_difference"

@@ -187,12 +187,21 @@ def test_effect_sizes_and_auto_are_rendered_when_present():
     )
     text = result.report()
     assert "90% bootstrap confidence intervals" in text
-    assert re.search(r"alpha_1\s+beta\s+-0\.61\s+-1\.25\s+-0\.12\s+medium", text)
+    # The mean difference in the scores' units, then the standardised kind.
+    difference = result.mean_differences[0]
+    low, high = difference.confidence_interval
+    shown = [f"{v:.4f}" for v in (difference.estimate, low, high)]
+    assert re.search(
+        r"alpha_1\s+beta\s+"
+        + r"\s+".join(re.escape(v) for v in shown)
+        + r"\s+-0\.61\s+-1\.25\s+-0\.12\s+medium",
+        text,
+    )
     assert "Cohen's d_z" in text
     assert "Automatic path: wilcoxon. beta is not normal" in text
     assert "beta (W = 0.71, p = 0.001, not normal)" in text
     latex = result.report("latex")
-    assert r"alpha\_1 & beta & $-$0 & .61 & $-$1 & .25 & $-$0 & .12 & medium" in latex
+    assert r"& $-$0 & .61 & $-$1 & .25 & $-$0 & .12 & medium" in latex
     assert "Cohen's $d_z$" in latex
     # Without them: no such section.
     plain = compare_scores(SCORES[:, :2], names=["alpha_1", "beta"])
@@ -200,6 +209,36 @@ def test_effect_sizes_and_auto_are_rendered_when_present():
     plain["effect_sizes"] = None
     assert "Effect sizes" not in plain.report()
     assert "Automatic path" not in plain.report()
+
+
+def test_report_says_how_the_effect_size_intervals_hold():
+    names = ["a", "b", "c", "d"]
+    each = compare_scores(SCORES, names=names, random_state=0)
+    text = each.report()
+    assert "95% bootstrap confidence intervals, each for its own pair, not " in text
+    assert "adjusted for the number of pairs" in text
+    # Ten data sets: fewer than 15, the report warns the intervals run narrow.
+    assert "With 10 data sets, bootstrap intervals are narrower" in text
+    together = compare_scores(
+        SCORES, names=names, random_state=0, effect_size_intervals="simultaneous"
+    )
+    text = together.report()
+    # Six pairs: each at 1 - 0.05/6 = 99.17%.
+    assert "simultaneous 95% bootstrap confidence intervals over the 6 pairs" in text
+    assert "(Bonferroni: each at 99.17%)" in text
+    assert "each for its own pair" not in text
+    for one, wide in zip(each.mean_differences, together.mean_differences):
+        assert wide.estimate == one.estimate
+        assert wide.confidence_interval[0] <= one.confidence_interval[0]
+        assert one.confidence_interval[1] <= wide.confidence_interval[1]
+    # Asked for as the kind, the mean difference is not repeated beside itself.
+    alone = compare_scores(
+        SCORES, names=names, random_state=0, effect_size="mean_difference"
+    )
+    assert alone.effect_sizes[0].magnitude is None
+    assert "magnitude" not in alone.report().split("Effect sizes")[1]
+    with pytest.raises(ValueError, match="effect_size_intervals"):
+        compare_scores(SCORES, names=names, effect_size_intervals="joint")
 
 
 # ---- LaTeX ---------------------------------------------------------------------

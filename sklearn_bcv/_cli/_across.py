@@ -18,6 +18,7 @@ from ._output import new_figure, result_document, result_table
 
 __all__ = [
     "add_effect_sizes_argument",
+    "effect_size_intervals",
     "compares_all_at_once",
     "list_tests_of",
     "parse_test_options",
@@ -45,13 +46,27 @@ def rope_width(text):
 
 
 def add_effect_sizes_argument(group):
-    """``--no-effect-sizes``: compute no effect sizes (``effect_size=False``)."""
+    """``--no-effect-sizes``: compute no effect sizes (``effect_size=False``);
+    ``--simultaneous-intervals``: their intervals simultaneous over the
+    pairs (``effect_size_intervals="simultaneous"``)."""
     group.add_argument(
         "--no-effect-sizes",
         action="store_true",
         help="compute no effect sizes (their bootstrap intervals are the "
         "slowest part on thousands of data sets)",
     )
+    group.add_argument(
+        "--simultaneous-intervals",
+        action="store_true",
+        help="effect-size intervals that cover all the pairs together at 95%% "
+        "(Bonferroni: each at 1 - 0.05/n_pairs), instead of each pair alone",
+    )
+
+
+def effect_size_intervals(args):
+    """``effect_size_intervals`` of :func:`~sklearn_bcv.compare_scores` from
+    ``--simultaneous-intervals``."""
+    return "simultaneous" if args.simultaneous_intervals else "per_pair"
 
 
 def compares_all_at_once(name):
