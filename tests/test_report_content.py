@@ -342,3 +342,18 @@ def test_the_summary_of_k_estimators_on_one_data_set_escapes_names_too():
     assert hostile.count("\n") == plain.count("\n")
     assert "\x1b" not in hostile and "\u202e" not in hostile
     assert "a\\x0ab" in hostile and "\\x1b[2Jwipe" in hostile
+
+
+def test_a_reason_that_cites_a_work_is_not_cited_twice():
+    from sklearn_bcv._results._methods import cited
+
+    # "Demšar (2006)" in the text is the reference "Demšar 2006".
+    assert cited("as Demšar (2006) recommends", "Friedman 1937; Demšar 2006") == (
+        "as Demšar (2006) recommends (Friedman 1937)"
+    )
+    # A closing citation takes the new works inside its parentheses.
+    assert cited("all pairs (Demšar 2006)", "Nemenyi 1963") == (
+        "all pairs (Demšar 2006; Nemenyi 1963)"
+    )
+    assert cited("all pairs (Demšar 2006)", "Demšar 2006") == "all pairs (Demšar 2006)"
+    assert cited("Holm's method", "Holm 1979") == "Holm's method (Holm 1979)"

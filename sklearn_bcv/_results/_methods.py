@@ -12,6 +12,7 @@ fits, the tests and why, the settings of the decisions).
 
 import inspect
 import math
+import re
 
 import numpy as np
 from sklearn.utils import Bunch
@@ -228,10 +229,16 @@ CORRECTION_NAMES = {
 
 
 def cited(text, citation):
-    """``text (citation)``, leaving out the works ``text`` cites already
-    (``text`` alone when none is left)."""
-    new = [c for c in citation.split("; ") if c and c not in text]
-    return f"{text} ({'; '.join(new)})" if new else text
+    """``text (citation)``, leaving out the works ``text`` cites already,
+    as "Author 2006" or "Author (2006)" (``text`` alone when none is
+    left); a citation closing ``text`` takes the new works inside it."""
+    plain = re.sub(r"\((\d{4}[a-z]?)\)", r"\1", text)
+    new = [c for c in citation.split("; ") if c and c not in plain]
+    if not new:
+        return text
+    if re.search(r"\([^()]*\d{4}[a-z]?\)$", text):
+        return f"{text[:-1]}; {'; '.join(new)})"
+    return f"{text} ({'; '.join(new)})"
 
 
 # --------------------------------------------------------------------------

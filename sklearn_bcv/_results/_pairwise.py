@@ -16,6 +16,7 @@ from sklearn.utils import Bunch
 from .._engine._plan import run_tests
 from ..stats._corrections import adjust_pvalues
 from ..stats._registry import declaration
+from ._blocks import count
 from ._text import format_number
 from ._verdict import bayesian_rule, is_bayesian
 
@@ -293,16 +294,16 @@ def pairwise_lines(result, test, table, differ, same):
         rule = bayesian_rule(result.alpha, result.alternative)
         lines = [
             f"Pairwise {test} (Bayesian: posterior probabilities, not corrected "
-            f"for the {n_pairs} pairs; {rule}): "
+            f"for the {count(n_pairs, 'pair')}; {rule}): "
             f"{len(differ)} decided."
         ]
     else:
         if table.get("correction"):
             how = f"{table.correction}-adjusted p-values"
         else:
-            how = f"raw p-values, not corrected for the {n_pairs} pairs"
+            how = f"raw p-values, not corrected for the {count(n_pairs, 'pair')}"
         lines = [
-            f"Pairwise {test} ({how}, {n_pairs} pairs): "
+            f"Pairwise {test} ({how}, {count(n_pairs, 'pair')}): "
             f"{len(differ)} differ at alpha={result.alpha}."
         ]
     if differ:
