@@ -19,6 +19,8 @@ from sklearn.datasets import make_classification
 from sklearn.dummy import DummyClassifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.naive_bayes import GaussianNB
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_bcv import (
@@ -68,7 +70,13 @@ def results():
     )
     many = compare_many_estimators(
         [
-            ("logistic", LogisticRegression()),
+            # A long description in the methods: a word TeX cannot hyphenate.
+            (
+                "logistic",
+                make_pipeline(
+                    StandardScaler(), LogisticRegression(C=0.5, max_iter=1000)
+                ),
+            ),
             ("tree", DecisionTreeClassifier(random_state=0)),
             ("bayes", GaussianNB()),
             ("majority", DummyClassifier()),
@@ -164,6 +172,17 @@ def test_percent_scores_keep_their_own_precision(results):
     text = str(result)
     means = re.findall(r"\s(\d+\.\d+)$", text, re.M)
     assert means and all(len(m.split(".")[1]) == 2 for m in means)
+
+
+def test_code_in_the_methods_may_break_after_its_parentheses_and_commas(results):
+    latex = results["many"].report("latex")
+    assert (
+        r"Pipeline(\allowbreak{}StandardScaler(\allowbreak{}), "
+        r"LogisticRegression(\allowbreak{}C=\allowbreak{}0.5," in latex
+    )
+    # Math keeps its own text; prose parentheses are left alone.
+    assert r"\allowbreak{}" not in "".join(re.findall(r"\$[^$]*\$", latex))
+    assert r"(\allowbreak{}the" not in latex
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -263,10 +282,12 @@ def _overfull(log):
 @needs_pdflatex
 @pytest.mark.parametrize("columns", ["onecolumn", "twocolumn"])
 @pytest.mark.parametrize("kind", KINDS)
-def test_reports_compile_without_overfull_boxes(results, kind, columns, tmp_path):
+def test_reports_compile_without_overfull_boxes(
+    results, kind, columns, tmp_path, monkeypatch
+):
+    # The figures, written where the document finds them (a relative path).
+    monkeypatch.chdir(tmp_path)
     latex = results[kind].report("latex", figures="figures")
-    # The figures, written where the document finds them.
-    results[kind].report("latex", figures=tmp_path / "figures")
     (tmp_path / "report.tex").write_text(latex, encoding="utf-8")
     document = (
         f"\\documentclass[{columns}]{{article}}\n\\usepackage{{booktabs}}\n"

@@ -29,7 +29,7 @@ The layout of a table, the same in a one- or a two-column article:
 import re
 import unicodedata
 
-from ._blocks import Renderer
+from ._blocks import Math, Renderer, Text
 from ._figures import file_stem
 from ._text import escape_controls
 
@@ -109,6 +109,18 @@ def latex_escape(text):
         else:
             out.append("".join(_LATEX_SPECIAL.get(c, c) for c in _spell(char)))
     return "".join(out)
+
+
+#: Inside a word of code (``Pipeline(StandardScaler(), C=1.0)``, a long
+#: name), the places a line may break: after a call's ``(``, ``,``, ``=`` and ``\_``
+#: not followed by a space. TeX does not hyphenate such words, and one
+#: longer than the line's slack would stick out of the margin.
+_CODE_BREAK = re.compile(r"((?<=\w)\(|,|=|\\_)(?=[^\s])")
+
+
+def _breakable(text):
+    """``text`` with ``\\allowbreak{}`` where a word of code may break."""
+    return _CODE_BREAK.sub(lambda m: m.group(1) + r"\allowbreak{}", text)
 
 
 def _first(text):
@@ -217,7 +229,16 @@ class LatexRenderer(Renderer):
         self.out += ["", f"\\paragraph{{{self.write(block.text)}}}"]
 
     def paragraph(self, block):
-        self.out += [self.write(block.text), ""]
+        pieces = block.text.pieces if isinstance(block.text, Text) else (block.text,)
+        self.out += [
+            "".join(
+                self.math(piece)
+                if isinstance(piece, Math)
+                else _breakable(self.escape(str(piece)))
+                for piece in pieces
+            ),
+            "",
+        ]
 
     def items(self, block):
         self.out += ["\\begin{itemize}"]
