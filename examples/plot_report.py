@@ -78,14 +78,21 @@ print(result.report())
 # point, statistics and ``alpha`` in math; a table wider than the line is
 # scaled down to it. ``figures=`` writes each figure as a PDF file (without
 # a date: the same result gives the same bytes) that the report includes.
+import os
 import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
+# The paper's folder: the figures' directory is given as the paper reaches
+# it, relative to the paper.
 folder = Path(tempfile.mkdtemp())
-latex = result.report("latex", figures="figures", label_prefix="bench:")
-result.report("latex", figures=folder / "figures", label_prefix="bench:")
+here = os.getcwd()
+os.chdir(folder)
+try:
+    latex = result.report("latex", figures="figures", label_prefix="bench:")
+finally:
+    os.chdir(here)
 (folder / "report.tex").write_text(latex, encoding="utf-8")
 start = latex.index("\\begin{table}", latex.index("\\caption{Mean score") - 60)
 print(latex[start : latex.index("\\end{table}", start) + len("\\end{table}")])
