@@ -12,6 +12,7 @@ from ._many import (
 from ._plot import (
     ContingencyTableDisplay,
     CriticalDifferenceDisplay,
+    DatasetScoresDisplay,
     PosteriorDisplay,
     PosteriorSimplexDisplay,
     RankProbabilityDisplay,
@@ -58,6 +59,7 @@ __all__ = [
     "StratifiedBlockRegularizedMx2CV",
     "ContingencyTableDisplay",
     "CriticalDifferenceDisplay",
+    "DatasetScoresDisplay",
     "PosteriorDisplay",
     "PosteriorSimplexDisplay",
     "RankProbabilityDisplay",

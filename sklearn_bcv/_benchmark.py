@@ -30,6 +30,7 @@ from ._engine._validation import (
     named_items,
 )
 from ._results import BenchmarkResult, build_datasets_result, build_many_result
+from ._results._methods import describe_cv, make_provenance
 from ._store import StudyStore, opened_store
 from .stats._corrections import CORRECTIONS, check_family
 from .stats._effect import EFFECT_SIZE_KINDS, pairwise_effect_sizes
@@ -54,6 +55,7 @@ _STATISTICS_PARAMETERS = {
     "alpha": [Interval(Real, 0, 1, closed="neither")],
     "alternative": [StrOptions(set(ALTERNATIVES))],
     "effect_size": [StrOptions(set(EFFECT_SIZE_KINDS)), None, Options(bool, {False})],
+    "effect_size_intervals": [StrOptions({"per_pair", "simultaneous"})],
     "random_state": ["random_state"],
 }
 
@@ -72,28 +74,41 @@ def _auto(scores, names, alpha, control):
     return Bunch(**decision)
 
 
-def _attach_effect_sizes(result, scores, effect_size, auto, *, seed):
+def _attach_effect_sizes(result, scores, effect_size, auto, *, seed, intervals):
     """``result.effect_sizes`` from the (N, k) higher-is-better ``scores``
     (none when a fit failed: no statistic runs then), of the kind
     ``effect_size``, else that of the automatic path ``auto``, else
-    ``cohen_dz``; ``effect_size=False`` computes none (both fields None)."""
+    ``cohen_dz``, and beside them ``result.mean_differences``, the mean
+    difference of every pair in the scores' units; the intervals per pair,
+    or simultaneous over the pairs (``intervals``); ``effect_size=False``
+    computes none (the three fields None)."""
     if effect_size is False:
         result["effect_size_kind"] = result["effect_sizes"] = None
+        result["mean_differences"] = None
         return
     kind = effect_size or ("cohen_dz" if auto is None else auto.effect_size_kind)
     names = result.names
     result["effect_size_kind"] = kind
     if not np.all(np.isfinite(scores)):
-        result["effect_sizes"] = []
+        result["effect_sizes"] = result["mean_differences"] = []
         return
     reference = (
         names.index(result.control)
         if result.get("control") is not None
         else int(np.argmin(result.mean_ranks))
     )
-    result["effect_sizes"] = pairwise_effect_sizes(
-        scores, names, kind=kind, reference=reference, random_state=seed
-    )
+    effects = {}
+    for each in dict.fromkeys([kind, "mean_difference"]):
+        effects[each] = pairwise_effect_sizes(
+            scores,
+            names,
+            kind=each,
+            reference=reference,
+            random_state=seed,
+            simultaneous=intervals == "simultaneous",
+        )
+    result["effect_sizes"] = effects[kind]
+    result["mean_differences"] = effects["mean_difference"]
 
 
 def _default_tests(tests, pairwise_tests, control, available):
@@ -212,6 +227,7 @@ def compare_scores(
     alpha=0.05,
     alternative="two-sided",
     effect_size=None,
+    effect_size_intervals="per_pair",
     random_state=None,
 ):
     """Compare k estimators across data sets from a table of their scores.
@@ -300,15 +316,24 @@ def compare_scores(
         Of the pairwise tests, with A the first of a pair in ``names`` order
         (or the other estimator against ``control``): ``"greater"`` tests
         "A better". The rank tests are two-sided.
-    effect_size : {"cohen_dz", "cohen_d", "cliff_delta", "akinshin_gamma"}, \
-None or False, default=None
+    effect_size : {"cohen_dz", "cohen_d", "cliff_delta", "akinshin_gamma", \
+"mean_difference"}, None or False, default=None
         Kind of ``result.effect_sizes`` (see
         :func:`~sklearn_bcv.stats.effect_size`), over the data sets. None:
         the kind of the automatic path with ``tests="auto"`` (``cohen_d``
         on the parametric path, ``akinshin_gamma`` on the rank-based one,
         as autorank), else ``cohen_dz``, the effect of the paired design.
-        False computes none (``effect_sizes`` and ``effect_size_kind`` are
-        None).
+        Beside them ``result.mean_differences`` always gives the mean
+        difference in the scores' units (what most papers report), and a
+        report shows both. False computes none (``effect_sizes``,
+        ``mean_differences`` and ``effect_size_kind`` are None).
+    effect_size_intervals : {"per_pair", "simultaneous"}, default="per_pair"
+        ``"per_pair"``: each 95% interval covers its own pair's effect with
+        probability 0.95. ``"simultaneous"``: the intervals of all the
+        pairs cover their effects together with probability at least 0.95
+        (Bonferroni: each at ``1 - 0.05 / n_pairs``), what a claim about
+        several pairs at once needs; the effect sizes say which
+        (``simultaneous_level``), and so does the report.
     random_state : int, RandomState instance or None, default=None
         Seeds the Monte Carlo sampling of the Bayesian tests and the
         bootstrap of the effect sizes.
@@ -348,12 +373,18 @@ None or False, default=None
             ``names[i]``), ``b``, ``kind``, ``estimate`` (positive when A
             is better), ``confidence_interval`` (paired BCa bootstrap over
             the data sets; above 2000 data sets the normal interval of
-            asymptotic theory, said in ``note``), ``confidence_level``,
+            asymptotic theory, said in ``note``), ``confidence_level`` (of
+            each interval), ``simultaneous_level`` (of all of them, with
+            ``effect_size_intervals="simultaneous"``; else None),
             ``magnitude``, ``note``. Above 10 estimators only the pairs
             with the control (or the best by mean rank), with 1999
             resamples, so the cost grows linearly in k. None with
             ``effect_size=False``.
         effect_size_kind : str or None
+        mean_differences : list of Bunch or None
+            The same pairs, ``kind="mean_difference"``: the mean of the
+            differences in the scores' units (positive when A is better),
+            with its interval; ``magnitude`` None.
         auto : Bunch or None
             With ``tests="auto"``: ``path`` (``"paired_t"``,
             ``"wilcoxon"``, ``"rm_anova"`` or ``"friedman"``), ``reason``
@@ -480,7 +511,15 @@ None or False, default=None
         result["split_scores"] = given.split_scores
     result["greater_is_better"] = bool(greater_is_better)
     result["auto"] = auto
-    _attach_effect_sizes(result, table.scores, effect_size, auto, seed=seed)
+    result["provenance"] = make_provenance(random_state=random_state, given="scores")
+    _attach_effect_sizes(
+        result,
+        table.scores,
+        effect_size,
+        auto,
+        seed=seed,
+        intervals=effect_size_intervals,
+    )
     return result
 
 
@@ -616,6 +655,7 @@ def benchmark(
     alpha=0.05,
     alternative="two-sided",
     effect_size=None,
+    effect_size_intervals="per_pair",
     n_jobs=None,
     verbose=0,
     random_state=None,
@@ -647,7 +687,7 @@ def benchmark(
         As in :func:`compare_estimators` (accuracy for classifiers, r2 for
         regressors).
     tests, pairwise_tests, correction, control, rope, alpha, alternative, \
-effect_size
+effect_size, effect_size_intervals
         As in :func:`compare_scores` (``tests="auto"`` decides on the mean
         scores of the data sets, once the fits are done).
         ``pairwise_tests=None`` runs ``wilcoxon`` and ``poisson_binomial``
@@ -851,12 +891,25 @@ effect_size
     result["scoring"] = prepared[0].scoring.label
     result["greater_is_better"] = True  # scikit-learn scorers: higher is better
     result["auto"] = auto
-    _attach_effect_sizes(result, table.scores, effect_size, auto, seed=sampling_seed)
+    _attach_effect_sizes(
+        result,
+        table.scores,
+        effect_size,
+        auto,
+        seed=sampling_seed,
+        intervals=effect_size_intervals,
+    )
     if not isinstance(split_scores, np.ndarray):
         result["split_scores"] = split_scores
     result["fit_time"] = _stack([fits.fit_time for fits, _ in fitted])
     result["score_time"] = _stack([fits.score_time for fits, _ in fitted])
     result["failed_fits"] = _stack([fits.failed for fits, _ in fitted])
+    provenance = make_provenance(
+        estimators=named,
+        cv=describe_cv(cv, random_state, per_dataset=True),
+        random_state=random_state,
+    )
+    result["provenance"] = provenance
     result["per_dataset"] = Bunch(
         **{
             name: build_many_result(
@@ -878,4 +931,10 @@ effect_size
             )
         }
     )
+    for one, seed in zip(result.per_dataset.values(), seeds):
+        one["provenance"] = make_provenance(
+            estimators=named,
+            cv=describe_cv(cv, int(seed)),
+            random_state=random_state,
+        )
     return result

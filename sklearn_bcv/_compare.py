@@ -17,6 +17,7 @@ from ._constants import ALTERNATIVES, CLASSIFICATION, REGRESSION
 from ._engine._plan import check_tests_argument, plan_tests
 from ._engine._prepare import fit_prepared, prepare_fits, store_predictions
 from ._results import ComparisonResult, build_pair_result, estimator_name
+from ._results._methods import describe_cv, make_provenance
 from ._store import StudyStore, opened_store
 
 __all__ = ["ComparisonResult", "compare_estimators", "compare_predictions"]
@@ -243,7 +244,7 @@ def compare_estimators(
             return_estimator=return_estimator,
             study_store=study_store,
         )
-    return build_pair_result(
+    result = build_pair_result(
         predictions,
         0,
         1,
@@ -256,6 +257,12 @@ def compare_estimators(
         fits=fits,
         estimator_names=(estimator_name(estimator_a), estimator_name(estimator_b)),
     )
+    result["provenance"] = make_provenance(
+        estimators=[("A", estimator_a), ("B", estimator_b)],
+        cv=describe_cv(cv, random_state),
+        random_state=random_state,
+    )
+    return result
 
 
 @validate_params(
@@ -443,7 +450,7 @@ def compare_predictions(
         cv=cv,
     )
     plan, skipped = plan_tests(tests, design, store.task, alternative=alternative)
-    return build_pair_result(
+    result = build_pair_result(
         store,
         0,
         1,
@@ -453,3 +460,7 @@ def compare_predictions(
         alpha=alpha,
         alternative=alternative,
     )
+    result["provenance"] = make_provenance(
+        cv=None if cv is None else repr(cv), given="predictions"
+    )
+    return result

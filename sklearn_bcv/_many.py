@@ -24,6 +24,7 @@ from ._engine._validation import (
     named_items,
 )
 from ._results import ManyComparisonResult, build_many_result
+from ._results._methods import describe_cv, make_provenance
 from ._store import StudyStore, opened_store
 from .stats._corrections import CORRECTIONS, check_family
 
@@ -258,7 +259,7 @@ def compare_many_estimators(
             error_score=error_score,
             study_store=study_store,
         )
-    return build_many_result(
+    result = build_many_result(
         predictions,
         names=names,
         design=prepared.design,
@@ -272,6 +273,10 @@ def compare_many_estimators(
         return_predictions=return_predictions,
         fits=fits,
     )
+    result["provenance"] = make_provenance(
+        estimators=named, cv=describe_cv(cv, random_state), random_state=random_state
+    )
+    return result
 
 
 @validate_params(
@@ -420,7 +425,7 @@ def compare_many_predictions(
     omnibus, skipped, pairwise = plan_many(
         tests, pairwise_tests, design, store.task, store.scoring, alternative
     )
-    return build_many_result(
+    result = build_many_result(
         store,
         names=names,
         design=design,
@@ -432,3 +437,7 @@ def compare_many_predictions(
         alpha=alpha,
         alternative=alternative,
     )
+    result["provenance"] = make_provenance(
+        cv=None if cv is None else repr(cv), given="predictions"
+    )
+    return result

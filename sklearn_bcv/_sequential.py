@@ -22,6 +22,7 @@ from ._engine._plan import _check_params, plan_tests
 from ._engine._prepare import prepare_fits
 from ._engine._validation import check_records, check_target, task_of_estimators
 from ._results import build_pair_result, estimator_name
+from ._results._methods import make_provenance
 from ._results._sequential import SequentialResult
 from ._split import (
     BlockRegularizedMx2CV,
@@ -375,7 +376,7 @@ futility_threshold : the settings used (``futility_threshold`` is None
         )
     _check_design_size(n_samples, max_repeats)
     stratify = _check_stratify(stratify, task, y_checked, max_repeats)
-    random_state = _split_seed(random_state)
+    given_seed, random_state = random_state, _split_seed(random_state)
     cv = _nested_cv(stratify, max_repeats, max_repeats, random_state)
     prepared = prepare_fits(
         estimators,
@@ -471,6 +472,11 @@ futility_threshold : the settings used (``futility_threshold`` is None
         estimator_names=(estimator_name(estimator_a), estimator_name(estimator_b)),
     )
     comparison["sequentially_adjusted"] = False
+    comparison["provenance"] = make_provenance(
+        estimators=[("A", estimator_a), ("B", estimator_b)],
+        cv=used_cv,
+        random_state=given_seed,
+    )
     taken = slice(0, repeats - min_repeats + 1)
     trace = {
         "repeats": bounds.repeats[taken],
@@ -501,4 +507,5 @@ futility_threshold : the settings used (``futility_threshold`` is None
         futility_threshold=threshold,
         statistic_reference="t" if form.t_reference else "normal",
         cv=used_cv,
+        provenance=comparison.provenance,
     )

@@ -126,8 +126,12 @@ def test_benchmark_report_is_latex_and_stdout_is_unchanged(benchmark_runs):
     assert reported[0] == 0, reported[2]
     assert reported[1] == plain[1]
     latex = (folder / "r.tex").read_text(encoding="utf-8")
-    # The effect sizes and the scores.
-    assert latex.count("\\toprule") == 2 and latex.count("\\bottomrule") == 2
+    # Every table with its rules: the effect sizes, the scores, the sds over
+    # the splits, each post hoc and pairwise test's pairs, each data set's
+    # tests.
+    n_tables = latex.count("\\begin{table}")
+    assert n_tables >= 4
+    assert latex.count("\\toprule") == latex.count("\\bottomrule") == n_tables
     assert latex_escape("n_b") in latex and "n_b" not in latex
     for dataset in ("iris", "wine", "moons:1"):
         assert f"\n{dataset} & " in latex
@@ -199,3 +203,55 @@ def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path, monkeypat
         write_report(_Result(), path)
     assert path.read_text(encoding="utf-8") == "old"
     assert os.listdir(tmp_path) == ["r.md"]
+
+
+# ---- the figures of a LaTeX report ------------------------------------------
+
+
+def test_report_figures_writes_the_pdf_files_the_latex_includes(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the directory as the document reaches it
+    status, _, err = run_cli(
+        *BENCHMARK, "--report", "r.tex", "--report-figures", "figures"
+    )
+    assert status == 0, err
+    latex = (tmp_path / "r.tex").read_text(encoding="utf-8")
+    files = sorted(p.name for p in (tmp_path / "figures").iterdir())
+    assert files and all(name.endswith(".pdf") for name in files)
+    for name in files:
+        assert f"\\includegraphics[width=\\linewidth]{{figures/{name}}}" in latex
+
+
+@pytest.mark.parametrize(
+    "extra, match",
+    [
+        (["--report-figures", "figs"], "--report-figures goes with --report"),
+        (["--report", "r.md", "--report-figures", "figs"], "a LaTeX report"),
+        (["--report", "r.tex", "--report-figures", "my figs"], "figures must be"),
+    ],
+)
+def test_report_figures_is_checked_before_any_fit(extra, match, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    argv = [a for a in COMPARE if a != "--quiet"]
+    status, out, err = run_cli(*argv, *extra)
+    assert status == 2, err
+    assert match in err and "fitting" not in err
+    assert out == "" and list(tmp_path.iterdir()) == []
+
+
+def test_plot_is_written_at_300_dpi_by_default_and_dpi_changes_it(tmp_path):
+    pytest.importorskip("matplotlib")
+    import struct
+
+    def size(path):
+        data = path.read_bytes()
+        return struct.unpack(">II", data[16:24])  # the PNG's IHDR width, height
+
+    status, _, err = run_cli(*MANY, "--plot", str(tmp_path / "a.png"))
+    assert status == 0, err
+    status, _, err = run_cli(*MANY, "--plot", str(tmp_path / "b.png"), "--dpi", "100")
+    assert status == 0, err
+    (width, _), (low_width, _) = size(tmp_path / "a.png"), size(tmp_path / "b.png")
+    assert width == pytest.approx(3 * low_width, rel=0.05)
+    assert width >= 1200
+    status, _, err = run_cli(*MANY, "--dpi", "10")
+    assert status == 2 and "--dpi" in err

@@ -106,7 +106,9 @@ def test_text_output_reports_the_table_and_the_tests(tmp_path):
     assert status == 0, err
     assert "wide table; 5 data sets × 3 estimators" in out
     assert "higher is better" in out
-    assert "0.8000 (1)" in out and "0.7200 (1)" in out  # d1 and d4
+    # At the precision of the scores given (two decimals), not "0.8000".
+    assert "0.80 (1)" in out and "0.72 (1)" in out  # d1 and d4
+    assert "0.8000" not in out
     assert "statistic 4.8 (df 2" in out
 
 
@@ -486,3 +488,14 @@ def test_no_effect_sizes_skips_them(tmp_path):
     assert "friedman" in out and "Effect size" not in out
     status, out, _ = run_cli(path, "--no-effect-sizes", "--format", "csv")
     assert status == 0 and "effect" not in out.lower()
+
+
+def test_simultaneous_intervals_from_the_command_line(tmp_path):
+    path = write(tmp_path, wide_text())
+    each = run_json(path)["effect_sizes"]
+    together = run_json(path, "--simultaneous-intervals")["effect_sizes"]
+    assert [e["simultaneous_level"] for e in each] == [None] * 3
+    assert [e["simultaneous_level"] for e in together] == [0.95] * 3
+    # Three pairs: each interval at 1 - 0.05 / 3.
+    assert together[0]["confidence_level"] == pytest.approx(1 - 0.05 / 3)
+    assert run_json(path)["mean_differences"][0]["kind"] == "mean_difference"

@@ -160,6 +160,8 @@ def test_bad_input_names_the_argument(kwargs, match):
 
 # The four statistics as written in FORMULAS.md, on one resample.
 def _plain(kind, a, b):
+    if kind == "mean_difference":
+        return np.mean(a - b)
     if kind == "cohen_dz":
         d = a - b
         return d.mean() / d.std(ddof=1)
@@ -310,8 +312,13 @@ def test_antisymmetry_and_scale_invariance(pairs, kind, scale):
     scaled = effect_size(
         scale * a + 7, scale * b + 7, kind=kind, n_resamples=20, random_state=0
     )
+    # Every kind is scale invariant but the mean difference, in the scores'
+    # units (and invariant to a shift).
+    units = scale if kind == "mean_difference" else 1.0
     if np.isfinite(forward.estimate):
-        assert scaled.estimate == pytest.approx(forward.estimate, rel=1e-6, abs=1e-6)
+        assert scaled.estimate == pytest.approx(
+            units * forward.estimate, rel=1e-6, abs=1e-6 * units
+        )
     low, high = forward.confidence_interval
     assert low <= high
     if kind == "cliff_delta":
@@ -353,3 +360,48 @@ def test_akinshin_gamma_and_cohen_d_as_autorank_computes_them():
     gamma = effect_size(x, y, kind="akinshin_gamma", n_resamples=9).estimate
     assert d == pytest.approx((x.mean() - y.mean()) / pooled_sd)
     assert gamma == pytest.approx((np.median(x) - np.median(y)) / pooled_mad)
+
+
+def test_mean_difference_by_hand_in_the_scores_units():
+    a = np.array([0.80, 0.85, 0.90, 0.82, 0.88])
+    b = np.array([0.78, 0.80, 0.86, 0.81, 0.83])
+    result = effect_size(a, b, kind="mean_difference", random_state=0)
+    assert result.estimate == pytest.approx(0.034)  # 0.17 / 5
+    assert result.magnitude is None and result.kind == "mean_difference"
+    # Percentage points: the same difference, a hundred times larger.
+    points = effect_size(100 * a, 100 * b, kind="mean_difference", random_state=0)
+    assert points.estimate == pytest.approx(3.4)
+    np.testing.assert_allclose(
+        points.confidence_interval, 100 * np.array(result.confidence_interval)
+    )
+    # Extreme scores: scaled by a power of two inside, exact once back.
+    huge = effect_size(1e300 * a, 1e300 * b, kind="mean_difference", random_state=0)
+    assert huge.estimate == pytest.approx(0.034e300)
+
+
+def test_simultaneous_intervals_are_bonferroni_over_the_pairs():
+    rng = np.random.default_rng(0)
+    scores = rng.normal(0.8, 0.05, (12, 4)) + [0.0, 0.01, 0.02, 0.05]
+    names = list("ABCD")
+    each = pairwise_effect_sizes(scores, names, kind="mean_difference", random_state=0)
+    together = pairwise_effect_sizes(
+        scores, names, kind="mean_difference", random_state=0, simultaneous=True
+    )
+    assert all(
+        e.simultaneous_level is None and e.confidence_level == 0.95 for e in each
+    )
+    for one, all_ in zip(each, together):
+        assert all_.simultaneous_level == 0.95
+        assert all_.confidence_level == pytest.approx(1 - 0.05 / 6)
+        assert all_.estimate == one.estimate
+        # The same resamples at a higher level: a wider interval.
+        assert all_.confidence_interval[0] <= one.confidence_interval[0]
+        assert one.confidence_interval[1] <= all_.confidence_interval[1]
+        alone = effect_size(
+            scores[:, names.index(all_.a)],
+            scores[:, names.index(all_.b)],
+            kind="mean_difference",
+            confidence_level=1 - 0.05 / 6,
+            random_state=0,
+        )
+        np.testing.assert_allclose(all_.confidence_interval, alone.confidence_interval)

@@ -314,9 +314,8 @@ def test_the_escapes_are_readable():
 
 def _compile(latex, tmp_path):
     document = (
-        "\\documentclass{article}\n\\usepackage{booktabs}\n\\begin{document}\n"
-        + latex
-        + "\\end{document}\n"
+        "\\documentclass{article}\n\\usepackage{booktabs}\n"
+        "\\usepackage{graphicx}\n\\begin{document}\n" + latex + "\\end{document}\n"
     )
     (tmp_path / "report.tex").write_text(document, encoding="utf-8")
     run = subprocess.run(

@@ -10,6 +10,7 @@ matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from sklearn_bcv import compare_scores  # noqa: E402
 from sklearn_bcv._plot import PosteriorSimplexDisplay  # noqa: E402
 from sklearn_bcv._plot._simplex import winning_probabilities  # noqa: E402
 
@@ -197,8 +198,9 @@ def test_simplex_display_from_result_without_probabilities_computes_them():
         (
             ("forest", "tree"),
             {"test": "bayesian_sign"},
-            r"test must be a pairwise test of the result with posterior samples "
-            r"\['bayesian_signed_rank'\]; got 'bayesian_sign'",
+            r"test must be a pairwise test of the result with posterior samples, "
+            r"one of the result's Bayesian pairwise tests \['bayesian_signed_rank'\]; "
+            r"got 'bayesian_sign'",
         ),
         (
             ("forest", "tree"),
@@ -216,6 +218,20 @@ def test_simplex_display_from_result_without_probabilities_computes_them():
 def test_simplex_display_from_result_errors(args, kwargs, match):
     with pytest.raises(ValueError, match=match):
         PosteriorSimplexDisplay.from_result(_result(), *args, **kwargs)
+
+
+def test_simplex_display_of_a_result_without_samples_says_how_to_get_them():
+    result = compare_scores(
+        np.random.default_rng(0).normal(0.8, 0.03, (6, 3)),
+        names=["tree", "forest", "dummy"],
+        pairwise_tests=["wilcoxon"],
+    )
+    for test in ("wilcoxon", "bayesian_signed_rank"):
+        with pytest.raises(ValueError) as info:
+            PosteriorSimplexDisplay.from_result(result, "tree", "forest", test=test)
+        message = str(info.value)
+        assert "[]" not in message
+        assert "the result has none: run it with pairwise_tests" in message
 
 
 def test_simplex_display_from_test_result_without_samples():

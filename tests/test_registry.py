@@ -258,7 +258,39 @@ def test_builtin_declarations(name):
     assert entry.kind == "pair"
     assert entry.alternatives == alternatives
     assert entry.recommended_for == recommended_for
-    assert (entry.rationale is not None) == bool(recommended_for)
+    # A recommended test's rationale says for which design.
+    assert entry.rationale.startswith("recommended for") == bool(recommended_for)
+
+
+@pytest.mark.parametrize("name", available_tests(kind=None))
+def test_every_builtin_test_declares_its_name_reason_and_sources(name):
+    # What a report says of a test: its name in a sentence, the one line
+    # saying why it runs, and the works it cites in its bibliography.
+    entry = get_entry(name)
+    assert entry.display_name  # declared, not the "<name> test" fallback
+    assert entry.rationale and entry.rationale == entry.rationale.strip()
+    assert entry.references
+    for citation, full in entry.references:
+        assert citation in entry.citation
+        assert full.endswith(".") and len(full) > len(citation)
+
+
+def test_references_are_declared_as_a_dict_or_pairs(restore_registry):
+    register_test(
+        "cited", needs="differences", references={"Doe 2020": "J. Doe. A test."}
+    )(dummy_test)
+    assert get_entry("cited").references == (("Doe 2020", "J. Doe. A test."),)
+    assert get_entry("cited").citation == "Doe 2020"
+    register_test(
+        "cited",
+        needs="differences",
+        references=[("Doe 2020", "J. Doe. A."), ("Roe 2021", "R. Roe. B.")],
+        overwrite=True,
+    )(dummy_test)
+    assert get_entry("cited").citation == "Doe 2020; Roe 2021"
+    for bad in ("Doe 2020", {"Doe 2020": ""}, [("Doe 2020",)], 3):
+        with pytest.raises(ValueError, match="references must be a dict"):
+            register_test("bad", needs="differences", references=bad)(dummy_test)
 
 
 @pytest.mark.parametrize("name", available_tests())

@@ -115,12 +115,17 @@ def test_nemenyi_sentence_says_its_critical_difference_is_corrected(across):
         assert f"{better} better than {worse}" in text
 
 
-def test_every_format_says_what_was_compared(across, pair, many, sequential):
+def test_every_format_has_methods_verdicts_and_references(
+    across, pair, many, sequential
+):
     for result in (across, pair, many, sequential):
         for format in REPORT_FORMATS:
-            text = result.report(format)
-            assert "What was compared" in text
+            text = result.report(format, figures=False)
+            assert "Methods" in text
             assert "Verdicts" in text
+            assert "References" in text
+            assert text.index("Methods") < text.index("Verdicts")
+            assert text.index("Verdicts") < text.index("References")
 
 
 def test_pair_report_names_the_verdicts_test_and_its_rationale(pair):
@@ -135,7 +140,8 @@ def test_pair_report_names_the_verdicts_test_and_its_rationale(pair):
 
 def test_many_report_marks_the_estimators_differing_from_the_best(many):
     text = many.report()
-    rows = {line.split()[0]: line for line in text.splitlines() if line[:2] == "  "}
+    scores = text[text.index("Mean score of each estimator") :].split("\n\n")[0]
+    rows = {line.split()[0]: line for line in scores.splitlines() if line[:2] == "  "}
     best = many.names[int(np.argmax(many.mean_scores))]
     for a, b in many.verdict.differ_by_test[many.verdict.pairwise_test]:
         if best in (a, b):
@@ -181,19 +187,58 @@ def test_effect_sizes_and_auto_are_rendered_when_present():
     )
     text = result.report()
     assert "90% bootstrap confidence intervals" in text
+    # The mean difference in the scores' units, then the standardised kind.
+    difference = result.mean_differences[0]
+    low, high = difference.confidence_interval
+    shown = [f"{v:.4f}" for v in (difference.estimate, low, high)]
     assert re.search(
-        r"alpha_1\s+beta\s+cohen_dz\s+-0\.612\s+\[-1\.25, -0\.125\]\s+medium", text
+        r"alpha_1\s+beta\s+"
+        + r"\s+".join(re.escape(v) for v in shown)
+        + r"\s+-0\.61\s+-1\.25\s+-0\.12\s+medium",
+        text,
     )
+    assert "Cohen's d_z" in text
     assert "Automatic path: wilcoxon. beta is not normal" in text
     assert "beta (W = 0.71, p = 0.001, not normal)" in text
     latex = result.report("latex")
-    assert r"alpha\_1 & beta & cohen\_dz & -0.612 & [-1.25, -0.125] & medium" in latex
+    assert r"& $-$0 & .61 & $-$1 & .25 & $-$0 & .12 & medium" in latex
+    assert "Cohen's $d_z$" in latex
     # Without them: no such section.
     plain = compare_scores(SCORES[:, :2], names=["alpha_1", "beta"])
     assert "Effect sizes" in plain.report()  # compare_scores attaches them
     plain["effect_sizes"] = None
     assert "Effect sizes" not in plain.report()
     assert "Automatic path" not in plain.report()
+
+
+def test_report_says_how_the_effect_size_intervals_hold():
+    names = ["a", "b", "c", "d"]
+    each = compare_scores(SCORES, names=names, random_state=0)
+    text = each.report()
+    assert "95% bootstrap confidence intervals, each for its own pair, not " in text
+    assert "adjusted for the number of pairs" in text
+    # Ten data sets: fewer than 15, the report warns the intervals run narrow.
+    assert "With 10 data sets, bootstrap intervals are narrower" in text
+    together = compare_scores(
+        SCORES, names=names, random_state=0, effect_size_intervals="simultaneous"
+    )
+    text = together.report()
+    # Six pairs: each at 1 - 0.05/6 = 99.17%.
+    assert "simultaneous 95% bootstrap confidence intervals over the 6 pairs" in text
+    assert "(Bonferroni: each at 99.17%)" in text
+    assert "each for its own pair" not in text
+    for one, wide in zip(each.mean_differences, together.mean_differences):
+        assert wide.estimate == one.estimate
+        assert wide.confidence_interval[0] <= one.confidence_interval[0]
+        assert one.confidence_interval[1] <= wide.confidence_interval[1]
+    # Asked for as the kind, the mean difference is not repeated beside itself.
+    alone = compare_scores(
+        SCORES, names=names, random_state=0, effect_size="mean_difference"
+    )
+    assert alone.effect_sizes[0].magnitude is None
+    assert "magnitude" not in alone.report().split("Effect sizes")[1]
+    with pytest.raises(ValueError, match="effect_size_intervals"):
+        compare_scores(SCORES, names=names, effect_size_intervals="joint")
 
 
 # ---- LaTeX ---------------------------------------------------------------------
@@ -231,10 +276,14 @@ def _latex_table(result):
 
 def test_latex_environments_are_balanced_with_booktabs_rules(across):
     latex, table = _latex_table(across)
-    for env in ("table", "tabular", "itemize"):
+    for env in ("table", "tabular", "itemize", "list"):
         assert latex.count(f"\\begin{{{env}}}") == latex.count(f"\\end{{{env}}}")
-    # Two tables: the effect sizes and the scores (its ranks set apart).
-    assert latex.count("\\toprule") == latex.count("\\bottomrule") == 2
+    # Every table has its rules, its caption and its label: the effect sizes,
+    # the scores, Nemenyi's and Wilcoxon's pairs.
+    n_tables = latex.count("\\begin{table}")
+    assert n_tables == 4
+    for rule in ("\\toprule", "\\bottomrule", "\\caption{", "\n\\label{bcv:"):
+        assert latex.count(rule) == n_tables
     assert table.count("\\toprule") == table.count("\\bottomrule") == 1
     assert table.count("\\midrule") == 2
     assert "\\hline" not in latex
@@ -242,15 +291,23 @@ def test_latex_environments_are_balanced_with_booktabs_rules(across):
         assert latex_escape(name) in latex
 
 
+def _cells(line, k):
+    """The k values of a row of the table of scores, each its sub-cells
+    (integer part, fraction) joined."""
+    parts = line[: -len("\\\\")].split(" & ")[1:]
+    width = len(parts) // k
+    return ["".join(parts[j * width : (j + 1) * width]) for j in range(k)]
+
+
 def test_latex_bolds_the_best_of_each_row_and_marks_differences(across):
     _, table = _latex_table(across)
     rows = [line for line in table.splitlines() if line.endswith("\\\\")][1:]
     assert len(rows) == len(SCORES) + 2
     for i, line in enumerate(rows[: len(SCORES)]):
-        cells = line[: -len("\\\\")].split(" & ")[1:]
+        cells = _cells(line, 4)
         bold = [j for j, cell in enumerate(cells) if cell.startswith("\\textbf")]
         assert bold == [int(np.argmax(SCORES[i]))]
-    ranks = rows[-1][: -len("\\\\")].split(" & ")[1:]
+    ranks = _cells(rows[-1], 4)
     best = int(np.argmin(across.mean_ranks))
     reject = across.tests.nemenyi.reject[best]
     marked = [j for j, cell in enumerate(ranks) if "dagger" in cell]
@@ -259,12 +316,29 @@ def test_latex_bolds_the_best_of_each_row_and_marks_differences(across):
     assert "differs from the best (lowest mean rank)" in table
 
 
+def test_latex_aligns_numbers_on_the_point_with_one_precision(across):
+    _, table = _latex_table(across)
+    # Each estimator's column splits at the decimal point: r@{}l.
+    assert "\\begin{tabular}{l" + "r@{}l" * 4 + "}" in table
+    decimals = across._score_decimals()
+    rows = [line for line in table.splitlines() if line.endswith("\\\\")][1:]
+    for line in rows[: len(SCORES) + 1]:  # the scores and their means
+        fractions = line[: -len("\\\\")].rstrip().split(" & ")[2::2]
+        digits = {
+            len(f.replace("\\textbf{", "").strip("}").lstrip(".")) for f in fractions
+        }
+        assert digits == {decimals}
+
+
 def test_latex_of_per_split_scores_shows_the_sd():
     split = RNG.normal(0.8, 0.05, (5, 6, 3))
     result = compare_scores(split, names=["a", "b", "c"])
     _, table = _latex_table(result)
     sd = split.std(axis=1, ddof=1)
-    assert f"{split.mean(axis=1)[0, 0]:.4g} $\\pm$ {sd[0, 0]:.2g}" in table
+    d = result._score_decimals()
+    mean = f"{split.mean(axis=1)[0, 0]:.{d}f}"
+    spread = f"{sd[0, 0]:.{d}f}"
+    assert f"{mean[0]} & {mean[1:]} & $\\pm${spread[0]} & {spread[1:]}" in table
 
 
 @pytest.mark.skipif(shutil.which("pdflatex") is None, reason="no pdflatex")
@@ -272,7 +346,8 @@ def test_latex_of_per_split_scores_shows_the_sd():
 def test_latex_compiles(which, request, tmp_path):
     result = request.getfixturevalue(which)
     document = (
-        "\\documentclass{article}\n\\usepackage{booktabs}\n\\begin{document}\n"
+        "\\documentclass{article}\n\\usepackage{booktabs}\n"
+        "\\usepackage{graphicx}\n\\begin{document}\n"
         + result.report("latex")
         + "\\end{document}\n"
     )
@@ -291,12 +366,13 @@ def test_latex_compiles(which, request, tmp_path):
 # ---- HTML and markdown --------------------------------------------------------
 
 
-def test_html_escapes_hostile_names_and_embeds_the_figure(across):
+def test_html_escapes_hostile_names_and_embeds_the_figures(across):
     page = across.report("html")
     assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
     assert "<script" not in page
     assert html.escape(HOSTILE[1]) in page
-    assert page.count("<svg") == 1
+    # The CD diagram, the significance matrix of wilcoxon, the scores.
+    assert page.count("<svg") == len(across._report_figures()) == 3
     assert "<style>" in page and "<link" not in page and "src=" not in page
 
 
@@ -306,12 +382,14 @@ def test_html_without_matplotlib_has_tables_only_and_says_so(across, monkeypatch
     page = render_report(across, "html")
     assert "<svg" not in page
     assert "need matplotlib" in page
-    assert page.count("<table>") == 2  # the effect sizes and the scores
+    # The effect sizes, the scores, Nemenyi's and Wilcoxon's pairs.
+    assert page.count("<table>") == 4
 
 
 def test_markdown_tables_have_one_cell_per_column(across):
     markdown = across.report("markdown")
     scores = markdown[markdown.index("*Mean score per data set") :]
+    scores = scores.split("\n\n")[1]  # the table, up to its notes
     rows = [line for line in scores.splitlines() if line.startswith("|")]
     assert len(rows) == 2 + len(SCORES) + 2
     for row in rows:
@@ -444,4 +522,4 @@ def test_the_same_result_gives_the_same_bytes_in_every_process(tmp_path):
 def test_the_svg_of_a_report_has_no_date(across):
     page = across.report("html")
     assert "<dc:date>" not in page
-    assert page.count("<svg") == 1
+    assert page.count("<svg") == 3

@@ -573,4 +573,22 @@ def test_progress_counts_only_the_fits_left_to_do():
     assert progress.total == 6
     assert progress.datasets_done == 1
     progress.update(1)
-    assert "1/6 fits (16%), data sets done 1/2" in progress.line()
+    # What left the total is said: 14 fits read from the store.
+    assert (
+        "1/6 fits (16%), 14 read from the store, data sets done 1/2" in progress.line()
+    )
+
+
+def test_the_tqdm_bar_says_how_many_fits_came_from_the_store():
+    import io
+
+    pytest.importorskip("tqdm")
+    from sklearn_bcv._engine._progress import FitProgress
+
+    out = io.StringIO()
+    progress = FitProgress([("iris", 10), ("wine", 10)], file=out, use_tqdm=True)
+    progress.already_done([0] * 10 + [1] * 5)
+    progress.update(1)
+    progress.close()
+    assert progress.total == 5
+    assert "fits (15 read from the store)" in out.getvalue()

@@ -113,8 +113,9 @@ def _assert_same(first, second, exact):
         np.testing.assert_allclose(second, first, rtol=1e-9, atol=1e-12)
 
 
-def _assert_same_results(base, other, order):
-    """``other`` (estimators in ``order``) says what ``base`` says."""
+def _assert_same_results(base, other, order, scale=1.0):
+    """``other`` (estimators in ``order``, its scores times ``scale``) says
+    what ``base`` says."""
     k = len(base.names)
     position = np.argsort(order)  # where each original estimator went
     cells = np.ix_(position, position)
@@ -136,10 +137,11 @@ def _assert_same_results(base, other, order):
                     _assert_same(
                         result.iman_davenport[field], found.iman_davenport[field], exact
                     )
-    _assert_same_effect_sizes(base.effect_sizes, other.effect_sizes)
+    _assert_same_effect_sizes(base.effect_sizes, other.effect_sizes, scale)
+    _assert_same_effect_sizes(base.mean_differences, other.mean_differences, scale)
 
 
-def _assert_same_effect_sizes(base, other):
+def _assert_same_effect_sizes(base, other, scale=1.0):
     if base is None:
         assert other is None
         return
@@ -152,8 +154,10 @@ def _assert_same_effect_sizes(base, other):
         else:  # B against A: the same effect, negated
             again, sign = found[(effect.b, effect.a)], -1.0
             high, low = (-v for v in again.confidence_interval)
-        _assert_same(effect.estimate, sign * again.estimate, False)
-        _assert_same(effect.confidence_interval, (low, high), False)
+        # The mean difference is in the scores' units: times the scale.
+        units = scale if effect.kind == "mean_difference" else 1.0
+        _assert_same(units * effect.estimate, sign * again.estimate, False)
+        _assert_same(units * np.asarray(effect.confidence_interval), (low, high), False)
         assert effect.note == again.note and effect.magnitude == again.magnitude
 
 
@@ -175,7 +179,7 @@ def test_every_test_and_effect_size_is_the_same_in_any_units_and_order(
     moved, moved_rope = _transformed(scores, rope, scale_shift, order)
     other = _run(moved, moved_rope, kind, PAIR_TESTS, [names[j] for j in order])
     np.testing.assert_array_equal(other.ranks[:, np.argsort(order)], base.ranks)
-    _assert_same_results(base, other, order)
+    _assert_same_results(base, other, order, scale_shift[0])
 
 
 @settings(deadline=None, max_examples=max(4, settings.default.max_examples // 10))
@@ -214,7 +218,7 @@ def test_asymptotic_effect_sizes_are_the_same_in_any_units(kind):
         effect_size=kind,
     )
     assert all("asymptotic" in e.note for e in base.effect_sizes)
-    _assert_same_effect_sizes(base.effect_sizes, other.effect_sizes)
+    _assert_same_effect_sizes(base.effect_sizes, other.effect_sizes, 100.0)
 
 
 def test_auto_path_is_the_same_in_any_units():

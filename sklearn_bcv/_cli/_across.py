@@ -18,6 +18,7 @@ from ._output import new_figure, result_document, result_table
 
 __all__ = [
     "add_effect_sizes_argument",
+    "effect_size_intervals",
     "compares_all_at_once",
     "list_tests_of",
     "parse_test_options",
@@ -45,13 +46,27 @@ def rope_width(text):
 
 
 def add_effect_sizes_argument(group):
-    """``--no-effect-sizes``: compute no effect sizes (``effect_size=False``)."""
+    """``--no-effect-sizes``: compute no effect sizes (``effect_size=False``);
+    ``--simultaneous-intervals``: their intervals simultaneous over the
+    pairs (``effect_size_intervals="simultaneous"``)."""
     group.add_argument(
         "--no-effect-sizes",
         action="store_true",
         help="compute no effect sizes (their bootstrap intervals are the "
         "slowest part on thousands of data sets)",
     )
+    group.add_argument(
+        "--simultaneous-intervals",
+        action="store_true",
+        help="effect-size intervals that cover all the pairs together at 95%% "
+        "(Bonferroni: each at 1 - 0.05/n_pairs), instead of each pair alone",
+    )
+
+
+def effect_size_intervals(args):
+    """``effect_size_intervals`` of :func:`~sklearn_bcv.compare_scores` from
+    ``--simultaneous-intervals``."""
+    return "simultaneous" if args.simultaneous_intervals else "per_pair"
 
 
 def compares_all_at_once(name):
@@ -98,14 +113,17 @@ def list_tests_of(option, stdout):
 
 
 def score_lines(result):
-    """The mean score of each estimator on each data set, its rank in
-    parentheses (1 = best), estimators in ``names`` order."""
+    """The mean score of each estimator on each data set at the scores' own
+    precision (``96.1``, not ``96.1000``), its rank in parentheses (1 =
+    best), estimators in ``names`` order."""
+    from .._results._blocks import fixed
     from .._results._text import text_table
 
+    decimals = result._score_decimals()
     rows = [
         [dataset]
         + [
-            f"{score:.4f} ({rank:g})"
+            f"{fixed(score, decimals)} ({rank:g})"
             for score, rank in zip(result.scores[i], result.ranks[i])
         ]
         for i, dataset in enumerate(result.datasets)

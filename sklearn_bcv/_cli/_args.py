@@ -242,6 +242,14 @@ def add_output_arguments(parser, *, format_help, plot_help):
         help=f"{plot_help}. Without a suffix .png is appended; the file "
         "written is the one reported; a directory is refused",
     )
+    output.add_argument(
+        "--dpi",
+        metavar="N",
+        default=300,
+        type=int_in(50, 1200, what="an integer in [50, 1200]"),
+        help="resolution of a --plot image (.png, .jpg): dots per inch, for "
+        "print (default: 300); a vector file (.pdf, .svg) ignores it",
+    )
     add_report_option(output)
     output.add_argument(
         "--quiet",

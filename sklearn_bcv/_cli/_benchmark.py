@@ -19,6 +19,7 @@ import numpy as np
 
 from ._across import (
     add_effect_sizes_argument,
+    effect_size_intervals,
     list_tests_of,
     parse_test_options,
     plot_figure,
@@ -49,12 +50,10 @@ from ._data import (
     DATASETS,
     Data,
     check_target,
-    features_from_columns,
     load_bundled,
-    read_csv,
-    target_from_column,
+    read_table,
 )
-from ._estimators import add_preprocessing_arguments
+from ._estimators import add_preprocessing_arguments, with_preprocessor
 from ._many import (
     _build_estimators,
     _named_json,
@@ -144,6 +143,7 @@ class DatasetSpec(NamedTuple):
     seed: int | None  # None for a bundled data set or a CSV file
     task: str
     data: tuple | None = None  # (X, y, description) of a CSV file
+    preprocessor: object = None  # a CSV file's TableFeatures, when it needs one
 
 
 def _as_datasets_error(exc, text):
@@ -160,11 +160,14 @@ def _as_datasets_error(exc, text):
 
 def parse_csv_dataset(text):
     """The :class:`DatasetSpec` of ``PATH.csv:TARGET``, the file read (through
-    the command line's bounded CSV reader) and checked; None if ``text`` does
-    not name a CSV file.
+    the command line's one CSV reader, :func:`~._data.read_table`, as
+    ``many --data`` reads it) and checked; None if ``text`` does not name a
+    CSV file.
 
-    A benchmark fits the same estimators on every data set, so the file must
-    hold numbers only (no empty cell); text labels in the target are fine.
+    A file with text columns or empty cells is encoded and imputed as in
+    ``many --data``: every estimator is then fitted behind a
+    :class:`~._data.TableFeatures` (on every data set; a data set of
+    numbers passes it unchanged).
     """
     path, sep, target = text.rpartition(":")
     if not sep or not path.lower().endswith(".csv"):
@@ -176,24 +179,16 @@ def parse_csv_dataset(text):
     if not target:
         raise UsageError(f"--datasets: {text} needs a target column name after ':'")
     try:
-        columns, raw_y = read_csv(path, target)
-        X, preprocessor = features_from_columns(columns)
-        y, task = target_from_column(raw_y)
-        check_target(y, task)
+        X, y, task, preprocessor = read_table(path, target)
     except CLIError as exc:
         raise _as_datasets_error(exc, text) from None
-    if preprocessor is not None:
-        raise CLIError(
-            f"--datasets {text}: {path} has non-numeric features or empty cells; "
-            "benchmark fits the same estimators on every data set and takes CSV "
-            f"files of numbers only. Compare on it alone with 'sklearn-bcv many "
-            f"--data {path} --target {target}', which encodes and imputes."
-        )
     shape = f"{X.shape[0]} records, {X.shape[1]} features"
+    if preprocessor is not None:
+        shape += " (text columns encoded, empty cells imputed)"
     if task == "classification":
         shape += f", {len(np.unique(y))} classes"
     description = f"{shape} ({path}, target {target!r})"
-    return DatasetSpec(text, path, None, task, (X, y, description))
+    return DatasetSpec(text, path, None, task, (X, y, description), preprocessor)
 
 
 def _valid_names():
@@ -483,7 +478,11 @@ def run(args, *, stdout, stderr):
     dataset_tests = _dataset_tests(args.dataset_tests)
     plot_path = None if args.plot is None else check_plot_path(args.plot)
     check_scoring(args.scoring, task)
+    # A CSV file with text columns or empty cells: every estimator behind
+    # the same encoding and imputation as many --data (learnt per fit).
+    table = next((spec.preprocessor for spec in specs if spec.preprocessor), None)
     named = _build_estimators(args, names, Data(None, None, task, "", None), stderr)
+    named = [(name, with_preprocessor(est, table)) for name, est in named]
     # The default 5×2 BCV is benchmark's own: seeded per data set.
     cv = None if args.cv == "5x2" else build_cv(args, task)
     loaded = {spec.name: load_dataset(spec) for spec in specs}
@@ -521,6 +520,7 @@ def run(args, *, stdout, stderr):
             alpha=args.alpha,
             alternative=args.alternative,
             effect_size=False if args.no_effect_sizes else None,
+            effect_size_intervals=effect_size_intervals(args),
             n_jobs=args.n_jobs,
             verbose=0 if args.quiet else args.verbose,
             random_state=args.random_state,

@@ -24,6 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 from sklearn import datasets
+from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.multiclass import type_of_target
 
 from ._args import CLIError
@@ -32,6 +33,7 @@ from ._files import checked_path
 __all__ = [
     "DATASETS",
     "Data",
+    "TableFeatures",
     "add_data_arguments",
     "check_target",
     "features_from_columns",
@@ -39,6 +41,7 @@ __all__ = [
     "load_data",
     "open_bounded",
     "read_csv",
+    "read_table",
     "target_from_column",
 ]
 
@@ -411,18 +414,79 @@ def _check_encoded_size(columns, parsed):
         )
 
 
+def _is_number_column(values):
+    """Whether a column of a table holds numbers (floats, NaN for an empty
+    cell) rather than text."""
+    array = np.asarray(values)
+    if array.dtype.kind in "fiu":
+        return True
+    return all(
+        isinstance(v, float | int | np.floating | np.integer)
+        and not isinstance(v, bool)
+        for v in array
+    )
+
+
+class TableFeatures(TransformerMixin, BaseEstimator):
+    """The features of a CSV file as the command line fits on them.
+
+    Columns of numbers pass, their empty cells (NaN) imputed with the
+    median of the training records; columns of text are one-hot encoded
+    (a category the training records lack: all zeros). What is numeric is
+    read off the table at :meth:`fit`, so one instance serves files of any
+    layout: ``many --data`` and every data set of ``benchmark --datasets``
+    (a bundled data set, all numbers, passes unchanged). Fitted on each
+    split's training records only, it learns nothing from the test records.
+
+    Attributes
+    ----------
+    numeric_columns_, categorical_columns_ : list of int
+        The columns of each kind.
+    transformer_ : ColumnTransformer
+        The fitted imputer and encoder.
+    """
+
+    def fit(self, X, y=None):
+        from sklearn.compose import ColumnTransformer
+        from sklearn.impute import SimpleImputer
+        from sklearn.preprocessing import OneHotEncoder
+
+        X = self._table(X)
+        self.numeric_columns_ = [
+            j for j in range(X.shape[1]) if _is_number_column(X[:, j])
+        ]
+        self.categorical_columns_ = [
+            j for j in range(X.shape[1]) if j not in self.numeric_columns_
+        ]
+        transformers = []
+        if self.numeric_columns_:
+            imputer = SimpleImputer(strategy="median", keep_empty_features=True)
+            transformers.append(("numeric", imputer, self.numeric_columns_))
+        if self.categorical_columns_:
+            encoder = OneHotEncoder(handle_unknown="ignore")
+            transformers.append(("categorical", encoder, self.categorical_columns_))
+        self.transformer_ = ColumnTransformer(transformers, sparse_threshold=0)
+        self.transformer_.fit(X)
+        return self
+
+    def transform(self, X):
+        return np.asarray(self.transformer_.transform(self._table(X)), dtype=float)
+
+    @staticmethod
+    def _table(X):
+        X = np.asarray(X, dtype=object if not isinstance(X, np.ndarray) else None)
+        return X.reshape(len(X), -1) if X.ndim == 1 else X
+
+
 def features_from_columns(columns):
     """Turn raw string columns into ``(X, preprocessor)``.
 
-    Numeric columns become floats (empty cells NaN, imputed with the median
-    by the preprocessor); the others stay strings and the preprocessor
-    one-hot encodes them. ``preprocessor`` is None when every column is
-    numeric and complete (then ``X`` is a float array).
+    Numeric columns become floats (empty cells NaN); the others stay
+    strings. ``preprocessor`` (:class:`TableFeatures`) imputes the empty
+    cells and one-hot encodes the text columns in every fit; it is None
+    when every column is numeric and complete (then ``X`` is a float
+    array).
     """
-    from sklearn.compose import ColumnTransformer
-    from sklearn.impute import SimpleImputer
-    from sklearn.preprocessing import OneHotEncoder
-
     parsed = [_numeric_column(values) for values in columns.values()]
     _check_finite_features(columns, parsed)
     _check_categories(columns, parsed)
@@ -436,14 +500,21 @@ def features_from_columns(columns):
     has_missing = any(np.isnan(parsed[j]).any() for j in numeric)
     if not categorical and not has_missing:
         return X.astype(float), None
-    transformers = []
-    if numeric:
-        imputer = SimpleImputer(strategy="median") if has_missing else "passthrough"
-        transformers.append(("numeric", imputer, numeric))
-    if categorical:
-        encoder = OneHotEncoder(handle_unknown="ignore")
-        transformers.append(("categorical", encoder, categorical))
-    return X, ColumnTransformer(transformers, sparse_threshold=0)
+    return X, TableFeatures()
+
+
+def read_table(path, target, *, task="auto", delimiter=","):
+    """A CSV file as the command line fits on it, for ``many --data`` and
+    ``benchmark --datasets PATH.csv:TARGET`` alike: ``(X, y, task,
+    preprocessor)``, read by :func:`read_csv`, its features by
+    :func:`features_from_columns` (``preprocessor``: a
+    :class:`TableFeatures` when a column is text or has empty cells, else
+    None), its target by :func:`target_from_column`, checked."""
+    columns, raw_y = read_csv(path, target, delimiter=delimiter)
+    X, preprocessor = features_from_columns(columns)
+    y, task = target_from_column(raw_y, task)
+    check_target(y, task)
+    return X, y, task, preprocessor
 
 
 def target_from_column(y, task="auto"):
@@ -503,14 +574,14 @@ class Data(NamedTuple):
 def load_data(args):
     """Load and check the data the options name: a :class:`Data`."""
     if args.data is not None:
-        columns, raw_y = read_csv(args.data, args.target, delimiter=args.delimiter)
-        X, preprocessor = features_from_columns(columns)
-        y, task = target_from_column(raw_y, args.task)
+        X, y, task, preprocessor = read_table(
+            args.data, args.target, task=args.task, delimiter=args.delimiter
+        )
         description = f"{args.data} ({len(y)} records, target {args.target!r})"
     else:
         if args.target is not None:
             raise CLIError("--target is only used with --data FILE.csv")
         X, y, task, description = load_bundled(args.dataset or "breast_cancer")
         preprocessor = None
-    check_target(y, task)
+        check_target(y, task)
     return Data(X, y, task, description, preprocessor)

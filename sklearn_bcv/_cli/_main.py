@@ -40,7 +40,7 @@ from ._args import (
 from ._data import MAX_FILE_BYTES, MAX_LINE_CHARS
 from ._estimators import no_current_directory_imports
 from ._output import dead_worker, dead_worker_message, printable
-from ._report import check_report_path, write_report
+from ._report import check_report_figures, check_report_path, write_report
 from ._signals import interruptions, process_interruptions
 
 __all__ = ["SUBCOMMANDS", "build_parser", "main"]
@@ -227,11 +227,21 @@ def _run(subcommand, args, *, stdout, stderr):
     # after the subcommand returns its result.
     report = getattr(args, "report", None)
     report = None if report is None else check_report_path(report)
+    figures = getattr(args, "report_figures", None)
+    if figures is not None:
+        if report is None:
+            raise UsageError("--report-figures goes with --report FILE.tex")
+        figures = check_report_figures(figures, report[1])
     check_family_options(args)
     result = subcommand.run(args, stdout=stdout, stderr=stderr)
     if report is not None and result is not None:
         write_report(
-            result, report[0], format=report[1], quiet=args.quiet, stderr=stderr
+            result,
+            report[0],
+            format=report[1],
+            quiet=args.quiet,
+            stderr=stderr,
+            figures=figures,
         )
     return result
 

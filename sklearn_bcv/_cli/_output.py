@@ -297,7 +297,9 @@ def save_figure(fig, path, *, args, stderr):
     try:
         write_atomically(
             path,
-            lambda file: fig.savefig(file, dpi=100, format=image_format),
+            lambda file: fig.savefig(
+                file, dpi=getattr(args, "dpi", 300), format=image_format
+            ),
             "--plot",
         )
     except (OSError, ValueError, RuntimeError) as exc:

@@ -1,5 +1,6 @@
 """``--report FILE``: the report of the result, its format read off the
-file's suffix, checked before any fit and written atomically.
+file's suffix, checked before any fit and written atomically;
+``--report-figures DIR``: the figures of a LaTeX report, as PDF files.
 
 Every subcommand has the option (:func:`add_report_option`, called by
 :func:`~._args.add_output_arguments`); :func:`~._main.main` checks the path
@@ -18,6 +19,7 @@ from ._files import checked_path
 __all__ = [
     "REPORT_SUFFIXES",
     "add_report_option",
+    "check_report_figures",
     "check_report_path",
     "write_report",
 ]
@@ -33,16 +35,26 @@ REPORT_SUFFIXES = {
 
 
 def add_report_option(parser):
-    """Add ``--report FILE`` to ``parser`` (a parser or an argument group)."""
+    """Add ``--report FILE`` and ``--report-figures DIR`` to ``parser`` (a
+    parser or an argument group)."""
     parser.add_argument(
         "--report",
         metavar="FILE",
         default=None,
-        help="also write a report (what was compared, the tests and why, the "
-        "verdicts in sentences, effect sizes, tables) in the format of the "
-        "suffix: .txt, .md (markdown), .tex (LaTeX, booktabs) or .html (one "
+        help="also write a report (its methods, the tests and why, the "
+        "verdicts in sentences, effect sizes, every table, the references) "
+        "in the format of the suffix: .txt, .md (markdown), .tex (a LaTeX "
+        "fragment to \\input; booktabs and graphicx) or .html (one "
         "self-contained page, figures inline when matplotlib is installed); "
         "checked before any fit, written atomically",
+    )
+    parser.add_argument(
+        "--report-figures",
+        metavar="DIR",
+        default=None,
+        help="with --report FILE.tex: write the report's figures as PDF files "
+        "in DIR (created if missing; a path relative to the document, of "
+        "letters, digits, '.', '_', '-' and '/'), which the report includes",
     )
 
 
@@ -102,7 +114,29 @@ def check_report_path(text):
     return path, REPORT_SUFFIXES[suffix]
 
 
-def write_report(result, path, *, format=None, quiet=False, stderr=None):
+def check_report_figures(text, format):
+    """The directory of ``--report-figures`` (None without it), checked
+    before any fit: for a LaTeX report only, a path LaTeX reads back."""
+    if text is None:
+        return None
+    if format != "latex":
+        raise UsageError(
+            "--report-figures writes the figures of a LaTeX report: give it with "
+            "--report FILE.tex (an HTML report embeds its figures)"
+        )
+    from .._results._figures import check_figures_directory
+
+    text = checked_path(text, "--report-figures")
+    try:
+        directory = check_figures_directory(text)
+    except ValueError as exc:
+        raise UsageError(f"--report-figures: {exc}") from None
+    if directory.exists() and not directory.is_dir():
+        raise UsageError(f"--report-figures: {text} exists and is not a directory")
+    return directory
+
+
+def write_report(result, path, *, format=None, quiet=False, stderr=None, figures=None):
     """Write the report of ``result`` to ``path``, atomically.
 
     The report goes to a temporary file in the same directory, which then
@@ -121,11 +155,24 @@ def write_report(result, path, *, format=None, quiet=False, stderr=None):
         Say nothing on ``stderr``.
     stderr : file-like, default=None
         Where "report written to PATH" goes.
+    figures : pathlib.Path, default=None
+        The directory of the figures of a LaTeX report
+        (:func:`check_report_figures`).
     """
     path = Path(path)
     if format is None:
         format = REPORT_SUFFIXES.get(path.suffix.lower(), "text")
-    text = result.report(format)
+    try:
+        text = (
+            result.report(format)
+            if figures is None
+            else result.report(format, figures=figures)
+        )
+    except OSError as exc:  # the directory of figures cannot be written
+        raise CLIError(
+            f"--report-figures: cannot write {figures}: "
+            f"{exc.strerror or type(exc).__name__}"
+        ) from None
     temporary = None
     try:
         fd, temporary = tempfile.mkstemp(

@@ -29,6 +29,7 @@ import numpy as np
 
 from ._across import (
     add_effect_sizes_argument,
+    effect_size_intervals,
     list_tests_of,
     parse_test_options,
     plot_figure,
@@ -643,6 +644,7 @@ def run(args, *, stdout, stderr):
         alpha=args.alpha,
         alternative=args.alternative,
         effect_size=False if args.no_effect_sizes else None,
+        effect_size_intervals=effect_size_intervals(args),
         random_state=args.random_state,
     )
     context = {

@@ -3,7 +3,8 @@
 A benchmark runs for minutes; the user must see it move. With ``tqdm``
 installed the bar is tqdm's; otherwise one line on stderr, rewritten in
 place, says the same: fits done of the total, elapsed and remaining time,
-and the data sets whose fits are all done.
+and the data sets whose fits are all done. On resuming from a study store,
+the fits read from it leave the total, and the bar says how many they were.
 """
 
 import sys
@@ -46,6 +47,7 @@ class FitProgress:
         self.totals = [int(n) for _, n in totals]
         self.total = sum(self.totals)
         self.done = [0] * len(totals)
+        self.n_stored = 0
         self.verbose = verbose
         self.file = sys.stderr if file is None else file
         self.start = time.perf_counter()
@@ -71,12 +73,19 @@ class FitProgress:
 
     def already_done(self, datasets):
         """Fits found in a study store (one data set number each): they are
-        not work left, so they leave the totals."""
+        not work left, so they leave the totals, and the bar says how many
+        were read from the store."""
+        datasets = list(datasets)
         for dataset in datasets:
             self.totals[dataset] -= 1
         self.total = sum(self.totals)
+        self.n_stored += len(datasets)
         if self._bar is not None:
             self._bar.total = self.total
+            if self.n_stored:
+                self._bar.set_description(
+                    f"fits ({self.n_stored} read from the store)", refresh=False
+                )
             self._bar.refresh()
 
     def update(self, dataset):
@@ -109,10 +118,11 @@ class FitProgress:
             "?" if n_done == 0 else _clock(elapsed / n_done * (self.total - n_done))
         )
         percent = 100 * n_done // self.total if self.total else 100
+        stored = f", {self.n_stored} read from the store" if self.n_stored else ""
         return (
-            f"[benchmark] {n_done}/{self.total} fits ({percent}%), data sets done "
-            f"{self.datasets_done}/{len(self.totals)}, elapsed {_clock(elapsed)}, "
-            f"remaining {remaining}"
+            f"[benchmark] {n_done}/{self.total} fits ({percent}%){stored}, data "
+            f"sets done {self.datasets_done}/{len(self.totals)}, elapsed "
+            f"{_clock(elapsed)}, remaining {remaining}"
         )
 
     def _draw(self, now):

@@ -1,6 +1,7 @@
 """Plots of a comparison: contingency tables, score differences, posterior,
 the significance matrix of k estimators, and, across data sets, the
-critical-difference diagram and the posterior simplex of a Bayesian test;
+critical-difference diagram, the scores per data set and the posterior
+simplex of a Bayesian test;
 and the path of a sequential comparison against its boundaries.
 
 Each plot is a Display object in the scikit-learn way
@@ -20,9 +21,10 @@ exported here can be a figure of a report (a result names it in its
 figure blocks; see :mod:`sklearn_bcv._results._report`).
 """
 
-from .._results._report import register_displays
+from .._results._figures import register_displays
 from ._contingency import ContingencyTableDisplay
 from ._critical_difference import CriticalDifferenceDisplay
+from ._dataset_scores import DatasetScoresDisplay
 from ._differences import ScoreDifferencesDisplay
 from ._posterior import PosteriorDisplay
 from ._rank_probability import RankProbabilityDisplay
@@ -33,6 +35,7 @@ from ._simplex import PosteriorSimplexDisplay
 __all__ = [
     "ContingencyTableDisplay",
     "CriticalDifferenceDisplay",
+    "DatasetScoresDisplay",
     "PosteriorDisplay",
     "PosteriorSimplexDisplay",
     "RankProbabilityDisplay",

@@ -381,15 +381,21 @@ class PosteriorSimplexDisplay:
                 for run in (table.get("results", None) or {}).values()
             )
         ]
+        if with_samples:
+            which = f"one of the result's Bayesian pairwise tests {with_samples}"
+        else:
+            which = (
+                "the result has none: run it with pairwise_tests including "
+                "bayesian_signed_rank, bayesian_sign or bayesian_hierarchical"
+            )
         if test not in pairwise:
             raise ValueError(
-                "test must be a pairwise test of the result with posterior samples "
-                f"{with_samples}; got {test!r}."
+                "test must be a pairwise test of the result with posterior "
+                f"samples, {which}; got {test!r}."
             )
         if test not in with_samples:
             raise ValueError(
-                f"test {test!r} has no posterior samples to plot; use a Bayesian "
-                f"pairwise test of the result {with_samples}."
+                f"test {test!r} has no posterior samples to plot; give {which}."
             )
         runs = pairwise[test]["results"]
         if (name_a, name_b) in runs:

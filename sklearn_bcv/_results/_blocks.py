@@ -1,36 +1,152 @@
 """The blocks a report is made of, and the small words its sentences share.
 
 A result says what its report holds as a list of blocks — headings,
-paragraphs, lists, tables and figures — that know nothing of formats; a
-renderer (:mod:`._render_text`, :mod:`._render_markdown`,
+paragraphs, lists, tables, figures and references — that know nothing of
+formats; a renderer (:mod:`._render_text`, :mod:`._render_markdown`,
 :mod:`._render_latex`, :mod:`._render_html`) writes them. Each block hands
 itself to the renderer's method of its own kind (:meth:`accept`), so a
 renderer never asks what a block is, and a result never asks which format
-it is written in. Text in a block is plain: every renderer escapes it once,
-by its own rule, as it writes it.
+it is written in.
+
+Text in a block is plain, or a :class:`Text`: plain strings joined with
+:class:`Math` pieces (a statistic, ``alpha``, a minus sign), which LaTeX
+sets in math mode and the other formats write in words. Every renderer
+escapes the plain strings once, by its own rule, as it writes them; a
+:class:`Math` piece is written by the package, never from a name.
 """
+
+import math
+import re
 
 from ._text import format_number
 
 __all__ = [
+    "ALPHA",
+    "the",
     "Figure",
     "Heading",
     "Items",
+    "Math",
     "Paragraph",
+    "References",
     "Table",
+    "Text",
+    "alpha_is",
     "article",
     "capital",
+    "chi2",
     "count",
+    "decimals_of",
+    "f_stat",
+    "fixed",
+    "level_is",
+    "math_number",
     "names_list",
     "num",
+    "signed",
 ]
+
+
+# --------------------------------------------------------------------------
+# Inline text
+
+
+class Math:
+    """A piece of inline mathematics: LaTeX writes ``latex`` in math mode,
+    the other formats write ``plain`` (escaped as any text).
+
+    Joined to strings with ``+`` it makes a :class:`Text`; in an f-string
+    it would lose its LaTeX, so formatting one is an error.
+    """
+
+    __slots__ = ("latex", "plain")
+
+    def __init__(self, latex, plain):
+        self.latex = str(latex)
+        self.plain = str(plain)
+
+    def __add__(self, other):
+        return Text(self, other)
+
+    def __radd__(self, other):
+        return Text(other, self)
+
+    def __str__(self):
+        return self.plain
+
+    def __format__(self, spec):
+        raise TypeError(
+            "a Math piece joins a text with +, not inside an f-string (its "
+            "LaTeX would be lost)"
+        )
+
+    def __eq__(self, other):
+        return isinstance(other, Math) and (self.latex, self.plain) == (
+            other.latex,
+            other.plain,
+        )
+
+    __hash__ = None
+
+
+class Text:
+    """Plain strings and :class:`Math` pieces, in order (``str()``: the
+    plain text)."""
+
+    __slots__ = ("pieces",)
+
+    def __init__(self, *pieces):
+        flat = []
+        for piece in pieces:
+            if isinstance(piece, Text):
+                flat.extend(piece.pieces)
+            elif isinstance(piece, Math):
+                flat.append(piece)
+            elif piece is not None and str(piece):
+                flat.append(str(piece))
+        self.pieces = tuple(flat)
+
+    def __add__(self, other):
+        return Text(self, other)
+
+    def __radd__(self, other):
+        return Text(other, self)
+
+    def __str__(self):
+        return "".join(str(piece) for piece in self.pieces)
+
+    def __format__(self, spec):
+        raise TypeError(
+            "a Text joins another with +, not inside an f-string (its LaTeX "
+            "would be lost)"
+        )
+
+    def __eq__(self, other):
+        return isinstance(other, Text) and self.pieces == other.pieces
+
+    __hash__ = None
+
+    @property
+    def plain(self):
+        """The text when it holds no :class:`Math` piece, else None."""
+        if any(isinstance(piece, Math) for piece in self.pieces):
+            return None
+        return "".join(self.pieces)
+
+
+def _text(value):
+    return value if isinstance(value, Text) else Text(value)
+
+
+# --------------------------------------------------------------------------
+# Blocks
 
 
 class Heading:
     """A section heading."""
 
     def __init__(self, text):
-        self.text = str(text)
+        self.text = _text(text)
 
     def accept(self, renderer):
         return renderer.heading(self)
@@ -40,7 +156,7 @@ class Paragraph:
     """A paragraph of running text."""
 
     def __init__(self, text):
-        self.text = str(text)
+        self.text = _text(text)
 
     def accept(self, renderer):
         return renderer.paragraph(self)
@@ -50,10 +166,17 @@ class Items:
     """A bulleted list."""
 
     def __init__(self, items):
-        self.items = [str(item) for item in items]
+        self.items = [_text(item) for item in items]
 
     def accept(self, renderer):
         return renderer.items(self)
+
+
+class References(Items):
+    """The bibliography: the full entries of the works cited, in order."""
+
+    def accept(self, renderer):
+        return renderer.references(self)
 
 
 class Table:
@@ -61,32 +184,54 @@ class Table:
 
     Parameters
     ----------
-    header : sequence of str
-        The column names; the first column is a row label, left-aligned,
-        the others right-aligned.
-    rows : sequence of sequence of str
-    caption : str
+    header : sequence of str or Text
+        The column names. The first ``label_columns`` columns label the
+        rows (left-aligned), the others hold values (right-aligned; LaTeX
+        aligns a column of numbers on their decimal point).
+    rows : sequence of sequence of str or Text
+        A cell of numbers is written ``"0.9546"``, ``"-0.31"``,
+        ``"0.9546 ± 0.0180"``, ``"<0.001"`` or ``"-"`` (no value); a column
+        gives its numbers one number of decimals (:func:`fixed`).
+    caption : str or Text
+    label : str, default=None
+        What the table is, in a few letters and dashes (``"scores"``): the
+        end of its LaTeX ``\\label`` (after the report's ``label_prefix``).
+        None: ``"table"``.
     bold : set of (row, column), default=()
         The cells set in bold (the best of a row).
     marked : set of (row, column), default=()
         The cells marked with a dagger (a difference a note explains).
-    notes : sequence of str, default=()
+    notes : sequence of str or Text, default=()
         Lines under the table.
     rules : set of int, default=()
         Rows preceded by a horizontal rule (a summary row set apart), where
         the format draws rules.
+    label_columns : int, default=1
+        How many leading columns label the rows.
     """
 
     def __init__(
-        self, header, rows, *, caption, bold=(), marked=(), notes=(), rules=()
+        self,
+        header,
+        rows,
+        *,
+        caption,
+        label=None,
+        bold=(),
+        marked=(),
+        notes=(),
+        rules=(),
+        label_columns=1,
     ):
-        self.header = [str(h) for h in header]
-        self.rows = [[str(c) for c in row] for row in rows]
-        self.caption = str(caption)
+        self.header = [_text(h) for h in header]
+        self.rows = [[_text(c) for c in row] for row in rows]
+        self.caption = _text(caption)
+        self.label = str(label or "table")
         self.bold = set(bold)
         self.marked = set(marked)
-        self.notes = [str(note) for note in notes]
+        self.notes = [_text(note) for note in notes]
         self.rules = set(rules)
+        self.label_columns = int(label_columns)
 
     def accept(self, renderer):
         return renderer.table(self)
@@ -97,7 +242,7 @@ class Figure:
 
     Parameters
     ----------
-    caption : str
+    caption : str or Text
     display : str
         The public name of the Display class (e.g.
         ``"CriticalDifferenceDisplay"``); its ``from_result(source, ax=ax,
@@ -106,18 +251,24 @@ class Figure:
         What ``from_result`` is called with (the result).
     params : dict, default=None
         Its other keyword arguments.
+    label : str, default=None
+        What the figure is, in a few letters and dashes
+        (``"critical-difference"``): the end of its LaTeX ``\\label`` and of
+        its file name. None: ``"figure"``.
+    size : (float, float), default=(6.4, 3.6)
+        Its size in inches.
 
-    Only HTML reports draw figures (:func:`._report.render_report` turns
-    each into its SVG, ``svg``, before rendering); the other formats skip
-    them.
+    HTML reports draw it as inline SVG, LaTeX reports (given a directory
+    of figures) as a PDF file they include; text and Markdown leave it out.
     """
 
-    def __init__(self, caption, display, source, params=None):
-        self.caption = str(caption)
+    def __init__(self, caption, display, source, params=None, *, label=None, size=None):
+        self.caption = _text(caption)
         self.display = display
         self.source = source
         self.params = dict(params or {})
-        self.svg = None
+        self.label = str(label or "figure")
+        self.size = tuple(size or (6.4, 3.6))
 
     def accept(self, renderer):
         return renderer.figure(self)
@@ -153,6 +304,120 @@ def article(text):
     return ("an " if text[:1].lower() in "aeiou" else "a ") + text
 
 
+def the(title):
+    """``"the Friedman test"``, but ``"Nemenyi's post hoc test"`` (a name
+    in the possessive takes no article)."""
+    first = title.split(" ", 1)[0]
+    return title if first.endswith(("'s", "’s")) else f"the {title}"
+
+
+#: alpha, as a sentence says it.
+ALPHA = Math(r"\alpha", "alpha")
+
+
+def alpha_is(alpha):
+    """``alpha = 0.05`` (LaTeX: :math:`\\alpha = 0.05`)."""
+    return Math(rf"\alpha = {alpha:g}", f"alpha = {alpha:g}")
+
+
+def level_is(alpha):
+    """``1 - alpha = 0.95``: the posterior probability a Bayesian decision
+    needs."""
+    return Math(rf"1-\alpha = {1 - alpha:g}", f"1 - alpha = {1 - alpha:g}")
+
+
+def chi2(df):
+    """``chi2(4)`` (LaTeX: :math:`\\chi^2_{4}`)."""
+    df = num(df)
+    return Math(rf"\chi^2_{{{df}}}", f"chi2({df})")
+
+
+def f_stat(df):
+    """``F(4, 24)`` (LaTeX: :math:`F_{4,24}`)."""
+    shown = [num(d) for d in df]
+    return Math(rf"F_{{{','.join(shown)}}}", f"F({', '.join(shown)})")
+
+
+def math_number(value, digits=3):
+    """A number in a sentence: as :func:`num` writes it, with a minus sign
+    or a power of ten (``2.45e-05``) set in math by LaTeX.
+
+    Examples
+    --------
+    >>> from sklearn_bcv._results._blocks import math_number
+    >>> piece = math_number(2.45e-05)
+    >>> print(piece.plain, piece.latex)
+    2.45e-05 2.45 \\times 10^{-5}
+    >>> math_number(0.0201)
+    '0.0201'
+    """
+    text = num(value, digits)
+    mantissa, e, exponent = text.partition("e")
+    if e:
+        return Math(rf"{mantissa} \times 10^{{{int(exponent)}}}", text)
+    return signed(text)
+
+
+def signed(text):
+    """A number's text with its minus sign set in math by LaTeX (a
+    :class:`Math` piece when negative, else the text)."""
+    text = str(text)
+    if text.startswith("-") and len(text) > 1:
+        return Math(text, text)
+    return text
+
+
+# --------------------------------------------------------------------------
+# Numbers at one precision
+
+#: The most decimals a number is written with (beyond, a column of scores
+#: averaged over splits would print noise).
+MAX_DECIMALS = 4
+
+#: Significant digits of the largest value a column keeps at most.
+SIGNIFICANT = 4
+
+
+def decimals_of(values, *, significant=SIGNIFICANT, max_decimals=MAX_DECIMALS):
+    """The decimals a column of ``values`` is written with: the fewest that
+    write every value exactly (scores given as 96.1 are "96.1", not
+    "96.1000"), at most enough for ``significant`` digits of a typical
+    value (the median magnitude; a perfect score of 1 among accuracies of
+    0.9 changes nothing), and at most ``max_decimals``.
+
+    Examples
+    --------
+    >>> from sklearn_bcv._results._blocks import decimals_of
+    >>> decimals_of([96.1, 95.25, 90.0])
+    2
+    >>> decimals_of([0.95466667, 0.8])  # means of splits: 4 significant digits
+    4
+    >>> decimals_of([1234.5678])
+    0
+    """
+    finite = [float(v) for v in values if v is not None and math.isfinite(float(v))]
+    if not finite:
+        return 0
+    sizes = sorted(abs(v) for v in finite if v != 0)
+    typical = sizes[len(sizes) // 2] if sizes else 0.0  # the median size
+    magnitude = math.floor(math.log10(typical)) if typical > 0 else 0
+    cap = max(0, min(max_decimals, significant - 1 - magnitude))
+    for decimals in range(cap + 1):
+        if all(abs(round(v, decimals) - v) <= 1e-9 * max(1.0, abs(v)) for v in finite):
+            return decimals
+    return cap
+
+
+def fixed(value, decimals):
+    """``value`` with ``decimals`` decimals ("-" for None or NaN; no "-0")."""
+    if value is None or not math.isfinite(float(value)):
+        return "-"
+    text = f"{float(value):.{decimals}f}"
+    if re.fullmatch(r"-0\.?0*", text):
+        text = text[1:]
+    return text
+
+
 # --------------------------------------------------------------------------
 # Renderers
 
@@ -162,17 +427,30 @@ class Renderer:
 
     :meth:`render` calls :meth:`begin`, then each block's :meth:`accept`
     (which calls :meth:`heading`, :meth:`paragraph`, :meth:`items`,
-    :meth:`table` or :meth:`figure`), then :meth:`end`; each appends lines
-    to ``self.out``. :meth:`escape` is the format's one rule for text.
+    :meth:`references`, :meth:`table` or :meth:`figure`), then :meth:`end`;
+    each appends lines to ``self.out``. :meth:`escape` is the format's one
+    rule for plain text, :meth:`math` its way with a :class:`Math` piece.
+
+    Parameters
+    ----------
+    label_prefix : str, default=""
+        The start of every LaTeX label (and of the figures' file names).
+    figures : object, default=None
+        What draws the figures (:class:`~._figures.FigureMaker`); None
+        leaves them out.
     """
 
     #: The mark of a cell of ``Table.marked``.
     dagger = "†"
 
-    def render(self, blocks, *, n_figures=0):
-        """The text of ``blocks``; ``n_figures`` figures were drawn."""
+    def __init__(self, *, label_prefix="", figures=None):
+        self.label_prefix = label_prefix
+        self.figures = figures
+
+    def render(self, blocks):
+        """The text of ``blocks``."""
         self.out = []
-        self.begin(n_figures)
+        self.begin()
         for block in blocks:
             block.accept(self)
         return self.end()
@@ -180,21 +458,38 @@ class Renderer:
     def escape(self, text):  # pragma: no cover - every format has its own
         raise NotImplementedError
 
+    def math(self, piece):
+        """A :class:`Math` piece: its plain words, escaped."""
+        return self.escape(piece.plain)
+
+    def write(self, text):
+        """A :class:`Text` (or a string): its strings escaped, its
+        :class:`Math` pieces as the format writes them."""
+        pieces = text.pieces if isinstance(text, Text) else (str(text),)
+        return "".join(
+            self.math(piece) if isinstance(piece, Math) else self.escape(piece)
+            for piece in pieces
+        )
+
     def cell(self, table, i, j, bold=("", "")):
         """Cell ``(i, j)`` of ``table``, escaped, marked and set in bold as
         the table says."""
-        text = self.escape(table.rows[i][j])
+        text = self.write(table.rows[i][j])
         if (i, j) in table.marked:
             text += self.dagger
         if (i, j) in table.bold:
             text = f"{bold[0]}{text}{bold[1]}"
         return text
 
-    def begin(self, n_figures):
+    def begin(self):
         pass
 
     def end(self):
         return "\n".join(self.out) + "\n"
 
+    def references(self, block):
+        """The bibliography: a list, unless the format has its own way."""
+        return self.items(block)
+
     def figure(self, block):
-        """Figures are drawn in HTML only."""
+        """Figures are drawn in HTML and LaTeX only."""

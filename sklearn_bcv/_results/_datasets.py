@@ -6,27 +6,58 @@ from sklearn.utils import Bunch
 
 from .._engine._plan import run_tests
 from ..stats._ranks import rank_scores
+from ..stats._references import EFFECT_SIZE_REFERENCES, SPLITTER_REFERENCES
 from ..stats._registry import declaration
 from ..stats._utils import stable_mean
-from ._blocks import Figure, Heading, Items, Paragraph, Table, names_list, num
+from ._blocks import (
+    Figure,
+    Heading,
+    Math,
+    Paragraph,
+    Table,
+    Text,
+    alpha_is,
+    capital,
+    count,
+    decimals_of,
+    fixed,
+    names_list,
+    num,
+    the,
+)
 from ._document import DocumentMixin
+from ._methods import (
+    Bibliography,
+    estimators_sentence,
+    fits_sentence,
+    seed_text,
+    settings_sentence,
+    tests_blocks,
+    tests_items,
+    version_sentence,
+)
 from ._pairwise import (
     matrix_fields,
+    pair_a_better,
     pairs_tested,
     pairwise_lines,
     run_pairwise,
     split_pairs,
 )
 from ._roles import (
+    bayesian_pairwise_sentence,
     hooked_content,
     omnibus_sentence,
+    p_is,
+    pair_table,
     pairwise_sentence,
     posthoc_sentence,
+    probability,
     ranking_content,
 )
 from ._rows import TEST_COLUMNS, pair_row, test_row, with_extra_columns
-from ._text import format_number, text_table
-from ._verdict import check_show
+from ._text import format_number, join_lines, shared_ranks, text_table
+from ._verdict import check_show, is_bayesian
 
 __all__ = ["BenchmarkResult", "build_datasets_result"]
 
@@ -107,10 +138,21 @@ class BenchmarkResult(DocumentMixin, Bunch):
         ``note``); see :func:`~sklearn_bcv.stats.effect_size`.
     effect_size_kind : str or None
         The kind of ``effect_sizes``.
+    mean_differences : list of Bunch or None
+        The mean difference of every pair of ``effect_sizes`` in the
+        scores' units (``kind="mean_difference"``, positive when ``a`` is
+        better), with its confidence interval.
     auto : Bunch or None
         The assumption tests and the path of ``tests="auto"``.
     greater_is_better : bool, default=True
         Whether a higher score is better (False for losses and errors).
+    provenance : Bunch or None
+        How the result was made, for the methods of its report:
+        ``version`` (of sklearn_bcv), ``estimators`` (name -> the class and
+        the parameters it changes; None when the scores were given),
+        ``cv`` (the splitter, or None), ``random_state`` (the seed; None,
+        or the kind of generator given) and ``given`` (``"scores"`` for
+        :func:`~sklearn_bcv.compare_scores`, else None).
     """
 
     _FIELDS = (
@@ -138,8 +180,10 @@ class BenchmarkResult(DocumentMixin, Bunch):
         "per_dataset",
         "effect_sizes",
         "effect_size_kind",
+        "mean_differences",
         "auto",
         "greater_is_better",
+        "provenance",
     )
     _DEFAULTS = {"greater_is_better": True}
 
@@ -260,17 +304,20 @@ class BenchmarkResult(DocumentMixin, Bunch):
         return _report_blocks(self)
 
     def _report_figures(self):
-        """The critical difference diagram of the first post hoc family."""
-        for name in self._tests_of("posthoc"):
-            return [
-                Figure(
-                    f"Critical difference diagram ({name})",
-                    "CriticalDifferenceDisplay",
-                    self,
-                    {"test": name},
-                )
-            ]
-        return []
+        """The critical difference diagram of each post hoc family that
+        draws one, the significance matrix of each pairwise test, the
+        posterior of the closest pair of each Bayesian test, and the scores
+        per data set."""
+        return _figures(self)
+
+    def _score_decimals(self):
+        """The decimals of the scores as given: one precision for every
+        number in score units (:func:`~._blocks.decimals_of`)."""
+        split = self.get("split_scores")
+        values = np.ravel(np.asarray(self.scores, dtype=float))
+        if isinstance(split, np.ndarray):
+            values = np.concatenate([values, np.ravel(split)])
+        return decimals_of(values)
 
     def _csv_table(self):
         return _csv_table(self)
@@ -392,7 +439,7 @@ def _verdict(result):
     first = verdict.posthoc_test or verdict.pairwise_test
     if first is not None:
         verdict.differ = verdict.differ_by_test[first]
-    verdict.text = "\n".join(lines) if lines else "Verdict: none; no test was run."
+    verdict.text = join_lines(lines) if lines else "Verdict: none; no test was run."
     return verdict
 
 
@@ -481,14 +528,16 @@ def _format_summary(result, show="default"):
     order = sorted(
         range(k), key=lambda j: (result.mean_ranks[j], -sign * result.mean_scores[j])
     )
+    decimals = result._score_decimals()
+    ranks = shared_ranks([float(result.mean_ranks[j]) for j in order])
     rows = [
         (
-            str(r + 1),
+            str(rank),
             result.names[j],
             f"{result.mean_ranks[j]:.3f}",
-            f"{result.mean_scores[j]:.4g}",
+            fixed(result.mean_scores[j], decimals),
         )
-        for r, j in enumerate(order)
+        for rank, j in zip(ranks, order)
     ]
     lines += [
         "  " + line
@@ -506,8 +555,8 @@ def _format_summary(result, show="default"):
         where = [d for d, f in zip(result.datasets, failed) if np.any(f)]
         if where:
             lines.append(f"fits failed on: {', '.join(where)} (see failed_fits)")
-    lines.append(result.verdict.text)
-    return "\n".join(lines)
+    lines += result.verdict.text.split("\n")
+    return join_lines(lines)
 
 
 # --------------------------------------------------------------------------
@@ -515,32 +564,22 @@ def _format_summary(result, show="default"):
 
 
 def _report_blocks(result):
-    names, datasets = list(result.names), list(result.datasets)
-    k, n = len(names), len(datasets)
+    names = list(result.names)
+    k = len(names)
     alpha = result.alpha
-    scoring = result.get("scoring")
-    compared = (
-        f"{k} estimators ({names_list(names)}) were compared on {n} data sets"
-        + (f" ({names_list(datasets)})" if n <= 12 else "")
-    )
-    if scoring:
-        compared += f", scoring {scoring}"
-    cv = result.get("cv")
-    if cv is not None:
-        compared += f", each evaluated by {cv}"
-    compared += "."
-    if result.get("control"):
-        compared += f" Control: {result.control}."
-    blocks = [Heading("What was compared"), Paragraph(compared)]
+    bibliography = Bibliography()
+    blocks = [
+        Heading("Methods"),
+        *[Paragraph(p) for p in _methods(result, bibliography)],
+    ]
     blocks += _auto_blocks(result.get("auto"))
-    tests_text = []
-    for name in list(result.tests) + list(result.pairwise):
-        why = declaration(name).rationale
-        tests_text.append(f"{name}" + (f": {why}" if why else ""))
-    for name, reason in (result.get("skipped_tests") or {}).items():
-        tests_text.append(f"{name}: not run ({reason})")
-    if tests_text:
-        blocks += [Heading("Tests and why"), Items(tests_text)]
+    blocks += tests_blocks(
+        tests_items(
+            [*result.tests, *result.pairwise],
+            bibliography,
+            skipped=result.get("skipped_tests"),
+        )
+    )
     own = result._contributions()
     verdict = result.verdict
     what = f"the {k} estimators"
@@ -549,11 +588,26 @@ def _report_blocks(result):
         sentences[name] = [omnibus_sentence(name, test, alpha, what)]
     for name, test in result._tests_of("posthoc").items():
         pairs = verdict.differ_by_test.get(name, [])
-        sentences[name] = [posthoc_sentence(name, test, pairs, alpha, n)]
+        sentences[name] = [
+            posthoc_sentence(
+                name,
+                test,
+                pairs,
+                alpha,
+                len(result.datasets),
+                evidence=_evidence(result, test, pairs),
+            )
+        ]
     sentences.update(dict.fromkeys(result._rankings(), []))
     for name, table in result.pairwise.items():
         pairs = verdict.differ_by_test.get(name, [])
-        sentences[name] = [pairwise_sentence(name, table, pairs, alpha)]
+        sentences[name] = [
+            bayesian_pairwise_sentence(name, table, names, alpha)
+            if is_bayesian(name)
+            else pairwise_sentence(
+                name, table, pairs, alpha, evidence=_evidence(result, table, pairs)
+            )
+        ]
     tables = []
     for name in sentences:
         if name in own:
@@ -563,9 +617,117 @@ def _report_blocks(result):
     if not sentences:
         sentences.append(verdict.text)
     blocks += [Heading("Verdicts"), *[Paragraph(s) for s in sentences]]
-    blocks += _effect_blocks(result.get("effect_sizes"))
-    blocks += [Heading("Tables"), _scores_table(result), *tables]
+    blocks += _effect_blocks(result, bibliography)
+    blocks += [Heading("Tables"), *_scores_tables(result)]
+    blocks += _pair_tables(result, own)
+    blocks += _per_dataset_tables(result)
+    blocks += tables
+    blocks += result._report_figures()
+    blocks += bibliography.blocks()
     return blocks
+
+
+def _evidence(result, test, pairs):
+    """``{(better, worse): "p = 0.015"}`` of the pairs a frequentist test
+    separates (names), from its (adjusted) p-values."""
+    p = test.get("pvalue_adjusted")
+    p = test.get("pvalue") if p is None else p
+    if p is None:
+        return None
+    p = np.asarray(p, dtype=float)
+    out = {}
+    for better, worse in pairs:
+        a, b = result.names.index(better), result.names.index(worse)
+        out[better, worse] = p_is(min(p[a, b], p[b, a]), "p")
+    return out
+
+
+def _design_sentence(result, bibliography):
+    """How the scores were obtained: the splitter and its seed on every
+    data set, or, for scores given, that this is not known here."""
+    provenance = result.get("provenance") or {}
+    per_dataset = result.get("per_dataset") or {}
+    split = result.get("split_scores")
+    if provenance.get("given") or not per_dataset:
+        given = (
+            f"the scores of each of the {np.shape(split)[1]} splits of every data set"
+            if isinstance(split, np.ndarray)
+            else "one score per data set and estimator"
+        )
+        return (
+            f"The scores were given as a table ({given}): how they were obtained "
+            "(the splitter, its seed, the fits) is not known to sklearn_bcv and "
+            "is not stated here."
+        )
+    designs = sorted({one.design.describe() for one in per_dataset.values()})
+    splits = sorted({one.design.n_splits for one in per_dataset.values()})
+    design = designs[0] if len(designs) == 1 else " or ".join(designs)
+    what = (
+        f"{count(splits[0], 'split')} each"
+        if len(splits) == 1
+        else f"{'-'.join(map(str, (splits[0], splits[-1])))} splits"
+    )
+    cv = provenance.get("cv")
+    kinds = {one.design.kind for one in per_dataset.values()}
+    cite = bibliography.cite(
+        [ref for kind in sorted(kinds) for ref in SPLITTER_REFERENCES.get(kind, ())]
+    )
+    how = "; ".join(part for part in (cv, seed_text(provenance), cite) if part)
+    return (
+        f"Each estimator was fitted and scored on the splits of a {design} of "
+        f"every data set ({what}; {how}), scoring {result.get('scoring')}."
+    )
+
+
+def _methods(result, bibliography):
+    """The paragraphs of the methods: what was compared, how, and how it
+    was decided."""
+    names, datasets = list(result.names), list(result.datasets)
+    k, n = len(names), len(datasets)
+    provenance = result.get("provenance")
+    compared = (
+        f"{k} estimators ({names_list(names)}) were compared on {n} data sets"
+        + (f" ({names_list(datasets)})" if n <= 12 else "")
+    )
+    scoring = result.get("scoring")
+    if scoring and not result.get("per_dataset"):
+        compared += f", scoring {scoring}"
+    compared += "."
+    if result.get("control"):
+        compared += f" Control: {result.control}."
+    first = [compared, estimators_sentence(names, provenance)]
+    first.append(_design_sentence(result, bibliography))
+    fits = fits_sentence(result.get("failed_fits"))
+    if fits:
+        first.append(f"In all, {fits}")
+    if not result.get("greater_is_better", True):
+        first.append("A lower score is better (a loss or an error).")
+    second = []
+    if result._tests_of("omnibus") or result._tests_of("posthoc"):
+        second.append(
+            "The estimators were ranked on each data set (1 = best; ties share "
+            "their mean rank), and every data set counts as one observation."
+        )
+    frequentist = [name for name in result.pairwise if not is_bayesian(name)]
+    n_pairs = max((len(result.pairwise[t].results) for t in frequentist), default=0)
+    ropes = [
+        test_result.get("rope")
+        for name, table in result.pairwise.items()
+        if is_bayesian(name)
+        for test_result in table.results.values()
+    ]
+    settings = settings_sentence(
+        alpha=result.alpha,
+        correction=result.get("correction"),
+        n_pairs=n_pairs,
+        bayesian_ropes=ropes,
+        bibliography=bibliography,
+    )
+    return [
+        " ".join(first),
+        Text(" ".join(second) + (" " if second else ""), settings, " ")
+        + version_sentence(provenance),
+    ]
 
 
 def _auto_blocks(auto):
@@ -595,38 +757,117 @@ def _auto_blocks(auto):
     return [Heading("Assumptions checked"), Paragraph(text)]
 
 
-def _effect_blocks(effects):
-    """The effect sizes of every pair with their confidence intervals."""
+#: How a table heads the kinds of effect sizes (LaTeX: the symbol in math).
+EFFECT_NAMES = {
+    "cohen_dz": Text("Cohen's ", Math("d_z", "d_z")),
+    "cohen_d": Text("Cohen's ", Math("d", "d")),
+    "cliff_delta": Text("Cliff's ", Math(r"\delta", "delta")),
+    "akinshin_gamma": Text("Akinshin's ", Math(r"\gamma", "gamma")),
+}
+
+
+#: Below this many data sets a report says that the bootstrap intervals
+#: of the effect sizes run narrower than their level (doc/reproduction.rst:
+#: 0.88 for a 95% interval of a mean difference over 7 data sets).
+SMALL_BOOTSTRAP = 15
+
+
+def _effect_blocks(result, bibliography):
+    """The effect sizes of every pair with their confidence intervals: the
+    mean difference in the scores' units beside the standardised kind, one
+    column per number (each estimate and the two ends of its interval),
+    the kinds in the header; the paragraph says how the intervals hold (per
+    pair, or simultaneously over the pairs)."""
+    effects = result.get("effect_sizes")
     if not effects:
         return []
+    differences = result.get("mean_differences") or []
+    kind = effects[0].get("kind")
+    standardised = kind != "mean_difference"
+    by_pair = {(e.get("a"), e.get("b")): e for e in differences}
+    units = result._score_decimals()
+    values = [e.get("estimate") for e in effects] + [
+        bound for e in effects for bound in (e.get("confidence_interval") or ())
+    ]
+    decimals = max(2, min(3, decimals_of(values, significant=2)))
+
+    def numbers(effect, places):
+        if effect is None:
+            return ["-", "-", "-"]
+        lo, hi = effect.get("confidence_interval") or (None, None)
+        return [fixed(v, places) for v in (effect.get("estimate"), lo, hi)]
+
     rows = []
-    level = None
     for e in effects:
-        lo, hi = e.get("confidence_interval") or (None, None)
-        level = e.get("confidence_level", level)
-        rows.append(
-            (
-                e.get("a"),
-                e.get("b"),
-                e.get("kind"),
-                num(e.get("estimate")),
-                f"[{num(lo)}, {num(hi)}]",
-                e.get("magnitude") or "-",
-            )
-        )
-    level_text = "" if level is None else f"{100 * level:g}% "
+        pair = (e.get("a"), e.get("b"))
+        row = [*pair]
+        if standardised and differences:
+            row += numbers(by_pair.get(pair), units)
+        row += numbers(e, decimals if standardised else units)
+        if standardised:
+            row.append(e.get("magnitude") or "-")
+        rows.append(row)
+    name = EFFECT_NAMES.get(kind, Text(str(kind)))
+    header = ["A", "B"]
+    if standardised and differences:
+        header += ["difference", "low", "high"]
+    header += [name, "low", "high"] if standardised else ["difference", "low", "high"]
+    if standardised:
+        header.append("magnitude")
+    level = effects[0].get("confidence_level")
+    family = effects[0].get("simultaneous_level")
     asymptotic = any("asymptotic" in (e.get("note") or "") for e in effects)
     how = "asymptotic (normal)" if asymptotic else "bootstrap"
+    cite = bibliography.cite(
+        list(EFFECT_SIZE_REFERENCES.get(kind, ()))
+        + ([] if asymptotic else list(EFFECT_SIZE_REFERENCES["bootstrap"]))
+    )
+    if family is not None:
+        intervals = (
+            f"simultaneous {100 * family:g}% {how} confidence intervals over the "
+            f"{count(len(effects), 'pair')} (Bonferroni: each at "
+            f"{100 * level:.4g}%), which cover all the effects together"
+        )
+        short = f"simultaneous {100 * family:g}% intervals"
+    else:
+        intervals = (
+            f"{100 * level:g}% {how} confidence intervals, each for its own pair, "
+            "not adjusted for the number of pairs"
+        )
+        short = f"{100 * level:g}% intervals, each for its own pair"
+    what = (
+        Text("the mean difference of the scores (in their units) and ", name)
+        if standardised and differences
+        else Text(
+            name
+            if standardised
+            else "the mean difference of the scores (in their units)"
+        )
+    )
+    n = len(result.datasets)
+    caveat = (
+        f" With {n} data sets, bootstrap intervals are narrower than their "
+        "level (a 95% interval of a mean difference over 7 data sets held 88% "
+        "of the time in a simulation): read them as approximate."
+        if n < SMALL_BOOTSTRAP and not asymptotic
+        else ""
+    )
     return [
         Heading("Effect sizes"),
         Paragraph(
-            "Effect sizes of every pair (positive: the first estimator is "
-            f"better), with {level_text}{how} confidence intervals."
+            Text(
+                "Effect sizes of every pair (positive: the first estimator is "
+                "better): ",
+                what,
+                f", with {intervals}" + (f" ({cite})" if cite else "") + "." + caveat,
+            )
         ),
         Table(
-            ("A", "B", "kind", "estimate", f"{level_text}CI", "magnitude"),
+            header,
             rows,
-            caption="Effect sizes (positive: A better).",
+            caption=Text("Effect sizes (positive: A better): ", what, f"; {short}."),
+            label="effect-sizes",
+            label_columns=2,
         ),
     ]
 
@@ -653,60 +894,291 @@ def _marks_against(result, names):
     if test.get("continuity"):
         how.append("critical difference with continuity correction")
     if marked:
-        note = (
-            f"† differs from {what}, {names[ref]}, by {', '.join(how)} at "
-            f"alpha = {result.alpha}."
+        note = Text(
+            f"† differs from {what}, {names[ref]}, by {', '.join(how)} at ",
+            alpha_is(result.alpha),
+            ".",
         )
     else:
-        note = (
-            f"No estimator differs from {what}, {names[ref]}, by "
-            f"{', '.join(how)} at alpha = {result.alpha}."
+        note = Text(
+            f"No estimator differs from {what}, {names[ref]}, by {', '.join(how)} at ",
+            alpha_is(result.alpha),
+            ".",
         )
     return marked, note
 
 
-def _scores_table(result):
-    """Mean score (± sd over the splits) per data set and estimator, and the
-    mean scores and ranks; the best of each row in bold."""
-    names = list(result.names)
-    scores = np.asarray(result.scores, dtype=float)
+#: Beyond this many estimators the spread over the splits gets a table of
+#: its own, so the table of scores stays narrow enough for a paper's
+#: column.
+MAX_INLINE_SD = 4
+
+
+def _split_sd(result):
+    """The sd of each data set's per-split scores, (n_datasets, k), or None."""
     split = result.get("split_scores")
-    sd = None
     if split is not None and np.ndim(split) == 3 and np.shape(split)[1] > 1:
-        sd = np.std(np.asarray(split, dtype=float), axis=1, ddof=1)
+        return np.std(np.asarray(split, dtype=float), axis=1, ddof=1)
+    return None
+
+
+def _scores_tables(result):
+    """Mean score (± sd over the splits, up to :data:`MAX_INLINE_SD`
+    estimators) per data set and estimator, and the mean scores and ranks;
+    the best of each row in bold. Beyond, the sds in a table of their own."""
+    names = list(result.names)
+    k = len(names)
+    decimals = result._score_decimals()
+    scores = np.asarray(result.scores, dtype=float)
+    sd = _split_sd(result)
+    inline = sd is not None and k <= MAX_INLINE_SD
+    sign = 1.0 if result.get("greater_is_better", True) else -1.0
     rows, bold = [], []
     for i, dataset in enumerate(result.datasets):
         row = [dataset]
-        for j in range(len(names)):
-            cell = f"{scores[i, j]:.4g}"
-            if sd is not None:
-                cell += f" ± {sd[i, j]:.2g}"
+        for j in range(k):
+            cell = fixed(scores[i, j], decimals)
+            if inline:
+                cell += f" ± {fixed(sd[i, j], decimals)}"
             row.append(cell)
-        best = np.flatnonzero(scores[i] == np.nanmax(scores[i]))
+        best = np.flatnonzero(sign * scores[i] == np.nanmax(sign * scores[i]))
         bold += [(i, 1 + int(j)) for j in best]
         rows.append(row)
     i = len(rows)
-    rows.append(["mean score", *[f"{v:.4g}" for v in result.mean_scores]])
-    best = np.flatnonzero(result.mean_scores == np.max(result.mean_scores))
+    mean_scores = np.asarray(result.mean_scores, dtype=float)
+    rows.append(["mean score", *[fixed(v, decimals) for v in mean_scores]])
+    best = np.flatnonzero(sign * mean_scores == np.max(sign * mean_scores))
     bold += [(i, 1 + int(j)) for j in best]
     rows.append(["mean rank", *[f"{v:.3f}" for v in result.mean_ranks]])
     best = np.flatnonzero(result.mean_ranks == np.min(result.mean_ranks))
     bold += [(i + 1, 1 + int(j)) for j in best]
     marked, note = _marks_against(result, names)
-    caption = "Mean score" + (" (± sd over the splits)" if sd is not None else "")
+    caption = "Mean score" + (" (± sd over the splits)" if inline else "")
     caption += (
         " per data set and estimator, and the mean ranks (1 = best); the best"
         " of each row in bold."
     )
-    return Table(
-        ["data set", *names],
-        rows,
-        caption=caption,
-        bold=bold,
-        marked={(i + 1, 1 + j) for j in marked},
-        notes=[note] if note else [],
-        rules={i},
+    tables = [
+        Table(
+            ["data set", *names],
+            rows,
+            caption=caption,
+            label="scores",
+            bold=bold,
+            marked={(i + 1, 1 + j) for j in marked},
+            notes=[note] if note else [],
+            rules={i},
+        )
+    ]
+    if sd is not None and not inline:
+        tables.append(
+            Table(
+                ["data set", *names],
+                [
+                    [dataset, *[fixed(v, decimals) for v in sd[i]]]
+                    for i, dataset in enumerate(result.datasets)
+                ],
+                caption="Standard deviation of the scores over the splits of each "
+                "data set.",
+                label="scores-sd",
+            )
+        )
+    return tables
+
+
+def _pair_tables(result, own):
+    """A table of every pair of each post hoc family and pairwise test
+    (those without their own content)."""
+    names = list(result.names)
+    rank = np.asarray(result.mean_ranks, dtype=float)
+    by_test = {}
+    for name, table, a, b in result._compared_pairs():
+        by_test.setdefault(name, (table, []))[1].append((a, b))
+    tables = []
+    for name, (table, pairs) in by_test.items():
+        if name in own:
+            continue
+        posthoc = name in result.tests
+        if posthoc:
+            compares = declaration(name).compares or "ranks"
+            mean_ranks = rank if compares == "ranks" else None
+
+            def a_better(a, b):
+                return rank[a] <= rank[b]
+
+        else:
+            mean_ranks = None
+
+            def a_better(a, b, name=name, table=table):
+                return pair_a_better(result, name, table, a, b)
+
+        tables.append(
+            pair_table(
+                name,
+                table,
+                pairs,
+                names,
+                alpha=result.alpha,
+                a_better=a_better,
+                mean_ranks=mean_ranks,
+            )
+        )
+    return tables
+
+
+def _per_dataset_tables(result):
+    """The tests of each data set on its own (``per_dataset``): the
+    omnibus test, the pairs its first pairwise test separates, and the
+    best estimator there."""
+    per_dataset = result.get("per_dataset")
+    if not per_dataset:
+        return []
+    omnibus = sorted({name for one in per_dataset.values() for name in one.tests})
+    pairwise = sorted({name for one in per_dataset.values() for name in one.pairwise})
+    one_each = len(omnibus) <= 1 and len(pairwise) <= 1
+    header = ["data set", "records"]
+    if not one_each:
+        header.append("tests")
+    header += ["statistic", "p", "pairs that differ", "best"]
+    rows, bold = [], set()
+    decimals = []
+    for dataset, one in per_dataset.items():
+        name, test = next(iter(one.tests.items()), (None, None))
+        pair_test = one.verdict.get("pairwise_test")
+        differ = (
+            len(one.verdict.differ_by_test.get(pair_test, [])) if pair_test else None
+        )
+        n_pairs = len(one.pairwise[pair_test].results) if pair_test else 0
+        best = one.names[int(np.argmax(one.mean_scores))]
+        stat = None if test is None else test.get("statistic")
+        decimals.append(stat)
+        row = [dataset, str(one.design.n_samples)]
+        if not one_each:
+            row.append(" / ".join(t for t in (name, pair_test) if t) or "-")
+        row += [
+            stat,
+            "-" if test is None else probability(test.get("pvalue")),
+            "-" if differ is None else f"{differ} of {n_pairs}",
+            best,
+        ]
+        if test is not None and test.get("reject"):
+            bold.add((len(rows), len(row) - 3))
+        rows.append(row)
+    stat_decimals = decimals_of([d for d in decimals if d is not None], max_decimals=2)
+    column = header.index("statistic")
+    for row in rows:
+        row[column] = fixed(row[column], stat_decimals)
+    what = []
+    if one_each and omnibus:
+        what.append(f"the {declaration(omnibus[0]).title} of the k estimators")
+    if one_each and pairwise:
+        what.append(f"the pairs its {declaration(pairwise[0]).title} separates")
+    caption = Text(
+        "Each data set on its own"
+        + (f": {' and '.join(what)}" if what else "")
+        + " (on its own splits; bold: p below ",
+        alpha_is(result.alpha),
+        "), and the best estimator there by mean score.",
     )
+    return [
+        Table(
+            header,
+            rows,
+            caption=caption,
+            label="per-dataset",
+            bold=bold,
+            label_columns=1,
+        )
+    ]
+
+
+def _figures(result):
+    """The figures of the report (see :meth:`BenchmarkResult._report_figures`)."""
+    figures = []
+    for name in result._tests_of("posthoc"):
+        if declaration(name).diagram is not None:
+            figures.append(
+                Figure(
+                    f"Critical difference diagram ({declaration(name).title}).",
+                    "CriticalDifferenceDisplay",
+                    result,
+                    {"test": name},
+                    label=f"critical-difference-{name}",
+                )
+            )
+    k = len(result.names)
+    side = min(2.2 + 0.75 * k, 8.0)
+    for name in result.pairwise:
+        what = (
+            "posterior probability that the row is better"
+            if is_bayesian(name)
+            else "adjusted p-values"
+        )
+        figures.append(
+            Figure(
+                f"Every pair by the {declaration(name).title} ({what}).",
+                "SignificanceMatrixDisplay",
+                result,
+                {"test": name},
+                label=f"significance-{name}",
+                size=(side + 1.6, side),
+            )
+        )
+    figures += _posterior_figures(result)
+    figures += [
+        Figure(
+            f"{capital(the(declaration(name).title))}: the posterior probability "
+            "that each estimator is the best, and its weight with its credible "
+            "interval.",
+            "RankProbabilityDisplay",
+            result,
+            {"test": name},
+            label=f"ranking-{name}",
+        )
+        for name in result._rankings()
+        if declaration(name).posterior == "ranking"
+    ]
+    figures.append(
+        Figure(
+            "The score of each estimator on each data set"
+            + (
+                " (bars: sd over the splits)." if _split_sd(result) is not None else "."
+            ),
+            "DatasetScoresDisplay",
+            result,
+            label="dataset-scores",
+            size=(6.4, min(2.0 + 0.35 * len(result.datasets), 9.0)),
+        )
+    )
+    return figures
+
+
+def _posterior_figures(result):
+    """The posterior simplex of each test that declares one (``posterior``
+    of :func:`~sklearn_bcv.register_test`), for the pair of the best
+    estimator (or the control) and its closest rival by mean rank."""
+    order = result._ranking()
+    if len(order) < 2:
+        return []
+    control = result.get("control")
+    first = result.names.index(control) if control else order[0]
+    second = next(j for j in order if j != first)
+    a, b = result.names[first], result.names[second]
+    figures = []
+    for name in result.pairwise:
+        if declaration(name).posterior != "simplex":
+            continue
+        figures.append(
+            Figure(
+                f"Posterior of the {declaration(name).title} for {a} against {b}.",
+                "PosteriorSimplexDisplay",
+                result,
+                {"name_a": a, "name_b": b, "test": name},
+                label=f"posterior-{name}",
+                size=(5.0, 4.4),
+            )
+        )
+    return figures
 
 
 # --------------------------------------------------------------------------

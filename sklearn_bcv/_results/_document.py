@@ -334,24 +334,44 @@ class DocumentMixin:
         """
         return self._summary_text(show)
 
-    def report(self, format="text"):
-        """A report of the comparison.
+    def report(self, format="text", *, figures=None, label_prefix="bcv:"):
+        """A report of the comparison, for a paper, a README or a web page.
 
-        What was compared, which tests ran and why (the assumptions
-        checked), the verdicts in sentences, the effect sizes with their
-        confidence intervals, and the tables.
+        Its methods first (what was compared and how: the estimators and
+        their parameters, the design and its seed, the scoring, the fits,
+        the tests with why each runs and the works they cite, alpha, the
+        correction, the rope, and this package's version), then the
+        verdicts in sentences, the effect sizes with their confidence
+        intervals, the tables (the scores, every pairwise test pair by
+        pair, each data set's own tests), the figures, and the references.
 
         Parameters
         ----------
         format : {"text", "markdown", "latex", "html"}, default="text"
-            ``"latex"``: a fragment whose tables use ``booktabs``;
-            ``"html"``: one self-contained page, the figures inline SVG
-            (tables only without matplotlib). Every name is escaped, by one
-            rule per format: control characters (a newline, ESC) are
-            written as their escapes (``\\x0a``, ``\\x1b``), then the
-            format's markup (Markdown's ``|``, LaTeX's ``&``, HTML's ``<``)
-            is escaped; LaTeX writes a character plain ``pdflatex`` cannot
-            print as its ASCII form, else as its escape (``\\u03b1``).
+            ``"latex"``: a fragment to ``\\input`` in a paper, whose
+            preamble needs ``booktabs`` and ``graphicx`` (a comment at its
+            top says so): every table a float with a caption and a label,
+            its numbers aligned on the decimal point, scaled down to the
+            line when wider (never in a one-column article up to eight
+            estimators with short names); ``"html"``: one self-contained
+            page, the figures inline SVG (tables only without matplotlib).
+            Every name is escaped, by one rule per format: control
+            characters (a newline, ESC) are written as their escapes
+            (``\\x0a``, ``\\x1b``), then the format's markup (Markdown's
+            ``|``, LaTeX's ``&``, HTML's ``<``) is escaped; LaTeX writes a
+            character plain ``pdflatex`` cannot print as its ASCII form,
+            else as its escape (``\\u03b1``).
+        figures : bool, str, path-like or None, default=None
+            HTML: None or True embeds the figures, False leaves them out.
+            LaTeX: a directory (as the document reaches it, e.g.
+            ``"figures"``; created if missing) where each figure is
+            written as a PDF file, without a date, that the report
+            ``\\includegraphics``; None leaves them out. Text and
+            Markdown have no figures.
+        label_prefix : str, default="bcv:"
+            The start of every LaTeX ``\\label`` (``\\ref{bcv:scores}``)
+            and of the figures' file names: two reports in one document
+            take two prefixes. Letters, digits, ``:``, ``.``, ``_``, ``-``.
 
         Returns
         -------
@@ -366,16 +386,19 @@ class DocumentMixin:
         >>> scores = np.array([[0.80, 0.85, 0.70], [0.75, 0.79, 0.72],
         ...                    [0.90, 0.91, 0.86], [0.66, 0.71, 0.60],
         ...                    [0.84, 0.88, 0.83], [0.71, 0.70, 0.75]])
-        >>> result = compare_scores(scores, names=["svm", "forest", "knn"])
+        >>> result = compare_scores(scores, names=["svm", "forest", "knn"],
+        ...                         random_state=0)
         >>> print(result.report("markdown").splitlines()[0])
         # Report
-        >>> latex = result.report("latex")  # the effect sizes and the scores
-        >>> latex.count("toprule"), latex.count("bottomrule")
-        (2, 2)
+        >>> latex = result.report("latex", label_prefix="study1:")
+        >>> latex.count(r"\\begin{table}") == latex.count(r"\\toprule")
+        True
+        >>> r"\\label{study1:scores}" in latex
+        True
         """
         from ._report import render_report
 
-        return render_report(self, format)
+        return render_report(self, format, figures=figures, label_prefix=label_prefix)
 
     def _summary_text(self, show):  # pragma: no cover - every result has one
         """The printed summary (``show`` checked by the class)."""
@@ -386,7 +409,8 @@ class DocumentMixin:
         raise NotImplementedError(f"{type(self).__name__} gives no report blocks.")
 
     def _report_figures(self):
-        """The figures of the HTML report (:class:`~._blocks.Figure`)."""
+        """The figures of the report (:class:`~._blocks.Figure`), which its
+        blocks hold before the references; none by default."""
         return []
 
     def _csv_table(self):  # pragma: no cover - every result has one

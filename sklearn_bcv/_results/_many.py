@@ -5,21 +5,50 @@ import numpy as np
 from sklearn.utils import Bunch
 
 from .._engine._plan import plan_tests, run_tests
+from ..stats._references import SPLITTER_REFERENCES
 from ..stats._registry import declaration
-from ._blocks import Figure, Heading, Items, Paragraph, Table, names_list
+from ._blocks import (
+    Figure,
+    Heading,
+    Paragraph,
+    Table,
+    Text,
+    alpha_is,
+    decimals_of,
+    fixed,
+    names_list,
+)
 from ._document import DocumentMixin
+from ._methods import (
+    Bibliography,
+    estimators_sentence,
+    fits_sentence,
+    seed_text,
+    settings_sentence,
+    tests_blocks,
+    tests_items,
+    version_sentence,
+)
 from ._pair import build_pair_result, refuse_failed_fits
 from ._pairwise import (
     matrix_fields,
+    pair_a_better,
     pairwise_lines,
     ranking,
     run_pairwise,
     split_pairs,
 )
-from ._roles import hooked_content, omnibus_sentence, pairwise_sentence
+from ._roles import (
+    bayesian_pairwise_sentence,
+    hooked_content,
+    omnibus_sentence,
+    p_is,
+    pair_table,
+    pairwise_sentence,
+)
 from ._rows import TEST_COLUMNS, pair_row, test_row, with_extra_columns
-from ._text import format_number, text_table
-from ._verdict import check_show, not_recommended
+from ._text import format_number, join_lines, shared_ranks, text_table
+from ._verdict import check_show, is_bayesian, not_recommended
 
 __all__ = ["ManyComparisonResult", "build_many_result"]
 
@@ -92,6 +121,13 @@ class ManyComparisonResult(DocumentMixin, Bunch):
         Per-split failures and times.
     predictions : dict or None
         Name -> per-split predictions (``return_predictions=True``).
+    provenance : Bunch or None
+        How the result was made, for the methods of its report:
+        ``version`` (of sklearn_bcv), ``estimators`` (name -> the class and
+        the parameters it changes; None when the predictions were given),
+        ``cv`` (the splitter), ``random_state`` (the seed; None, or the
+        kind of generator given) and ``given`` (``"predictions"`` when
+        they were given, else None).
     """
 
     _FIELDS = (
@@ -116,6 +152,7 @@ class ManyComparisonResult(DocumentMixin, Bunch):
         "fit_time",
         "score_time",
         "predictions",
+        "provenance",
     )
 
     def pair(self, name_a, name_b):
@@ -225,10 +262,14 @@ class ManyComparisonResult(DocumentMixin, Bunch):
         return _report_blocks(self)
 
     def _report_figures(self):
-        """The significance matrix of the first pairwise test."""
-        if not self.pairwise:
-            return []
-        return [Figure("Pairwise significance", "SignificanceMatrixDisplay", self)]
+        """The significance matrix of each pairwise test, and the posterior
+        of the two best estimators by each Bayesian test that draws one."""
+        return _figures(self)
+
+    def _score_decimals(self):
+        """The decimals of the scores: one precision for every number in
+        score units (:func:`~._blocks.decimals_of`)."""
+        return decimals_of(np.ravel(np.asarray(self.scores, dtype=float)))
 
     def _csv_table(self):
         own = self._contributions()
@@ -271,7 +312,7 @@ def _pair_of(result, a, b, *, tests):
     plan, skipped = plan_tests(
         tests, result.design, store.task, alternative=result.alternative
     )
-    return build_pair_result(
+    pair = build_pair_result(
         store,
         a,
         b,
@@ -284,6 +325,21 @@ def _pair_of(result, a, b, *, tests):
         fits=result._fits,
         estimator_names=(result.names[a], result.names[b]),
     )
+    provenance = result.get("provenance")
+    if provenance is not None:
+        described = provenance.get("estimators") or {}
+        pair["provenance"] = Bunch(
+            **{
+                **provenance,
+                "estimators": None
+                if not described
+                else {
+                    "A": described[result.names[a]],
+                    "B": described[result.names[b]],
+                },
+            }
+        )
+    return pair
 
 
 def build_many_result(
@@ -391,7 +447,7 @@ def _many_verdict(result):
     if result.pairwise:
         verdict.pairwise_test = next(iter(result.pairwise))
         verdict.differ = verdict.differ_by_test[verdict.pairwise_test]
-    verdict.text = "\n".join(lines) if lines else "Verdict: none; no test was run."
+    verdict.text = join_lines(lines) if lines else "Verdict: none; no test was run."
     return verdict
 
 
@@ -442,9 +498,12 @@ def _format_many_summary(result, show="default"):
         f"{result.design.describe()}, {result.design.n_samples} records",
         f"task: {result.task}, scoring: {result.scoring}",
     ]
+    order = ranking(result)
+    decimals = result._score_decimals()
+    ranks = shared_ranks([float(result.mean_scores[j]) for j in order])
     rows = [
-        (str(r + 1), result.names[j], f"{result.mean_scores[j]:.4g}")
-        for r, j in enumerate(ranking(result))
+        (str(rank), result.names[j], fixed(result.mean_scores[j], decimals))
+        for rank, j in zip(ranks, order)
     ]
     lines += [
         "  " + line
@@ -452,13 +511,13 @@ def _format_many_summary(result, show="default"):
             ("rank", "estimator", "mean score"), rows, right_aligned=(0, 2)
         )
     ]
-    verdict = result.verdict.text.splitlines()
+    verdict = result.verdict.text.split("\n")
     failed = result.get("failed_fits")
     fits_failed = failed is not None and bool(np.any(failed))
     if result.pairwise and (show != "all") and not fits_failed:
         verdict = verdict[: 1 if result.tests else 0] + _pairwise_text(result, show)
     lines += verdict
-    return "\n".join(lines)
+    return join_lines(lines)
 
 
 # --------------------------------------------------------------------------
@@ -468,22 +527,18 @@ def _format_many_summary(result, show="default"):
 def _report_blocks(result):
     names = list(result.names)
     alpha = result.alpha
-    design = result.get("design")
-    compared = f"{len(names)} estimators ({names_list(names)}) were compared"
-    if design is not None:
-        compared += f" on {design.describe()} of {design.n_samples} records"
-    compared += f", task {result.get('task')}, scoring {result.get('scoring')}."
-    blocks = [Heading("What was compared"), Paragraph(compared)]
-    tests_text = []
-    for name in list(result.tests) + list(result.pairwise):
-        why = declaration(name).rationale
-        tests_text.append(f"{name}" + (f": {why}" if why else ""))
-    tests_text += [
-        f"{name}: not run ({reason})"
-        for name, reason in (result.get("skipped_tests") or {}).items()
+    bibliography = Bibliography()
+    blocks = [
+        Heading("Methods"),
+        *[Paragraph(p) for p in _methods(result, bibliography)],
     ]
-    if tests_text:
-        blocks += [Heading("Tests and why"), Items(tests_text)]
+    blocks += tests_blocks(
+        tests_items(
+            [*result.tests, *result.pairwise],
+            bibliography,
+            skipped=result.get("skipped_tests"),
+        )
+    )
     own = result._contributions()
     what = f"the {len(names)} estimators"
     sentences = {
@@ -492,7 +547,13 @@ def _report_blocks(result):
     }
     for name, table in result.pairwise.items():
         pairs = result.verdict.differ_by_test.get(name, [])
-        sentences[name] = [pairwise_sentence(name, table, pairs, alpha)]
+        sentences[name] = [
+            bayesian_pairwise_sentence(name, table, names, alpha)
+            if is_bayesian(name)
+            else pairwise_sentence(
+                name, table, pairs, alpha, evidence=_evidence(result, table, pairs)
+            )
+        ]
     tables = []
     for name in sentences:
         if name in own:
@@ -502,8 +563,96 @@ def _report_blocks(result):
     if not sentences:
         sentences.append(result.verdict.text)
     blocks += [Heading("Verdicts"), *[Paragraph(s) for s in sentences]]
-    blocks += [Heading("Tables"), _scores_table(result), *tables]
+    blocks += [Heading("Tables"), _scores_table(result)]
+    for name, table in result.pairwise.items():
+        if name in own:
+            continue
+        pairs = [(names.index(a), names.index(b)) for a, b in table.results]
+        blocks.append(
+            pair_table(
+                name,
+                table,
+                pairs,
+                names,
+                alpha=alpha,
+                a_better=lambda a, b, name=name, table=table: pair_a_better(
+                    result, name, table, a, b
+                ),
+            )
+        )
+    blocks += tables
+    blocks += result._report_figures()
+    blocks += bibliography.blocks()
     return blocks
+
+
+def _evidence(result, table, pairs):
+    """``{(better, worse): "p = 0.015"}`` of the pairs a frequentist test
+    separates, from its adjusted p-values."""
+    p = np.asarray(table.get("pvalue_adjusted"), dtype=float)
+    out = {}
+    for better, worse in pairs:
+        a, b = result.names.index(better), result.names.index(worse)
+        out[better, worse] = p_is(min(p[a, b], p[b, a]), "p")
+    return out
+
+
+def _design_text(result, bibliography):
+    """How the scores were obtained: the splits, the splitter and its seed,
+    or, for predictions given, what is not known here."""
+    design = result.get("design")
+    provenance = result.get("provenance") or {}
+    splits = f"the {design.n_splits} splits of a {design.describe()}"
+    cite = bibliography.cite(SPLITTER_REFERENCES.get(design.kind, ()))
+    if provenance.get("given") or not provenance:
+        cv = provenance.get("cv")
+        return (
+            f"The predictions were given, on {splits}"
+            + (f" ({cv})" if cv else "")
+            + (f" ({cite})" if cite else "")
+            + ": the estimators that made them and the seed of the splits are not "
+            "known to sklearn_bcv and are not stated here."
+        )
+    how = "; ".join(
+        part for part in (provenance.get("cv"), seed_text(provenance), cite) if part
+    )
+    return f"Each estimator was fitted and scored on {splits} ({how})."
+
+
+def _methods(result, bibliography):
+    names = list(result.names)
+    design = result.get("design")
+    provenance = result.get("provenance")
+    compared = (
+        f"{len(names)} estimators ({names_list(names)}) were compared on one data "
+        f"set of {design.n_samples} records, task {result.get('task')}, scoring "
+        f"{result.get('scoring')}."
+    )
+    if result.get("control"):
+        compared += f" Control: {result.control}."
+    first = [compared]
+    if (provenance or {}).get("estimators"):
+        first.append(estimators_sentence(names, provenance))
+    first.append(_design_text(result, bibliography))
+    fits = fits_sentence(result.get("failed_fits"))
+    if fits:
+        first.append(f"In all, {fits}")
+    frequentist = [name for name in result.pairwise if not is_bayesian(name)]
+    n_pairs = max((len(result.pairwise[t].results) for t in frequentist), default=0)
+    ropes = [
+        test_result.get("rope")
+        for name, table in result.pairwise.items()
+        if is_bayesian(name)
+        for test_result in table.results.values()
+    ]
+    settings = settings_sentence(
+        alpha=result.alpha,
+        correction=result.get("correction"),
+        n_pairs=n_pairs,
+        bayesian_ropes=ropes,
+        bibliography=bibliography,
+    )
+    return [" ".join(first), settings + " " + version_sentence(provenance)]
 
 
 def _scores_table(result):
@@ -511,10 +660,10 @@ def _scores_table(result):
     bold, marked where the first pairwise test separates it from the best
     (or the control)."""
     names = list(result.names)
-    alpha = result.alpha
     scores = np.asarray(result.scores, dtype=float)
     sd = scores.std(axis=0, ddof=1) if scores.shape[0] > 1 else None
     mean = np.asarray(result.mean_scores, dtype=float)
+    decimals = result._score_decimals()
     best = int(np.argmax(mean))
     marked, note = set(), None
     if result.pairwise:
@@ -522,19 +671,21 @@ def _scores_table(result):
         differ = result.verdict.differ_by_test.get(test, [])
         ref = result.get("control") or names[best]
         marked = {names.index(b if a == ref else a) for a, b in differ if ref in (a, b)}
-        note = (
-            f"† differs from {ref} by the pairwise {test} at alpha = {alpha}"
-            + (
+        note = Text(
+            f"† differs from {ref} by the pairwise {test} at ",
+            alpha_is(result.alpha),
+            (
                 f" ({result.pairwise[test].correction} correction)"
                 if result.pairwise[test].get("correction")
                 else ""
             )
-            + "."
+            + ".",
         )
     rows = [
         [
             name,
-            f"{mean[j]:.4g}" + ("" if sd is None else f" ± {sd[j]:.2g}"),
+            fixed(mean[j], decimals)
+            + ("" if sd is None else f" ± {fixed(sd[j], decimals)}"),
         ]
         for j, name in enumerate(names)
     ]
@@ -542,7 +693,44 @@ def _scores_table(result):
         ("estimator", "mean score" + ("" if sd is None else " ± sd")),
         rows,
         caption="Mean score of each estimator over the splits (the best in bold).",
+        label="scores",
         bold={(best, 1)},
         marked={(j, 1) for j in marked},
         notes=[note] if note else [],
     )
+
+
+def _figures(result):
+    k = len(result.names)
+    side = min(2.2 + 0.75 * k, 8.0)
+    figures = [
+        Figure(
+            f"Every pair by the {declaration(name).title}.",
+            "SignificanceMatrixDisplay",
+            result,
+            {"test": name},
+            label=f"significance-{name}",
+            size=(side + 1.6, side),
+        )
+        for name in result.pairwise
+    ]
+    order = ranking(result)
+    a, b = result.names[order[0]], result.names[order[1]]
+    for name, table in result.pairwise.items():
+        run = table.results.get((a, b))
+        pair = (a, b)
+        if run is None:
+            run, pair = table.results.get((b, a)), (b, a)
+        if declaration(name).posterior != "density" or run is None:
+            continue
+        figures.append(
+            Figure(
+                f"Posterior of the {declaration(name).title} for {pair[0]} (A) "
+                f"against {pair[1]} (B).",
+                "PosteriorDisplay",
+                Bunch(tests=Bunch(**{name: run}), estimator_names=pair),
+                {"test": name},
+                label=f"posterior-{name}",
+            )
+        )
+    return figures

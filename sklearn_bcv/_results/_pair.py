@@ -5,11 +5,38 @@ import numpy as np
 from sklearn.utils import Bunch
 
 from .._engine._plan import plan_tests, recommend, run_tests
+from ..stats._references import SPLITTER_REFERENCES
 from ..stats._registry import declaration
-from ._blocks import Figure, Heading, Items, Paragraph, Table, num
+from ._blocks import (
+    Figure,
+    Heading,
+    Paragraph,
+    Table,
+    Text,
+    alpha_is,
+    capital,
+    decimals_of,
+    fixed,
+    level_is,
+    math_number,
+    num,
+    the,
+)
 from ._document import DocumentMixin
+from ._methods import (
+    Bibliography,
+    cited,
+    estimators_sentence,
+    fits_sentence,
+    seed_text,
+    settings_sentence,
+    tests_blocks,
+    tests_items,
+    version_sentence,
+)
+from ._roles import posterior_decision, posterior_phrase, probability, rope_of
 from ._rows import TEST_COLUMNS, test_row
-from ._text import format_number, text_table
+from ._text import format_number, join_lines, text_table
 from ._verdict import (
     bayesian_rule,
     check_show,
@@ -85,6 +112,13 @@ class ComparisonResult(DocumentMixin, Bunch):
         The fitted estimators (``return_estimator=True``).
     sequentially_adjusted : bool or None
         False on the fixed-design comparison of a sequential result.
+    provenance : Bunch or None
+        How the result was made, for the methods of its report:
+        ``version`` (of sklearn_bcv), ``estimators`` (name -> the class and
+        the parameters it changes; None when the predictions were given),
+        ``cv`` (the splitter), ``random_state`` (the seed; None, or the
+        kind of generator given) and ``given`` (``"predictions"`` when
+        they were given, else None).
     """
 
     _FIELDS = (
@@ -114,6 +148,7 @@ class ComparisonResult(DocumentMixin, Bunch):
         "estimators_a",
         "estimators_b",
         "sequentially_adjusted",
+        "provenance",
     )
 
     def run_test(self, name, **params):
@@ -149,13 +184,34 @@ class ComparisonResult(DocumentMixin, Bunch):
         return _report_blocks(self)
 
     def _report_figures(self):
-        return [
+        """The score differences per split, and the posterior of each
+        Bayesian test that draws one."""
+        figures = [
             Figure(
-                "Score differences (A - B) per split",
+                "Score differences (A - B) per split.",
                 "ScoreDifferencesDisplay",
                 self,
+                label="differences",
             )
         ]
+        for name in self.tests:
+            if declaration(name).posterior == "density":
+                figures.append(
+                    Figure(
+                        f"Posterior of the {declaration(name).title}.",
+                        "PosteriorDisplay",
+                        self,
+                        {"test": name},
+                        label=f"posterior-{name}",
+                    )
+                )
+        return figures
+
+    def _score_decimals(self):
+        """The decimals of the scores: one precision for every number in
+        score units (:func:`~._blocks.decimals_of`)."""
+        scores = np.concatenate([np.ravel(self.scores_a), np.ravel(self.scores_b)])
+        return decimals_of(scores)
 
     def _csv_table(self):
         """One row per test (with its status), then one per split."""
@@ -323,7 +379,7 @@ def _pair_verdict(result, why):
         rationale=why,
         decision=decision,
         pvalue=pvalue,
-        text=f"Verdict from {name} ({why}): {outcome}",
+        text=join_lines([f"Verdict from {name} ({why}): {outcome}"]),
     )
     return verdict
 
@@ -403,7 +459,7 @@ def format_pair_summary(result, show="default"):
         f"task: {result.task}, scoring: {result.scoring}, mean score A "
         f"{np.mean(result.scores_a):.4g}, B {np.mean(result.scores_b):.4g}, "
         f"mean difference (A - B) {np.mean(result.differences):+.4g}",
-        result.verdict.text,
+        *result.verdict.text.split("\n"),
     ]
     mean_difference = float(np.mean(result.differences))
     lead = result.verdict.test
@@ -428,7 +484,7 @@ def format_pair_summary(result, show="default"):
             f"not run (alternative={result.alternative!r} unsupported): "
             + ", ".join(skipped)
         )
-    return "\n".join(lines)
+    return join_lines(lines)
 
 
 # --------------------------------------------------------------------------
@@ -437,37 +493,78 @@ def format_pair_summary(result, show="default"):
 
 def _report_blocks(result):
     names = result.get("estimator_names") or ("A", "B")
-    design = result.design
-    mean_a, mean_b = np.mean(result.scores_a), np.mean(result.scores_b)
-    compared = (
-        f"Estimators A = {names[0]} and B = {names[1]} were compared on "
-        f"{design.describe()} of {design.n_samples} records, task "
-        f"{result.task}, scoring {result.scoring}: mean score A "
-        f"{mean_a:.4g}, B {mean_b:.4g}, mean difference (A - B) "
-        f"{mean_a - mean_b:+.4g}."
-    )
-    blocks = [Heading("What was compared"), Paragraph(compared)]
+    bibliography = Bibliography()
+    blocks = [Heading("Methods"), Paragraph(_methods(result, names, bibliography))]
     verdict = result.verdict
-    tests_text = []
-    for name in result.tests:
-        status = (
-            "recommended"
-            if name == result.get("recommended_test")
-            else "for reference, not the basis of the verdict"
+    status = {
+        name: "recommended"
+        if name == result.get("recommended_test")
+        else "for reference, not the basis of the verdict"
+        for name in result.tests
+    }
+    items = tests_items(
+        result.tests, bibliography, status=status, skipped=result.get("skipped_tests")
+    )
+    if verdict.test in result.tests and verdict.rationale:
+        # The verdict's test: why it is the verdict's, in its own words.
+        i = list(result.tests).index(verdict.test)
+        items[i] = cited(
+            f"{verdict.test} ({status[verdict.test]}): {verdict.rationale}",
+            bibliography.test(verdict.test),
         )
-        why = verdict.rationale if name == verdict.test else declaration(name).rationale
-        tests_text.append(f"{name} ({status})" + (f": {why}" if why else ""))
-    tests_text += [
-        f"{name}: not run ({reason})"
-        for name, reason in (result.get("skipped_tests") or {}).items()
-    ]
-    if tests_text:
-        blocks += [Heading("Tests and why"), Items(tests_text)]
+    blocks += tests_blocks(items)
     blocks += [Heading("Verdicts"), Paragraph(_verdict_sentence(result, names))]
-    table = _tests_table(result)
-    if table is not None:
-        blocks += [Heading("Tables"), table]
+    blocks += [
+        Paragraph(_posterior_sentence(result, name, names))
+        for name in result.tests
+        if is_bayesian(name) and name != verdict.test
+    ]
+    tables = _tests_tables(result, names)
+    if tables:
+        blocks += [Heading("Tables"), *tables]
+    blocks += result._report_figures()
+    blocks += bibliography.blocks()
     return blocks
+
+
+def _methods(result, names, bibliography):
+    """What was compared, how, and how it was decided, in one paragraph."""
+    design = result.design
+    provenance = result.get("provenance") or {}
+    decimals = result._score_decimals()
+    mean_a, mean_b = np.mean(result.scores_a), np.mean(result.scores_b)
+    difference = fixed(mean_a - mean_b, decimals)
+    difference = difference if difference.startswith("-") else f"+{difference}"
+    splits = f"the {design.n_splits} splits of a {design.describe()}"
+    if design.n_splits == 1:
+        splits = "one hold-out split"
+    cite = bibliography.cite(SPLITTER_REFERENCES.get(design.kind, ()))
+    if provenance.get("given") or not provenance:
+        how = (
+            f"on predictions given on {splits}"
+            + (f" ({cite})" if cite else "")
+            + " (the estimators that made them and the seed of the splits are "
+            "not known to sklearn_bcv)"
+        )
+    else:
+        parts = (provenance.get("cv"), seed_text(provenance), cite)
+        how = f"each fitted and scored on {splits} ({'; '.join(p for p in parts if p)})"
+    text = [
+        f"Estimators A = {names[0]} and B = {names[1]} were compared on one data "
+        f"set of {design.n_samples} records, task {result.task}, {how}, scoring "
+        f"{result.scoring}: mean score A {fixed(mean_a, decimals)}, B "
+        f"{fixed(mean_b, decimals)}, mean difference (A - B) {difference}."
+    ]
+    if provenance.get("estimators"):
+        text.append(estimators_sentence(["A", "B"], provenance))
+    fits = fits_sentence(result.get("failed_fits"))
+    if fits:
+        text.append(f"In all, {fits}")
+    ropes = [rope_of(test) for name, test in result.tests.items() if is_bayesian(name)]
+    settings = settings_sentence(
+        alpha=result.alpha, bayesian_ropes=ropes, bibliography=bibliography
+    )
+    return Text(" ".join(text) + " ", settings, " ", version_sentence(provenance))
 
 
 def _verdict_sentence(result, names):
@@ -475,55 +572,147 @@ def _verdict_sentence(result, names):
     if verdict.test is None:
         return verdict.text
     test = result.tests[verdict.test]
+    title = capital(the(declaration(verdict.test).title))
+    if is_bayesian(verdict.test):
+        rope = rope_of(test)
+        p = (test.get("p_a_better"), test.get("p_rope"), test.get("p_b_better"))
+        decision = posterior_decision(
+            *p,
+            reject=verdict.decision in ("A better", "B better"),
+            alpha=result.alpha,
+            rope=rope,
+            name_a=names[0],
+            name_b=names[1],
+        )
+        return Text(
+            f"{title}, {verdict.rationale}, gives "
+            f"{posterior_phrase(*p, names[0], names[1], rope)}: {decision} at ",
+            level_is(result.alpha),
+            ".",
+        )
     stat = test.get("statistic")
     df = test.get("df")
-    shown = [f"statistic {num(stat)}"] if stat is not None else []
+    shown = [Text("statistic ", math_number(stat))] if stat is not None else []
     if df is not None:
-        shown.append(f"df {num(df)}")
+        shown.append(Text(f"df {num(df)}"))
     if test.get("pvalue") is not None:
-        shown.append(f"p = {num(test.pvalue)}")
+        shown.append(Text("p = ", math_number(test.pvalue)))
+    shown = sum((Text(", " if i else "", part) for i, part in enumerate(shown)), Text())
     decision = verdict.decision
     if decision in ("A better", "B better"):
         better, worse = names if decision == "A better" else names[::-1]
         outcome = f"found {better} better than {worse}"
     else:
         outcome = "found no significant difference between the estimators"
-    return (
-        f"The {declaration(verdict.test).title} ({', '.join(shown)}), "
-        f"{verdict.rationale}, {outcome} at alpha = {result.alpha}."
+    return Text(
+        f"{title} (",
+        shown,
+        f"), {verdict.rationale}, {outcome} at ",
+        alpha_is(result.alpha),
+        ".",
     )
 
 
-def _tests_table(result):
-    """The tests run, the verdict's in bold; None when none ran."""
-    rows = []
-    bold = set()
+def _posterior_sentence(result, name, names):
+    """What a Bayesian test other than the verdict's gives, for reference:
+    its posterior probabilities and their decision at ``1 - alpha``."""
+    test = result.tests[name]
+    rope = rope_of(test)
+    p = (test.get("p_a_better"), test.get("p_rope"), test.get("p_b_better"))
+    decision = posterior_decision(
+        *p,
+        reject=bool(test.get("reject")),
+        alpha=result.alpha,
+        rope=rope,
+        name_a=names[0],
+        name_b=names[1],
+    )
+    return Text(
+        f"For reference, {the(declaration(name).title)} gives "
+        f"{posterior_phrase(*p, names[0], names[1], rope)}: {decision} at "
+        f"{1 - result.alpha:g} (",
+        level_is(result.alpha),
+        ").",
+    )
+
+
+def _tests_tables(result, names):
+    """The tests run, frequentist and Bayesian apart, the verdict's in
+    bold."""
     mean_difference = float(np.mean(result.differences))
-    for i, (name, r) in enumerate(result.tests.items()):
-        if name == result.verdict.test:
-            bold.add((i, 0))
-        decision = _decision(name, r, mean_difference)
-        if is_bayesian(name):
-            evidence = f"P(A better) = {num(r.get('p_a_better'), 4)}"
-        else:
-            evidence = f"p = {num(r.get('pvalue'), 4)}"
-        rows.append(
-            (
-                name,
-                num(r.get("statistic"), 4),
-                num(r.get("df"), 4),
-                evidence,
-                "-" if decision is None else decision,
+    frequentist = [name for name in result.tests if not is_bayesian(name)]
+    bayesian = [name for name in result.tests if is_bayesian(name)]
+    tables = []
+    if frequentist:
+        rows, bold = [], set()
+        stats = [result.tests[name].get("statistic") for name in frequentist]
+        stats = [s if np.ndim(s) == 0 else None for s in stats]
+        decimals = decimals_of([s for s in stats if s is not None], max_decimals=4)
+        for i, name in enumerate(frequentist):
+            r = result.tests[name]
+            if name == result.verdict.test:
+                bold.add((i, 0))
+            decision = _decision(name, r, mean_difference)
+            df = r.get("df")
+            rows.append(
+                (
+                    name,
+                    fixed(stats[i], decimals),
+                    num(df, 4) if np.ndim(df) == 0 else num(tuple(np.ravel(df)), 4),
+                    probability(r.get("pvalue")),
+                    "-" if decision is None else decision,
+                )
+            )
+        tables.append(
+            Table(
+                ("test", "statistic", "df", "p", "decision"),
+                rows,
+                caption=Text(
+                    "The frequentist tests run (bold: the one the verdict rests "
+                    "on; the others for reference), each at ",
+                    alpha_is(result.alpha),
+                    ".",
+                ),
+                label="tests",
+                bold=bold,
             )
         )
-    if not rows:
-        return None
-    return Table(
-        ("test", "statistic", "df", "p-value or posterior", "decision"),
-        rows,
-        caption="The tests run (bold: the one the verdict rests on; "
-        "the others are shown for reference). A Bayesian test decides "
-        "when a posterior probability exceeds 1 - alpha; it is not a "
-        "frequentist test at level alpha.",
-        bold=bold,
-    )
+    if bayesian:
+        rows, bold = [], set()
+        ropes = {rope_of(result.tests[name]) for name in bayesian}
+        middle = "P(rope)" if max(ropes) > 0 else "P(neither better)"
+        for i, name in enumerate(bayesian):
+            r = result.tests[name]
+            if name == result.verdict.test:
+                bold.add((i, 0))
+            p = (r.get("p_a_better"), r.get("p_rope"), r.get("p_b_better"))
+            decision = posterior_decision(
+                *p,
+                reject=bool(r.get("reject")),
+                alpha=result.alpha,
+                rope=rope_of(r),
+                name_a="A",
+                name_b="B",
+            )
+            rows.append((name, *[probability(v) for v in p], decision))
+        tables.append(
+            Table(
+                ("test", "P(A better)", middle, "P(B better)", "decision"),
+                rows,
+                caption=Text(
+                    "The Bayesian tests run (posterior probabilities; a decision "
+                    "when one exceeds ",
+                    level_is(result.alpha),
+                    "; "
+                    + (
+                        "rope " + ", ".join(f"±{rope:g}" for rope in sorted(ropes))
+                        if max(ropes) > 0
+                        else "no rope"
+                    )
+                    + ").",
+                ),
+                label="bayesian-tests",
+                bold=bold,
+            )
+        )
+    return tables

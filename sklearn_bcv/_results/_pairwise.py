@@ -16,6 +16,7 @@ from sklearn.utils import Bunch
 from .._engine._plan import run_tests
 from ..stats._corrections import adjust_pvalues
 from ..stats._registry import declaration
+from ._blocks import count
 from ._text import format_number
 from ._verdict import bayesian_rule, is_bayesian
 
@@ -23,6 +24,7 @@ __all__ = [
     "BAYESIAN_FIELDS",
     "FREQUENTIST_FIELDS",
     "matrix_fields",
+    "pair_a_better",
     "pairs_tested",
     "pairwise_lines",
     "pairwise_table",
@@ -276,7 +278,7 @@ def split_pairs(result, test, table):
     for name_a, name_b in table.results:
         a, b = result.names.index(name_a), result.names.index(name_b)
         if table.reject[a, b]:
-            a_better = _pair_a_better(result, test, table, a, b)
+            a_better = pair_a_better(result, test, table, a, b)
             differ.append((a, b) if a_better else (b, a))
         else:
             same.append(tuple(sorted((a, b), key=rank.get)))
@@ -292,16 +294,16 @@ def pairwise_lines(result, test, table, differ, same):
         rule = bayesian_rule(result.alpha, result.alternative)
         lines = [
             f"Pairwise {test} (Bayesian: posterior probabilities, not corrected "
-            f"for the {n_pairs} pairs; {rule}): "
+            f"for the {count(n_pairs, 'pair')}; {rule}): "
             f"{len(differ)} decided."
         ]
     else:
         if table.get("correction"):
             how = f"{table.correction}-adjusted p-values"
         else:
-            how = f"raw p-values, not corrected for the {n_pairs} pairs"
+            how = f"raw p-values, not corrected for the {count(n_pairs, 'pair')}"
         lines = [
-            f"Pairwise {test} ({how}, {n_pairs} pairs): "
+            f"Pairwise {test} ({how}, {count(n_pairs, 'pair')}): "
             f"{len(differ)} differ at alpha={result.alpha}."
         ]
     if differ:
@@ -320,7 +322,7 @@ def pairwise_lines(result, test, table, differ, same):
     return lines
 
 
-def _pair_a_better(result, test, table, a, b):
+def pair_a_better(result, test, table, a, b):
     """Whether A (row ``a``) is the better of a rejected pair."""
     if is_bayesian(test):
         return table.p_a_better[a, b] >= table.p_b_better[a, b]

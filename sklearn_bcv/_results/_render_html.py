@@ -11,6 +11,7 @@ no name can open a tag.
 import html
 
 from ._blocks import Renderer
+from ._figures import FigureMaker
 from ._text import escape_controls
 
 __all__ = ["HtmlRenderer"]
@@ -19,7 +20,7 @@ _CSS = (
     "body{font-family:sans-serif;max-width:60em;margin:2em auto;color:#222}"
     "table{border-collapse:collapse;margin:1em 0}"
     "th,td{padding:.2em .6em;text-align:right;border-bottom:1px solid #ccc}"
-    "th:first-child,td:first-child{text-align:left}"
+    "th:first-child,td:first-child,th.l,td.l{text-align:left}"
     "thead th{border-bottom:2px solid #222}caption{caption-side:top;"
     "text-align:left;font-style:italic}.note{font-size:.9em}"
     "figure{margin:1em 0}figure svg{max-width:100%;height:auto}"
@@ -32,7 +33,7 @@ class HtmlRenderer(Renderer):
     def escape(self, text):
         return html.escape(escape_controls(text, markup=True))
 
-    def begin(self, n_figures):
+    def begin(self):
         self.out += [
             "<!DOCTYPE html>",
             '<html lang="en">',
@@ -41,33 +42,40 @@ class HtmlRenderer(Renderer):
             "<body>",
             "<h1>Report</h1>",
         ]
-        if not n_figures:
-            self.out.append(
-                '<p class="note">This report has tables only (no figures).</p>'
-            )
+        self._after_title = len(self.out)
+        self._figures_started = False
 
     def end(self):
+        if self.figures is None or not self.figures.n_drawn:
+            self.out.insert(
+                self._after_title,
+                '<p class="note">This report has tables only (no figures).</p>',
+            )
         self.out += ["</body>", "</html>"]
         return "\n".join(self.out) + "\n"
 
     def heading(self, block):
-        self.out.append(f"<h2>{self.escape(block.text)}</h2>")
+        self.out.append(f"<h2>{self.write(block.text)}</h2>")
 
     def paragraph(self, block):
-        self.out.append(f"<p>{self.escape(block.text)}</p>")
+        self.out.append(f"<p>{self.write(block.text)}</p>")
 
     def items(self, block):
         self.out += [
             "<ul>",
-            *[f"<li>{self.escape(item)}</li>" for item in block.items],
+            *[f"<li>{self.write(item)}</li>" for item in block.items],
             "</ul>",
         ]
 
     def table(self, block):
-        self.out += ["<table>", f"<caption>{self.escape(block.caption)}</caption>"]
+        self.out += ["<table>", f"<caption>{self.write(block.caption)}</caption>"]
+        left = ' class="l"'
         self.out.append(
             "<thead><tr>"
-            + "".join(f"<th>{self.escape(h)}</th>" for h in block.header)
+            + "".join(
+                f"<th{left if 0 < j < block.label_columns else ''}>{self.write(h)}</th>"
+                for j, h in enumerate(block.header)
+            )
             + "</tr></thead><tbody>"
         )
         for i, row in enumerate(block.rows):
@@ -75,14 +83,37 @@ class HtmlRenderer(Renderer):
                 self.cell(block, i, j, ("<strong>", "</strong>"))
                 for j in range(len(row))
             ]
-            self.out.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+            self.out.append(
+                "<tr>"
+                + "".join(
+                    f"<td{left if 0 < j < block.label_columns else ''}>{c}</td>"
+                    for j, c in enumerate(cells)
+                )
+                + "</tr>"
+            )
         self.out.append("</tbody></table>")
-        self.out += [f'<p class="note">{self.escape(note)}</p>' for note in block.notes]
+        self.out += [f'<p class="note">{self.write(note)}</p>' for note in block.notes]
 
     def figure(self, block):
+        """The figure as inline SVG, under a heading "Figures" before the
+        first; a paragraph saying why when it cannot be drawn."""
+        if self.figures is None:
+            return
+        if not self._figures_started:
+            self._figures_started = True
+            self.out.append("<h2>Figures</h2>")
+            if not self.figures.available():
+                self.out.append(f"<p>{self.escape(FigureMaker.NO_MATPLOTLIB)}</p>")
+        if not self.figures.available():
+            return
+        svg, why = self.figures.svg(block)
+        if svg is None:
+            why = self.escape(f"not drawn ({why}).")
+            self.out.append(f"<p>{self.write(block.caption)}: {why}</p>")
+            return
         self.out += [
             "<figure>",
-            block.svg,
-            f"<figcaption>{self.escape(block.caption)}</figcaption>",
+            svg,
+            f"<figcaption>{self.write(block.caption)}</figcaption>",
             "</figure>",
         ]

@@ -1,4 +1,4 @@
-"""Reports as a LaTeX fragment (tables with ``booktabs``).
+"""Reports as a LaTeX fragment a paper can ``\\input``.
 
 The one rule, for every string: invisible characters are written as their
 escapes (:func:`~._text.escape_controls`: a newline cannot end a paragraph
@@ -6,13 +6,31 @@ inside a table), then each character LaTeX treats specially is written as
 the command that prints it, and a character plain ``pdflatex`` cannot
 print (with its default font encoding) is written as its closest ASCII
 form, else as its escape ``\\uXXXX``. The fragment is therefore always
-balanced and compiles with ``\\usepackage{booktabs}`` alone, whatever the
-names.
+balanced and compiles with ``\\usepackage{booktabs}`` and
+``\\usepackage{graphicx}``, whatever the names. Statistics, ``alpha`` and
+minus signs (:class:`~._blocks.Math` pieces) are set in math mode.
+
+The layout of a table, the same in a one- or a two-column article:
+
+* every table is a float with its ``\\caption`` and ``\\label``, its rules
+  from ``booktabs``;
+* a column of numbers is aligned on the decimal point, without any package:
+  a number is split into two columns at its point (``r@{}l``), and its
+  ``± sd`` into two more, so a bold cell, whose digits are wider, and a
+  dagger, set in no width (``\\rlap``), leave the points in line;
+* a table is set at its natural size when it fits the line, else scaled
+  down to ``\\linewidth`` (``\\resizebox`` of ``graphicx``), so it never
+  runs into the margin; the results keep their tables narrow (no repeated
+  column, the spread of the scores in a table of its own beyond four
+  estimators), so a one-column article needs no scaling up to eight
+  estimators with short names.
 """
 
+import re
 import unicodedata
 
-from ._blocks import Renderer
+from ._blocks import Math, Renderer, Text
+from ._figures import file_stem
 from ._text import escape_controls
 
 __all__ = ["LatexRenderer", "latex_escape"]
@@ -93,6 +111,18 @@ def latex_escape(text):
     return "".join(out)
 
 
+#: Inside a word of code (``Pipeline(StandardScaler(), C=1.0)``, a long
+#: name), the places a line may break: after a call's ``(``, ``,``, ``=`` and ``\_``
+#: not followed by a space. TeX does not hyphenate such words, and one
+#: longer than the line's slack would stick out of the margin.
+_CODE_BREAK = re.compile(r"((?<=\w)\(|,|=|\\_)(?=[^\s])")
+
+
+def _breakable(text):
+    """``text`` with ``\\allowbreak{}`` where a word of code may break."""
+    return _CODE_BREAK.sub(lambda m: m.group(1) + r"\allowbreak{}", text)
+
+
 def _first(text):
     """A row's first cell or an item: ``{}`` before a leading ``[`` or
     ``*``, which ``\\\\``, ``\\midrule`` and ``\\item`` would read as their
@@ -100,44 +130,164 @@ def _first(text):
     return "{}" + text if text[:1] in ("[", "*") else text
 
 
+#: A cell of numbers: an optional sign or bound, digits, a fraction, and an
+#: optional ``± sd`` (see :class:`~._blocks.Table`).
+_NUMBER = r"(?P<{0}sign>[<>]?-?)(?P<{0}int>\d+)(?P<{0}frac>\.\d+)?"
+_NUMBER_CELL = re.compile(_NUMBER.format("m") + r"(?: ± " + _NUMBER.format("s") + r")?")
+#: A cell that holds no number in a column of numbers.
+_PLACEHOLDERS = frozenset({"-", "", "–"})
+
+#: A table wider than the line is scaled down to it (never up).
+_FIT = r"\resizebox{\ifdim\width>\linewidth\linewidth\else\width\fi}{!}{%"
+
+
+def _numbers(table, j):
+    """How column ``j`` of ``table`` is split to align its numbers: the
+    match of each cell (None for a placeholder) and the sub-columns of its
+    mean and of its sd (1 or 2 each; 0 for an sd the column lacks), or None
+    when the column does not hold numbers."""
+    matches = []
+    for row in table.rows:
+        plain = row[j].plain
+        if plain is None:
+            return None
+        if plain in _PLACEHOLDERS:
+            matches.append(None)
+            continue
+        match = _NUMBER_CELL.fullmatch(plain)
+        if match is None:
+            return None
+        matches.append(match)
+    found = [m for m in matches if m is not None]
+    if not found:
+        return None
+    mean = 2 if any(m["mfrac"] for m in found) else 1
+    sd = 0
+    if any(m["sint"] is not None for m in found):
+        sd = 2 if any(m["sfrac"] for m in found) else 1
+    return matches, mean, sd
+
+
+def _sign(text):
+    return "".join({"-": "$-$", "<": "$<$", ">": "$>$"}[char] for char in text)
+
+
 class LatexRenderer(Renderer):
     """The report as a LaTeX fragment."""
 
-    dagger = "$^\\dagger$"
+    #: A dagger in no width: the column keeps its alignment.
+    dagger = r"\rlap{$^\dagger$}"
 
     def escape(self, text):
         return latex_escape(text)
 
-    def begin(self, n_figures):
+    def math(self, piece):
+        return f"${piece.latex}$"
+
+    def begin(self):
+        from .._version import __version__
+
+        self._labels = set()
+        self._figures_left = 0
+        prefix = self.label_prefix
         self.out += [
-            "% Report of a sklearn-bcv comparison.",
-            "% Preamble: \\usepackage{booktabs}",
+            f"% Report of a sklearn-bcv {__version__} comparison, to \\input{{}} "
+            "in a LaTeX document.",
+            "% Preamble: \\usepackage{booktabs} \\usepackage{graphicx}",
+            "% (graphicx: the figures, and a table wider than the line scaled "
+            "down to it).",
+            f"% Each table and figure is a float with a \\caption and a "
+            f"\\label{{{prefix}...}}.",
+            "% A name or parameter longer than a line may stretch the spaces around it",
+            "% (\\emergencystretch, inside this fragment's group only).",
+            "\\begingroup",
+            "\\setlength{\\emergencystretch}{3em}",
         ]
 
     def end(self):
+        self.out += ["", "\\endgroup"]
+        if self._figures_left:
+            self.out += [
+                "",
+                f"% This report has {self._figures_left} figure(s): "
+                'report("latex", figures="DIR") (the command line\'s '
+                "--report-figures DIR) writes them as PDF files and includes them.",
+            ]
         return "\n".join(self.out).rstrip("\n") + "\n"
 
+    def _label(self, what):
+        """A label of the report, unique in it: the prefix, then ``what``."""
+        label = f"{self.label_prefix}{file_stem(what)}"
+        unique, n = label, 1
+        while unique in self._labels:
+            n += 1
+            unique = f"{label}-{n}"
+        self._labels.add(unique)
+        return unique
+
     def heading(self, block):
-        self.out += ["", f"\\paragraph{{{self.escape(block.text)}}}"]
+        self.out += ["", f"\\paragraph{{{self.write(block.text)}}}"]
 
     def paragraph(self, block):
-        self.out += [self.escape(block.text), ""]
+        pieces = block.text.pieces if isinstance(block.text, Text) else (block.text,)
+        self.out += [
+            "".join(
+                self.math(piece)
+                if isinstance(piece, Math)
+                else _breakable(self.escape(str(piece)))
+                for piece in pieces
+            ),
+            "",
+        ]
 
     def items(self, block):
         self.out += ["\\begin{itemize}"]
-        self.out += [f"\\item {_first(self.escape(item))}" for item in block.items]
+        self.out += [f"\\item {_first(self.write(item))}" for item in block.items]
         self.out += ["\\end{itemize}"]
 
+    def references(self, block):
+        """A list with hanging indents, ragged right (a long title or DOI
+        never runs into the margin)."""
+        self.out += [
+            "{\\raggedright",
+            "\\begin{list}{}{\\setlength{\\leftmargin}{1.5em}"
+            "\\setlength{\\itemindent}{-1.5em}\\setlength{\\itemsep}{0pt}}",
+        ]
+        self.out += [f"\\item {_first(self.write(item))}" for item in block.items]
+        self.out += ["\\end{list}", "\\par}"]
+
     def table(self, block):
-        spec = "l" + "r" * (len(block.header) - 1)
-        header = [self.escape(h) for h in block.header]
+        n = len(block.header)
+        columns = [
+            None if j < block.label_columns else _numbers(block, j) for j in range(n)
+        ]
+        spec = []
+        for j, numbers in enumerate(columns):
+            if numbers is None:
+                spec.append("l" if j < block.label_columns else "r")
+                continue
+            _, mean, sd = numbers
+            parts = ["r@{}l" if mean == 2 else "r"]
+            if sd:
+                parts.append("r@{}l" if sd == 2 else "r")
+            spec.append("@{\\,}".join(parts))
+        header = []
+        for j, h in enumerate(block.header):
+            text = self.write(h)
+            width = self._width(columns[j])
+            header.append(
+                text if width == 1 else f"\\multicolumn{{{width}}}{{c}}{{{text}}}"
+            )
         header[0] = _first(header[0])
         self.out += [
             "",
             "\\begin{table}[htbp]",
             "\\centering",
-            f"\\caption{{{self.escape(block.caption)}}}",
-            f"\\begin{{tabular}}{{{spec}}}",
+            f"\\caption{{{self.write(block.caption)}}}",
+            f"\\label{{{self._label(block.label)}}}",
+            "\\smallskip",
+            _FIT,
+            f"\\begin{{tabular}}{{{''.join(spec)}}}",
             "\\toprule",
             " & ".join(header) + " \\\\",
             "\\midrule",
@@ -146,11 +296,76 @@ class LatexRenderer(Renderer):
             if i in block.rules:
                 self.out.append("\\midrule")
             cells = [
-                self.cell(block, i, j, ("\\textbf{", "}")) for j in range(len(row))
+                self._number_cell(block, i, j, columns[j])
+                if columns[j] is not None
+                else self.cell(block, i, j, ("\\textbf{", "}"))
+                for j in range(len(row))
             ]
             cells[0] = _first(cells[0])
             self.out.append(" & ".join(cells) + " \\\\")
-        self.out += ["\\bottomrule", "\\end{tabular}"]
+        self.out += ["\\bottomrule", "\\end{tabular}}"]
         for note in block.notes:
-            self.out += ["", "\\smallskip", f"\\footnotesize {self.escape(note)}"]
+            self.out += [
+                "",
+                "\\smallskip",
+                f"{{\\footnotesize\\raggedright {self.write(note)}\\par}}",
+            ]
         self.out.append("\\end{table}")
+
+    @staticmethod
+    def _width(numbers):
+        """The sub-columns of a column (1 for a column of text)."""
+        if numbers is None:
+            return 1
+        _, mean, sd = numbers
+        return mean + sd
+
+    def _number_cell(self, block, i, j, numbers):
+        """Cell ``(i, j)`` of a column of numbers, split at its decimal
+        point (and that of its sd) into the column's sub-columns."""
+        matches, mean, sd = numbers
+        match = matches[i]
+        if match is None:
+            width = mean + sd
+            return "--" if width == 1 else f"\\multicolumn{{{width}}}{{c}}{{--}}"
+        parts = [_sign(match["msign"]) + match["mint"]]
+        if mean == 2:
+            parts.append(match["mfrac"] or "")
+        if sd:
+            if match["sint"] is None:
+                parts += [""] * sd
+            else:
+                parts.append("$\\pm$" + _sign(match["ssign"]) + match["sint"])
+                if sd == 2:
+                    parts.append(match["sfrac"] or "")
+        if (i, j) in block.bold:
+            parts = [f"\\textbf{{{part}}}" if part else "" for part in parts]
+        if (i, j) in block.marked:
+            last = max(k for k, part in enumerate(parts) if part)
+            parts[last] += self.dagger
+        return " & ".join(parts)
+
+    def figure(self, block):
+        """A float including the figure's PDF, written in the directory of
+        figures; without one, a comment at the end says how to have them."""
+        if self.figures is None or self.figures.directory is None:
+            self._figures_left += 1
+            return
+        label = self._label(f"fig-{block.label}")
+        path, why = self.figures.pdf(block, f"{file_stem(label)}.pdf")
+        if path is None:
+            self.out += [
+                "",
+                f"% Figure not drawn: {escape_controls(str(block.caption))} "
+                f"({escape_controls(why)})",
+            ]
+            return
+        self.out += [
+            "",
+            "\\begin{figure}[htbp]",
+            "\\centering",
+            f"\\includegraphics[width=\\linewidth]{{{path.as_posix()}}}",
+            f"\\caption{{{self.write(block.caption)}}}",
+            f"\\label{{{label}}}",
+            "\\end{figure}",
+        ]

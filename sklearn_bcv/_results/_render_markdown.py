@@ -37,28 +37,29 @@ class MarkdownRenderer(Renderer):
     def escape(self, text):
         return markdown_escape(text)
 
-    def begin(self, n_figures):
+    def begin(self):
         self.out.append("# Report")
 
     def end(self):
         return "\n".join(self.out).rstrip("\n") + "\n"
 
     def heading(self, block):
-        self.out += ["", f"## {self.escape(block.text)}", ""]
+        self.out += ["", f"## {self.write(block.text)}", ""]
 
     def paragraph(self, block):
-        self.out += [self.escape(block.text), ""]
+        self.out += [self.write(block.text), ""]
 
     def items(self, block):
-        self.out += [f"- {self.escape(item)}" for item in block.items]
+        self.out += [f"- {self.write(item)}" for item in block.items]
 
     def table(self, block):
-        self.out += ["", f"*{self.escape(block.caption)}*", ""]
-        self.out.append("| " + " | ".join(self.escape(h) for h in block.header) + " |")
+        self.out += ["", f"*{self.write(block.caption)}*", ""]
+        self.out.append("| " + " | ".join(self.write(h) for h in block.header) + " |")
+        n, labels = len(block.header), block.label_columns
         self.out.append(
-            "|" + "|".join(["---", *["---:"] * (len(block.header) - 1)]) + "|"
+            "|" + "|".join(["---"] * labels + ["---:"] * (n - labels)) + "|"
         )
         for i, row in enumerate(block.rows):
             cells = [self.cell(block, i, j, ("**", "**")) for j in range(len(row))]
             self.out.append("| " + " | ".join(cells) + " |")
-        self.out += ["", *[self.escape(note) for note in block.notes]]
+        self.out += ["", *[self.write(note) for note in block.notes]]

@@ -18,31 +18,33 @@ class TextRenderer(Renderer):
     def escape(self, text):
         return escape_controls(text)
 
-    def begin(self, n_figures):
+    def begin(self):
         self.out += ["Report", "======"]
 
     def heading(self, block):
-        text = self.escape(block.text)
+        text = self.write(block.text)
         self.out += ["", text, "-" * len(text)]
 
     def paragraph(self, block):
-        self.out.append(self.escape(block.text))
+        self.out.append(self.write(block.text))
 
     def items(self, block):
-        self.out += [f"* {self.escape(item)}" for item in block.items]
+        self.out += [f"* {self.write(item)}" for item in block.items]
 
     def table(self, block):
         rows = [
             [self.cell(block, i, j, ("*", "*")) for j in range(len(row))]
             for i, row in enumerate(block.rows)
         ]
-        header = [self.escape(h) for h in block.header]
-        self.out += ["", self.escape(block.caption)]
+        header = [self.write(h) for h in block.header]
+        self.out += ["", self.write(block.caption)]
         self.out += [
             "  " + line
             for line in text_table(
-                header, rows, right_aligned=tuple(range(1, len(header)))
+                header,
+                rows,
+                right_aligned=tuple(range(block.label_columns, len(header))),
             )
         ]
         self.out += ["  (*: bold)"] if block.bold else []
-        self.out += [f"  {self.escape(note)}" for note in block.notes]
+        self.out += [f"  {self.write(note)}" for note in block.notes]

@@ -1,31 +1,32 @@
 """Reports of a result in text, Markdown, LaTeX or HTML.
 
-A result says what its report holds (``result._report_blocks()``: what was
-compared, which tests ran and why, the verdicts in sentences, the tables;
-``result._report_figures()``: its figures), as blocks that do not depend
-on the format (:mod:`._blocks`). This module only writes them: one
-renderer per format, each escaping every string once, by its own rule, as
-it writes it. It knows no result type: a new result class brings its own
-blocks and nothing here changes.
-
-The figures of an HTML report are the package's Displays, which sit above
-the results in the layers: :mod:`sklearn_bcv._plot` hands them over when
-imported (as ``import sklearn_bcv`` does) through
-:func:`register_displays`, and a figure block names the Display it wants.
+A result says what its report holds (``result._report_blocks()``: its
+methods, the tests and why, the verdicts in sentences, the tables, the
+figures and the references), as blocks that do not depend on the format
+(:mod:`._blocks`). This module only has them written: one renderer per
+format, each escaping every string once, by its own rule, as it writes it,
+and drawing the figures its format holds (:mod:`._figures`). It knows no
+result type: a new result class brings its own blocks and nothing here
+changes.
 """
 
-import io
-import warnings
+import re
 
-from ._blocks import Paragraph
+from ._figures import (
+    FigureMaker,
+    check_figures_directory,
+    register_displays,
+    svg_text,
+)
 from ._render_html import HtmlRenderer
 from ._render_latex import LatexRenderer, latex_escape
 from ._render_markdown import MarkdownRenderer
 from ._render_text import TextRenderer
-from ._text import escape_controls
 
 __all__ = [
+    "DEFAULT_LABEL_PREFIX",
     "REPORT_FORMATS",
+    "check_label_prefix",
     "check_report_format",
     "latex_escape",
     "register_displays",
@@ -44,6 +45,9 @@ _RENDERERS = {
 #: The formats of :func:`render_report`.
 REPORT_FORMATS = tuple(_RENDERERS)
 
+#: The start of the LaTeX labels of a report (``\\ref{bcv:scores}``).
+DEFAULT_LABEL_PREFIX = "bcv:"
+
 
 def check_report_format(format):
     """``format`` if it is one of :data:`REPORT_FORMATS`, else a ValueError."""
@@ -55,21 +59,63 @@ def check_report_format(format):
     return format
 
 
-def render_report(result, format="text", *, figures=True):
+#: What a LaTeX label may hold here: letters, digits, ``:``, ``.``, ``_``
+#: and ``-`` (no brace, space or control sequence).
+_LABEL = re.compile(r"[A-Za-z0-9:._\-]*")
+
+
+def check_label_prefix(label_prefix):
+    """``label_prefix`` if a LaTeX label can start with it, else a
+    ValueError."""
+    if not isinstance(label_prefix, str) or not _LABEL.fullmatch(label_prefix):
+        raise ValueError(
+            "label_prefix must be a string of letters, digits, ':', '.', '_' "
+            f"and '-' (the start of every LaTeX label); got {label_prefix!r}."
+        )
+    return label_prefix
+
+
+def _figure_maker(format, figures):
+    """What draws the figures of a report in ``format``, or None."""
+    path = figures not in (None, True, False)
+    if path and format != "latex":
+        raise ValueError(
+            "figures may name a directory of PDF files for a LaTeX report only; "
+            f"for format={format!r} give True, False or None; got {figures!r}."
+        )
+    if format == "latex":
+        if figures is True:
+            raise ValueError(
+                "figures=True: a LaTeX report includes its figures as PDF files; "
+                "give the directory to write them in (figures='figures')."
+            )
+        return FigureMaker(check_figures_directory(figures)) if path else None
+    if format == "html" and figures is not False:
+        return FigureMaker()
+    return None
+
+
+def render_report(result, format="text", *, figures=None, label_prefix="bcv:"):
     """The report of a comparison as a string.
 
     Parameters
     ----------
     result : ComparisonResult, ManyComparisonResult, BenchmarkResult or SequentialResult
-        The result reported (any object with ``_report_blocks()`` and
-        ``_report_figures()``).
+        The result reported (any object with ``_report_blocks()``).
     format : {"text", "markdown", "latex", "html"}, default="text"
-        ``"latex"`` gives a fragment (tables need ``booktabs``; the
-        preamble lines needed are in a comment at its top), ``"html"`` one
-        self-contained page (inline CSS, figures as inline SVG when
-        matplotlib is installed).
-    figures : bool, default=True
-        HTML only: embed the figures.
+        ``"latex"`` gives a fragment to ``\\input`` (the preamble lines it
+        needs are in a comment at its top), ``"html"`` one self-contained
+        page (inline CSS, figures as inline SVG when matplotlib is
+        installed).
+    figures : bool, str, path-like or None, default=None
+        HTML: None or True embeds the figures, False leaves them out.
+        LaTeX: a directory (relative to the document) where each figure
+        is written as a PDF file the report includes; None or False leaves
+        them out (a comment says so). Text and Markdown have no figures.
+    label_prefix : str, default="bcv:"
+        The start of every LaTeX ``\\label`` (``bcv:scores``) and of the
+        figures' file names; two reports ``\\input`` in one document take
+        two prefixes.
 
     Returns
     -------
@@ -78,80 +124,7 @@ def render_report(result, format="text", *, figures=True):
         process (the figures carry no date and no random id).
     """
     check_report_format(format)
-    blocks = list(result._report_blocks())
-    drawn = 0
-    if format == "html" and figures:
-        extra, drawn = _drawn_figures(result._report_figures())
-        blocks += extra
-    return _RENDERERS[format]().render(blocks, n_figures=drawn)
-
-
-# --------------------------------------------------------------------------
-# Figures (HTML)
-
-#: Display name -> Display class, from :func:`register_displays`.
-_DISPLAYS = {}
-
-
-def register_displays(*displays):
-    """Make Display classes available to the figures of reports, by their
-    class name (see :class:`~._blocks.Figure`)."""
-    for display in displays:
-        _DISPLAYS[display.__name__] = display
-    return displays
-
-
-#: What makes matplotlib's SVG the same bytes for the same figure: its
-#: element ids are hashes salted with this (not with a random number) and
-#: it writes no date.
-_SVG_SALT = "sklearn-bcv"
-
-
-def svg_text(fig):
-    """The SVG of a matplotlib figure, from ``<svg`` on, the same bytes for
-    the same figure every time (no date in its metadata, element ids from
-    a fixed salt), with the control characters of its texts (a name's
-    newline or ESC, which XML cannot hold) written as escapes."""
-    import matplotlib
-
-    buffer = io.StringIO()
-    with matplotlib.rc_context({"svg.hashsalt": _SVG_SALT}):
-        fig.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})
-    lines = buffer.getvalue().split("\n")
-    svg = "\n".join(escape_controls(line, markup=True) for line in lines)
-    return svg[svg.find("<svg") :]
-
-
-def _drawn_figures(figures):
-    """``(blocks, n_drawn)``: the figure blocks with their SVG drawn, or
-    paragraphs saying why a figure is left out (a figure never stops a
-    report)."""
-    try:
-        from matplotlib.figure import Figure as MatplotlibFigure
-    except ImportError:
-        message = "Figures are left out: they need matplotlib (pip install matplotlib)."
-        return [Paragraph(message)], 0
-    blocks, drawn = [], 0
-    for figure in figures:
-        display = _DISPLAYS.get(figure.display)
-        if display is None:  # pragma: no cover - sklearn_bcv imports the plots
-            blocks.append(
-                Paragraph(f"{figure.caption}: not drawn ({figure.display} not loaded).")
-            )
-            continue
-        fig = MatplotlibFigure(figsize=(6.4, 3.6))
-        with warnings.catch_warnings():
-            # A name in a script the font lacks is drawn as a box; saying so
-            # each time a report is written helps no one.
-            warnings.filterwarnings("ignore", "Glyph .* missing from", UserWarning)
-            try:
-                display.from_result(
-                    figure.source, ax=fig.add_subplot(), **figure.params
-                )
-            except Exception as exc:  # a figure never stops the report
-                blocks.append(Paragraph(f"{figure.caption}: not drawn ({exc})."))
-                continue
-            figure.svg = svg_text(fig)
-        blocks.append(figure)
-        drawn += 1
-    return blocks, drawn
+    label_prefix = check_label_prefix(label_prefix)
+    maker = _figure_maker(format, figures)
+    renderer = _RENDERERS[format](label_prefix=label_prefix, figures=maker)
+    return renderer.render(list(result._report_blocks()))

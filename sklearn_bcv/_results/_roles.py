@@ -16,20 +16,42 @@ from sklearn.utils import Bunch
 
 from ..stats._ranks import critical_difference
 from ..stats._registry import declaration
-from ._blocks import Table, article, capital, count, num
+from ._blocks import (
+    Table,
+    Text,
+    alpha_is,
+    article,
+    capital,
+    chi2,
+    count,
+    decimals_of,
+    f_stat,
+    fixed,
+    level_is,
+    math_number,
+    num,
+    the,
+)
 from ._rows import TEST_COLUMNS, undefined_note
 from ._text import text_table
 from ._verdict import is_bayesian
 
 __all__ = [
     "Contribution",
+    "bayesian_pairwise_sentence",
+    "hook_context",
     "hooked_content",
+    "middle_name",
     "omnibus_sentence",
+    "pair_table",
     "pairs_sentence",
     "pairwise_sentence",
+    "posterior_decision",
+    "posterior_phrase",
     "posthoc_sentence",
+    "probability",
     "ranking_content",
-    "hook_context",
+    "rope_of",
 ]
 
 
@@ -93,6 +115,7 @@ def _hooked_table(name, table):
             table["header"],
             table["rows"],
             caption=table["caption"],
+            label=table.get("label", name),
             notes=table.get("notes", ()),
         )
     except (KeyError, TypeError, AttributeError):
@@ -107,46 +130,66 @@ def _hooked_table(name, table):
 # The sentences of each role
 
 
-def omnibus_sentence(name, test, alpha, what):
+def omnibus_sentence(name, test, alpha, what, cite=""):
     """ "A Friedman test rejected equal performance of ``what`` (chi2(3) =
-    ..., p = ..., alpha = ...)."""
+    ..., p = ..., alpha = ...)." (LaTeX: the statistic and alpha in math);
+    ``cite``: the citation of its works, after its name."""
     entry = declaration(name)
     df = test.get("df")
-    stat = num(test.get("statistic"))
+    stat = math_number(test.get("statistic"))
     if entry.statistic_label == "chi2" and df is not None:
-        shown = f"chi2({num(df)}) = {stat}"
+        shown = Text(chi2(df), " = ", stat)
     elif entry.statistic_label == "F" and df is not None:
-        shown = f"F{num(tuple(df))} = {stat}"
+        shown = Text(f_stat(tuple(np.ravel(df))), " = ", stat)
     elif df is not None:
-        shown = f"statistic {stat}, df {num(df)}"
+        shown = Text("statistic ", stat, f", df {num(df)}")
     else:
-        shown = f"statistic {stat}"
+        shown = Text("statistic ", stat)
     outcome = "rejected" if test.get("reject") else "did not reject"
-    text = (
-        f"{capital(article(entry.title))} {outcome} equal performance "
-        f"of {what} ({shown}, p = {num(test.get('pvalue'))}, alpha = {alpha})"
+    title = entry.title
+    if "'s " in title and not title.split(" ", 1)[0].endswith("'s"):
+        title = f"the {title}"  # the BCV Cochran's Q test
+    elif not title.split(" ", 1)[0].endswith("'s"):
+        title = article(title)  # a Friedman test
+    title = capital(title) + (f" ({cite})" if cite else "")
+    text = Text(
+        f"{title} {outcome} equal performance of {what} (",
+        shown,
+        ", p = ",
+        math_number(test.get("pvalue")),
+        ", ",
+        alpha_is(alpha),
+        ")",
     )
     iman = test.get("iman_davenport")
     if iman is not None:
-        text += (
-            f"; its Iman-Davenport F form gives F{num(tuple(iman.df))} = "
-            f"{num(iman.statistic)}, p = {num(iman.pvalue)}"
+        text += Text(
+            "; its Iman-Davenport F form gives ",
+            f_stat(tuple(iman.df)),
+            " = ",
+            math_number(iman.statistic),
+            ", p = ",
+            math_number(iman.pvalue),
         )
     return text + "."
 
 
-def pairs_sentence(pairs):
-    """``"found 2 pairs that differ: a better than b; ..."``."""
+def pairs_sentence(pairs, evidence=None):
+    """``"found 2 pairs that differ: a better than b (p = 0.01); ..."``;
+    ``evidence`` gives each pair's value in parentheses."""
     if not pairs:
         return "found no pair that differs"
-    shown = "; ".join(f"{a} better than {b}" for a, b in pairs)
+    shown = "; ".join(
+        f"{a} better than {b}" + (f" ({evidence[a, b]})" if evidence else "")
+        for a, b in pairs
+    )
     that = "pair that differs" if len(pairs) == 1 else "pairs that differ"
     return f"found {len(pairs)} {that}: {shown}"
 
 
-def posthoc_sentence(name, test, pairs, alpha, n_datasets):
+def posthoc_sentence(name, test, pairs, alpha, n_datasets, cite="", evidence=None):
     """The sentence of a post hoc family: its critical difference or
-    correction, and the pairs it separates."""
+    correction, and the pairs it separates (with their p-values)."""
     details = []
     cd = test.get("critical_difference")
     if cd is not None:
@@ -162,32 +205,239 @@ def posthoc_sentence(name, test, pairs, alpha, n_datasets):
     correction = test.get("correction")
     if correction:
         details.append(f"{correction} correction")
+    if cite:
+        details.append(cite)
     shown = f" ({'; '.join(details)})" if details else ""
-    return (
-        f"{capital(declaration(name).title)}{shown} {pairs_sentence(pairs)} "
-        f"at alpha = {alpha}."
+    return Text(
+        f"{capital(declaration(name).title)}{shown} "
+        f"{pairs_sentence(pairs, evidence)} at ",
+        alpha_is(alpha),
+        " (its table below gives every pair).",
     )
 
 
-def pairwise_sentence(name, table, pairs, alpha):
-    """The sentence of a pairwise test: how it decides and the pairs it
-    separates."""
+def pairwise_sentence(name, table, pairs, alpha, cite="", evidence=None):
+    """The sentence of a frequentist pairwise test: how its p-values are
+    adjusted and the pairs it separates (with their p-values)."""
     correction = table.get("correction")
-    if is_bayesian(name):
-        how = (
-            "posterior probabilities, a decision when P(better) > 1 - alpha, "
-            "not a frequentist test"
-        )
-        if correction:
-            how += f"; {correction} correction"
-    elif correction:
-        how = f"{correction}-adjusted p-values"
-    else:
-        how = "unadjusted p-values"
+    how = f"{correction}-adjusted p-values" if correction else "unadjusted p-values"
     n_pairs = len(table.get("results", {}))
-    return (
+    if cite:
+        how += f"; {cite}"
+    return Text(
         f"The pairwise {declaration(name).title} ({how}, {count(n_pairs, 'pair')}) "
-        f"{pairs_sentence(pairs)} at alpha = {alpha}."
+        f"{pairs_sentence(pairs, evidence)} at ",
+        alpha_is(alpha),
+        ".",
+    )
+
+
+# --------------------------------------------------------------------------
+# Posterior probabilities in words
+
+
+def rope_of(test_result):
+    """The rope of a Bayesian test's result, 0 when it has none."""
+    rope = test_result.get("rope")
+    return 0.0 if rope is None else float(rope)
+
+
+def middle_name(rope):
+    """What the middle posterior probability is: equivalence within the
+    rope, or neither estimator better (no rope)."""
+    return f"equivalent within ±{rope:g}" if rope > 0 else "neither better"
+
+
+def probability(p):
+    """A posterior probability or a p-value with three decimals,
+    ``"<0.001"`` and ``">0.999"`` beyond them."""
+    if p is None or not np.isfinite(p):
+        return "-"
+    text = f"{float(p):.3f}"
+    if text == "0.000" and p > 0:
+        return "<0.001"
+    if text == "1.000" and p < 1:
+        return ">0.999"
+    return text
+
+
+def p_is(p, symbol="P"):
+    """``"P = 0.993"``, ``"P > 0.999"``."""
+    text = probability(p)
+    return f"{symbol} {text[0]} {text[1:]}" if text[0] in "<>" else f"{symbol} = {text}"
+
+
+def posterior_phrase(p_a, p_rope, p_b, name_a, name_b, rope):
+    """``"P(forest better) = 0.86, P(equivalent within ±0.01) = 0.14,
+    P(tree better) = 0.00"``."""
+    return (
+        f"{p_is(p_a, f'P({name_a} better)')}, "
+        f"{p_is(p_rope, f'P({middle_name(rope)})')}, "
+        f"{p_is(p_b, f'P({name_b} better)')}"
+    )
+
+
+def posterior_decision(p_a, p_rope, p_b, *, reject, alpha, rope, name_a, name_b):
+    """``"forest better"``, ``"equivalent within ±0.01"`` or ``"no
+    decision"``: what a Bayesian test decides at level ``1 - alpha``
+    (``reject``: its own decision for a better one)."""
+    level = 1 - alpha
+    if reject:
+        return f"{name_a if p_a >= p_b else name_b} better"
+    if rope > 0 and p_rope > level:
+        return middle_name(rope)
+    return "no decision"
+
+
+def bayesian_pairwise_sentence(name, table, names, alpha, cite=""):
+    """The sentence of a Bayesian pairwise test: its decision rule and
+    rope, then the pairs it decides with their posterior probability."""
+    ropes = {rope_of(r) for r in table.results.values()} or {0.0}
+    rope = max(ropes)
+    decided, equivalent = [], []
+    for name_a, name_b in table.results:
+        a, b = names.index(name_a), names.index(name_b)
+        p_a, p_rope, p_b = (
+            float(table.p_a_better[a, b]),
+            float(table.p_rope[a, b]),
+            float(table.p_b_better[a, b]),
+        )
+        if table.reject[a, b]:
+            better, worse, p = (
+                (name_a, name_b, p_a) if p_a >= p_b else (name_b, name_a, p_b)
+            )
+            decided.append(f"{better} better than {worse} ({p_is(p)})")
+        elif rope > 0 and p_rope > 1 - alpha:
+            equivalent.append(f"{name_a} and {name_b} ({p_is(p_rope)})")
+    n_pairs = len(table.results)
+    rope_text = f"a rope of ±{rope:g}" if rope > 0 else "no rope"
+    how = Text(
+        "posterior probabilities, ",
+        rope_text,
+        "; a decision when one exceeds ",
+        level_is(alpha),
+        f"; not adjusted for the {count(n_pairs, 'pair')}",
+    )
+    if cite:
+        how += f"; {cite}"
+    if decided:
+        found = f"decided {len(decided)} of the {count(n_pairs, 'pair')}: " + "; ".join(
+            decided
+        )
+    else:
+        found = f"decided none of the {count(n_pairs, 'pair')}"
+    if equivalent:
+        found += f"; found equivalent within ±{rope:g}: " + "; ".join(equivalent)
+    left = n_pairs - len(decided) - len(equivalent)
+    if left and (decided or equivalent):
+        found += f"; {count(left, 'pair')} undecided"
+    return Text(
+        f"{capital(the(declaration(name).title))} (",
+        how,
+        f") {found} (its table below).",
+    )
+
+
+# --------------------------------------------------------------------------
+# Every pair of a (k, k) table
+
+
+def pair_table(name, table, pairs, names, *, alpha, a_better, mean_ranks=None):
+    """The table of a post hoc family or a pairwise test: one row per
+    tested pair (A, B), its statistic and (adjusted) p-value, or its
+    posterior probabilities, and its decision; the deciding values in bold.
+
+    ``pairs`` are index pairs (A, B) in the order of the tests;
+    ``a_better(a, b)`` says whether A is the better of a separated pair;
+    ``mean_ranks`` adds the mean ranks of a post hoc family on ranks.
+    """
+    title = declaration(name).title
+    rows, bold = [], set()
+    if is_bayesian(name):
+        rope = max([rope_of(r) for r in (table.get("results") or {}).values()] or [0.0])
+        middle = "P(rope)" if rope > 0 else "P(neither)"
+        header = ["A", "B", "P(A better)", middle, "P(B better)"]
+        for i, (a, b) in enumerate(pairs):
+            p = [table.p_a_better[a, b], table.p_rope[a, b], table.p_b_better[a, b]]
+            decision = posterior_decision(
+                *p,
+                reject=bool(table.reject[a, b]),
+                alpha=alpha,
+                rope=rope,
+                name_a="A",
+                name_b="B",
+            )
+            rows.append([names[a], names[b], *[probability(v) for v in p], decision])
+            for j, v in enumerate(p):
+                if v > 1 - alpha:
+                    bold.add((i, 2 + j))
+        caption = Text(
+            f"{capital(the(title))}, pair by pair: the posterior probabilities and the "
+            "decision when one exceeds ",
+            level_is(alpha),
+            " ("
+            + (
+                f"P(rope): equivalent within the rope, ±{rope:g}"
+                if rope > 0
+                else "no rope; P(neither): neither better"
+            )
+            + "; not adjusted for the number of pairs).",
+        )
+    else:
+        statistic = np.asarray(table.get("statistic"), dtype=float)
+        adjusted = table.get("pvalue_adjusted")
+        raw = np.asarray(table.get("pvalue"), dtype=float)
+        shown = raw if adjusted is None else np.asarray(adjusted, dtype=float)
+        stats = [statistic[a, b] for a, b in pairs]
+        stat_decimals = decimals_of(stats, max_decimals=2)
+        correction = table.get("correction")
+        # A pairwise test: its p-value and the adjusted one; a post hoc
+        # family: its family-wise p-value alone.
+        family = mean_ranks is not None or (adjusted is not None and not correction)
+        header = ["A", "B"]
+        if mean_ranks is not None:
+            header += ["rank A", "rank B"]
+        header.append("statistic")
+        if family:
+            header.append("p (family-wise)" if adjusted is not None else "p")
+        else:
+            header += ["p"] + ([f"p ({correction})"] if correction else [])
+        for i, (a, b) in enumerate(pairs):
+            reject = bool(table.reject[a, b])
+            row = [names[a], names[b]]
+            if mean_ranks is not None:
+                row += [f"{mean_ranks[a]:.3f}", f"{mean_ranks[b]:.3f}"]
+            row.append(fixed(statistic[a, b], stat_decimals))
+            if family:
+                row.append(probability(shown[a, b]))
+            else:
+                row.append(probability(raw[a, b]))
+                if correction:
+                    row.append(probability(shown[a, b]))
+            if reject:
+                bold.add((i, len(row) - 1))
+            decision = (
+                ("A" if a_better(a, b) else "B") + " better" if reject else "n.s."
+            )
+            rows.append([*row, decision])
+        how = (
+            f"{correction}-adjusted p-values"
+            if correction
+            else ("family-wise p-values" if adjusted is not None else "p-values")
+        )
+        caption = Text(
+            f"{capital(the(title))}, pair by pair ({how}); bold: below ",
+            alpha_is(alpha),
+            ".",
+        )
+    header.append("decision")
+    return Table(
+        header,
+        rows,
+        caption=caption,
+        label=f"pairs-{name}",
+        bold=bold,
+        label_columns=2,
     )
 
 
@@ -207,7 +457,8 @@ def ranking_content(name, test, result):
     table = Table(
         ["estimator", *fields],
         rows,
-        caption=f"The {title}: one row per estimator.",
+        caption=f"{capital(the(title))}: one row per estimator.",
+        label=name,
     )
     summary = [f"{name} (one row per estimator):"] + [
         "  " + line

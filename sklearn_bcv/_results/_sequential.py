@@ -4,10 +4,19 @@
 import numpy as np
 from sklearn.utils import Bunch
 
+from ..stats._references import BOUNDARY_REFERENCES, SPLITTER_REFERENCES
 from ..stats._sequential import DECISIONS, STOPPED_BY
-from ._blocks import Figure, Heading, Paragraph, Table, num
+from ._blocks import Figure, Heading, Paragraph, Table, Text, alpha_is, fixed
 from ._document import DocumentMixin, to_plain
-from ._text import format_number, text_table
+from ._methods import (
+    Bibliography,
+    estimators_sentence,
+    seed_text,
+    tests_blocks,
+    tests_items,
+    version_sentence,
+)
+from ._text import format_number, join_lines, text_table
 from ._verdict import check_show
 
 __all__ = [
@@ -129,6 +138,10 @@ class SequentialResult(DocumentMixin, Bunch):
         The mean difference at the last look.
     confidence_interval : tuple of float
         Its interval at the last look, not sequentially adjusted.
+    provenance : Bunch or None
+        How the result was made, for the methods of its report:
+        ``version``, ``estimators`` (A and B: the class and the parameters
+        it changes), ``cv``, ``random_state`` and ``given`` (None).
     """
 
     _FIELDS = (
@@ -154,6 +167,7 @@ class SequentialResult(DocumentMixin, Bunch):
         "cv",
         "estimate",
         "confidence_interval",
+        "provenance",
     )
 
     @classmethod
@@ -177,6 +191,7 @@ class SequentialResult(DocumentMixin, Bunch):
         cv,
         futility=None,
         futility_threshold=None,
+        provenance=None,
     ):
         """Assemble the result from the looks taken and the boundaries."""
         n_fits = 4 * n_repeats
@@ -212,6 +227,7 @@ class SequentialResult(DocumentMixin, Bunch):
             cv=cv,
             estimate=float(trace["estimate"][-1]),
             confidence_interval=(float(trace["low"][-1]), float(trace["high"][-1])),
+            provenance=provenance,
         )
 
     def to_frame(self):
@@ -246,9 +262,10 @@ class SequentialResult(DocumentMixin, Bunch):
     def _report_figures(self):
         return [
             Figure(
-                "The look statistic against the boundaries",
+                "The look statistic against the boundaries.",
                 "SequentialDisplay",
                 self,
+                label="looks",
             )
         ]
 
@@ -332,7 +349,7 @@ def format_sequential_summary(result, *, show="default", where="python"):
         )
         + ") are not sequentially adjusted either."
     )
-    return "\n".join(lines)
+    return join_lines(lines)
 
 
 # --------------------------------------------------------------------------
@@ -342,16 +359,39 @@ def format_sequential_summary(result, *, show="default", where="python"):
 def _report_blocks(result):
     comparison = result.comparison
     names = comparison.get("estimator_names") or ("A", "B")
-    compared = (
+    provenance = result.get("provenance") or comparison.get("provenance") or {}
+    bibliography = Bibliography()
+    boundaries = bibliography.cite(BOUNDARY_REFERENCES.get(result.boundary, ()))
+    splitter = bibliography.cite(SPLITTER_REFERENCES.get("bcv", ()))
+    how = "; ".join(
+        part
+        for part in (
+            provenance.get("cv") or repr(result.get("cv")),
+            seed_text(provenance) if provenance else None,
+            splitter,
+        )
+        if part
+    )
+    compared = Text(
         f"Estimators A = {names[0]} and B = {names[1]} were compared "
         f"sequentially on {comparison.design.n_samples} records by "
-        f"{result.test}, with {_boundary_name(result)} boundaries at alpha = "
-        f"{result.alpha} ({result.alternative}), looking after each repetition "
-        f"of 2-fold CV from {result.min_repeats} to at most "
-        f"{result.max_repeats} repetitions."
+        f"{result.test}, with {_boundary_name(result)} boundaries "
+        f"({boundaries}) at ",
+        alpha_is(result.alpha),
+        f" ({result.alternative}), looking after each repetition of 2-fold CV "
+        f"from {result.min_repeats} to at most {result.max_repeats} repetitions "
+        f"({how}).",
     )
     if result.rope:
         compared += f" Region of practical equivalence: ±{result.rope:g}."
+    if result.get("futility"):
+        compared += (
+            " Futility: stop when the conditional power falls below "
+            f"{result.futility_threshold:g}."
+        )
+    if provenance.get("estimators"):
+        compared += " " + estimators_sentence(["A", "B"], provenance)
+    compared += f" Scoring {comparison.scoring}. " + version_sentence(provenance)
     sentence = (
         f"The sequential test stopped after {result.n_repeats} repetitions "
         f"({result.n_fits} fits, {result.n_fits_saved} saved) with the decision: "
@@ -362,10 +402,10 @@ def _report_blocks(result):
     rows = [
         (
             str(int(m)),
-            num(float(s), 4),
-            num(float(lo), 4),
-            num(float(hi), 4),
-            num(float(p), 3),
+            fixed(float(s), 3),
+            fixed(float(lo), 3),
+            fixed(float(hi), 3),
+            fixed(float(p), 3),
             label,
         )
         for m, s, lo, hi, p, label in zip(
@@ -377,9 +417,10 @@ def _report_blocks(result):
             look_labels(trace),
         )
     ]
-    return [
-        Heading("What was compared"),
+    blocks = [
+        Heading("Methods"),
         Paragraph(compared),
+        *tests_blocks(tests_items([result.test], bibliography)),
         Heading("Verdicts"),
         Paragraph(sentence),
         Paragraph(
@@ -390,6 +431,10 @@ def _report_blocks(result):
         Table(
             ("m", "statistic", "lower", "upper", "cond. power", "look"),
             rows,
-            caption="The looks taken and the boundaries.",
+            caption="The looks taken and the boundaries ('-': none, one-sided).",
+            label="looks",
         ),
     ]
+    blocks += result._report_figures()
+    blocks += bibliography.blocks()
+    return blocks

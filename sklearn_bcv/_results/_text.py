@@ -10,7 +10,9 @@ __all__ = [
     "escape_controls",
     "estimator_name",
     "format_number",
+    "join_lines",
     "printable",
+    "shared_ranks",
     "text_table",
 ]
 
@@ -153,3 +155,28 @@ def csv_cell(value):
         except ValueError:
             value = "'" + value
     return printable(value, keep_newlines=False)
+
+
+def join_lines(lines):
+    """The lines of a printed text (a summary, a verdict), each on one line
+    with nothing invisible: a name's newline or ESC is written as its
+    escape (:func:`escape_controls`), as in the text reports. Lines already
+    joined by this function may be passed again (split on ``"\\n"``)."""
+    return "\n".join(escape_controls(line) for line in lines)
+
+
+def shared_ranks(values):
+    """The rank of each value in the order given (``values`` sorted, best
+    first): equal values share the rank of the first of them (1, 2, 2, 4).
+
+    Examples
+    --------
+    >>> from sklearn_bcv._results._text import shared_ranks
+    >>> shared_ranks([2.0, 2.857, 2.857, 4.714])
+    [1, 2, 2, 4]
+    """
+    ranks = []
+    for i, value in enumerate(values):
+        tied = i and abs(value - values[i - 1]) <= 1e-12 * max(1.0, abs(value))
+        ranks.append(ranks[-1] if tied else i + 1)
+    return ranks

@@ -76,6 +76,7 @@ from ._pairwise_across import (  # noqa: F401 (re-exported)
     sign,
     wilcoxon,
 )
+from ._references import BENAVOLI_2014, BENAVOLI_2017
 from ._registry import register_test
 from ._ties import check_score_scale, difference_tolerance, merge_magnitudes
 from ._utils import (
@@ -420,6 +421,12 @@ def _monte_carlo_result(test, theta, d, *, alpha, alternative, rope, prior_weigh
     role="pairwise",
     swap="negate",
     bayesian=True,
+    display_name="Bayesian signed-rank test",
+    rationale="each pair on its paired scores across data sets: the Bayesian "
+    "counterpart of Wilcoxon's test, the probability that one is better "
+    "or that both are equivalent within the rope",
+    references=(BENAVOLI_2014, BENAVOLI_2017),
+    posterior="simplex",
 )
 def bayesian_signed_rank(
     dataset_differences,
@@ -610,6 +617,11 @@ def bayesian_signed_rank(
     role="pairwise",
     swap="negate",
     bayesian=True,
+    display_name="Bayesian sign test",
+    rationale="each pair by the data sets each wins or where both are equivalent "
+    "within the rope, a Dirichlet posterior of their shares",
+    references=(BENAVOLI_2017,),
+    posterior="simplex",
 )
 def bayesian_sign(
     dataset_differences,

@@ -20,6 +20,7 @@ from ._across_utils import (
     posthoc_family,
 )
 from ._ranks import check_score_table
+from ._references import CONOVER_1999, GARCIA_2010, HODGES_1962, QUADE_1979
 from ._registry import register_test
 from ._ties import row_tolerance, tied_ranks
 from ._utils import (
@@ -70,6 +71,7 @@ def aligned_ranks(scores):
     display_name="Friedman aligned-ranks test",
     rationale="aligned ranks compare scores across data sets as well as within them",
     statistic_label="chi2",
+    references=(HODGES_1962, GARCIA_2010),
 )
 def friedman_aligned(scores, *, alpha=0.05, alternative="two-sided"):
     """Friedman aligned-ranks test of k estimators across data sets.
@@ -231,6 +233,9 @@ def aligned_standard_error(ranks, standard_error="permutation"):
     omnibus="friedman_aligned",
     diagram="groups",
     display_name="post hoc z test on aligned mean ranks",
+    rationale="each pair (or each estimator against the control) by the aligned "
+    "mean ranks, with a multiplicity correction",
+    references=(HODGES_1962, GARCIA_2010),
 )
 def aligned_posthoc(
     scores,
@@ -386,6 +391,7 @@ def _quade_terms(scores):
     role="omnibus",
     display_name="Quade test",
     rationale="Quade's test weights each data set by the range of its scores",
+    references=(QUADE_1979, GARCIA_2010),
 )
 def quade(scores, *, alpha=0.05, alternative="two-sided"):
     """Quade's test of k estimators across data sets.
@@ -499,6 +505,9 @@ def quade(scores, *, alpha=0.05, alternative="two-sided"):
     omnibus="quade",
     diagram="groups",
     display_name="Conover's post hoc t test on Quade's statistics",
+    rationale="each pair (or each estimator against the control) by Quade's "
+    "weighted rank sums, with a multiplicity correction",
+    references=(QUADE_1979, CONOVER_1999),
 )
 def quade_posthoc(
     scores, *, alpha=0.05, alternative="two-sided", control=None, correction="holm"

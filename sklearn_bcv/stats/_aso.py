@@ -21,6 +21,7 @@ from sklearn.utils import check_random_state
 
 from .._checks import check_integer
 from ._across import _entropy, _generator
+from ._references import DEL_BARRIO_2018, DROR_2019
 from ._registry import register_test
 from ._ties import merge_ties, tie_tolerance
 from ._utils import (
@@ -409,6 +410,10 @@ def _check_registered_aso_params(
     by_default=False,
     param_check=_check_registered_aso_params,
     swap="recompute",
+    display_name="almost stochastic order test",
+    rationale="whether the scores of one estimator almost stochastically dominate "
+    "the other's, meant for scores of random seeds",
+    references=(DEL_BARRIO_2018, DROR_2019),
 )
 def aso(
     scores_a,

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from ._references import CORANI_2015, NADEAU_2003
 from ._registry import register_test
 from ._ttests import _mean_and_variance, corrected_std_error
 from ._utils import (
@@ -96,6 +97,12 @@ def posterior_decision(p_a_better, p_b_better, alpha, alternative):
     param_check=_check_rope,
     swap="negate",
     bayesian=True,
+    display_name="Bayesian correlated t test",
+    rationale="a posterior of the mean score difference whose variance accounts "
+    "for the overlap of the training sets: the probability that one is "
+    "better or that both are equivalent within the rope",
+    references=(CORANI_2015, NADEAU_2003),
+    posterior="density",
 )
 def bayesian_correlated_t(
     differences, n_train, n_test, *, alpha=0.05, alternative="two-sided", rope=0.0

@@ -13,6 +13,7 @@ from scipy import special
 
 from ._bayesian import _check_rope, posterior_decision
 from ._mcnemar import _check_rhos, _effective_factor, check_rho_params
+from ._references import BENAVOLI_2017, YANG_BCV
 from ._registry import register_test
 from ._utils import (
     check_alpha,
@@ -212,6 +213,12 @@ def _decision(p_a_better, p_b_better, alpha, alternative):
     param_check=_check_params,
     swap="negate",
     bayesian=True,
+    display_name="Bayesian BCV McNemar test",
+    rationale="a Dirichlet posterior of the effective contingency table of a "
+    "block-regularized m×2 CV: the probability that one classifier is "
+    "more accurate or that both are equivalent within the rope",
+    references=(YANG_BCV, BENAVOLI_2017),
+    posterior="density",
 )
 def bayesian_bcv_mcnemar(
     tables,

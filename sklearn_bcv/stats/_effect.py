@@ -1,9 +1,9 @@
 """Effect sizes of two paired samples, with confidence intervals.
 
-Four kinds (see ``FORMULAS.md``, Part 3): Cohen's d_z of the paired
-differences, Cohen's d with autorank's pooled standard deviation, Cliff's
-delta and Akinshin's gamma. Every kind is positive when A (the first sample)
-is better, i.e. higher.
+Five kinds (see ``FORMULAS.md``, Parts 3 and 4): the mean difference in the
+scores' own units, Cohen's d_z of the paired differences, Cohen's d with
+autorank's pooled standard deviation, Cliff's delta and Akinshin's gamma.
+Every kind is positive when A (the first sample) is better, i.e. higher.
 
 The interval is the paired BCa bootstrap over the n pairs (as
 ``scipy.stats.bootstrap(..., paired=True, method="BCa")``, the same numbers
@@ -59,7 +59,9 @@ _THRESHOLDS = {
     # Romano et al. (2006).
     "cliff_delta": (0.147, 0.33, 0.474),
 }
-EFFECT_SIZE_KINDS = tuple(_THRESHOLDS)
+#: The kinds; ``mean_difference`` is in the scores' units and has no
+#: magnitude (how large a difference is depends on the score).
+EFFECT_SIZE_KINDS = (*_THRESHOLDS, "mean_difference")
 _MAD_SCALE = 1.4826
 #: Most bootstrap resamples: a 95% interval's bounds no longer move in
 #: their third digit long before, and the time grows linearly (about 0.4 s
@@ -83,7 +85,10 @@ _ASYMPTOTIC_NOTE = (
 
 def magnitude(estimate, kind, tolerance=0.0):
     """ "negligible", "small", "medium" or "large" for ``|estimate|``; a size
-    within ``tolerance`` (its rounding) of a bound is that bound."""
+    within ``tolerance`` (its rounding) of a bound is that bound; None for a
+    kind in the scores' units (``mean_difference``), which has no scale."""
+    if kind not in _THRESHOLDS:
+        return None
     size = abs(float(estimate))
     for label, bound in zip(("negligible", "small", "medium"), _THRESHOLDS[kind]):
         if size < bound - tolerance:
@@ -142,6 +147,9 @@ class _Kind:
     #: Whether θ is a ratio num/den of values in score units (its rounding
     #: scales with tolerance / den); Cliff's delta is a ratio of counts.
     ratio = True
+    #: Whether θ is in the scores' units (scaled back after the exact
+    #: power-of-two scaling), rather than scale invariant.
+    in_units = False
     how = ""
 
     def __init__(self, table, pairs, tolerance, rows=None):
@@ -201,6 +209,43 @@ class _CohenDz(_Kind):
         mean, sd = d.mean(), d.std(ddof=1)
         z = (d - mean) / sd
         return z - self.estimates[p] / 2.0 * (z**2 - 1.0)
+
+
+class _MeanDifference(_Kind):
+    """The mean of the paired differences ``a - b``, in the scores' units."""
+
+    ratio = False
+    in_units = True
+
+    def __init__(self, table, pairs, tolerance, rows=None):
+        super().__init__(table, pairs, tolerance, rows)
+        columns = [table[:, i] - table[:, j] for i, j in pairs]
+        # Differences equal in the user's decimals are equal, ≈ 0 is 0.
+        self.d = merge_magnitudes(np.array(columns), self.rows)  # (P, n)
+        mean, _ = _mean_and_var(self.d)
+        self.estimates = _nonzero_gap(mean, tolerance)
+
+    def degenerate(self):  # every difference equal
+        return _constant(self.d)
+
+    def width(self):
+        return len(self.pairs)
+
+    def tie_width(self, estimates):
+        """A mean of differences ties with θ̂ within the tie rule's own
+        tolerance (its rounding in score units)."""
+        return np.full(len(self.pairs), self.tolerance)
+
+    def resampled(self, idx):
+        mean = np.mean(_resample_along(self.d, idx), axis=-2)
+        return _nonzero_gap(mean, self.tolerance)
+
+    def jackknife(self, p):
+        mean, _ = _loo_mean_var(self.d[p])
+        return _nonzero_gap(mean, self.tolerance)
+
+    def influence(self, p):
+        return self.d[p] - self.d[p].mean()
 
 
 class _CohenD(_Kind):
@@ -332,6 +377,7 @@ class _CliffDelta(_Kind):
 
 
 _KINDS = {
+    "mean_difference": _MeanDifference,
     "cohen_dz": _CohenDz,
     "cohen_d": _CohenD,
     "cliff_delta": _CliffDelta,
@@ -552,8 +598,9 @@ def _effect_sizes(table, pairs, kind, *, confidence_level, n_resamples, random_s
     of ``table`` (n, k), every pair resampled with the same indices;
     ``width`` is the estimate's rounding (within it, values tie)."""
     # The kinds are scale invariant: a common power-of-two scale (exact)
-    # keeps squares and sums of extreme scores finite.
-    table, _ = power_of_two_scale(table, axis=None)
+    # keeps squares and sums of extreme scores finite. A kind in the
+    # scores' units is scaled back at the end (exact too).
+    table, exponent = power_of_two_scale(table, axis=None)
     # Scores equal in the user's decimals are equal (split means, units),
     # each data set by its own magnitude; centres and spreads, which mix
     # the data sets, by the largest.
@@ -587,6 +634,15 @@ def _effect_sizes(table, pairs, kind, *, confidence_level, n_resamples, random_s
                     confidence_level,
                 )
                 out[p] = (float(estimates[p]), *interval, widths[p])
+    if statistic.in_units:
+        out = [
+            (*(float(np.ldexp(v, int(exponent))) for v in (e, lo, hi)), note, w)
+            for e, lo, hi, note, w in out
+        ]
+        out = [
+            (e, lo, hi, note, float(np.ldexp(w, int(exponent))))
+            for e, lo, hi, note, w in out
+        ]
     return out
 
 
@@ -638,10 +694,13 @@ def effect_size(
     a, b : array-like of shape (n,)
         Paired scores of A and B (higher is better), one pair per data set
         (or per record, split or seed). At least 2 pairs; finite.
-    kind : {"cohen_dz", "cohen_d", "cliff_delta", "akinshin_gamma"}, \
-default="cohen_dz"
+    kind : {"cohen_dz", "cohen_d", "cliff_delta", "akinshin_gamma", \
+"mean_difference"}, default="cohen_dz"
         ``"cohen_dz"``: mean of the differences ``a - b`` over their standard
         deviation (n − 1), the effect of the paired design.
+        ``"mean_difference"``: the mean of the differences ``a - b`` in the
+        scores' own units (percentage points of accuracy, say): what most
+        papers report; it has no magnitude.
         ``"cohen_d"``: difference of the means over the pooled standard
         deviation ``sqrt((var(a) + var(b)) / 2)``, which ignores the pairing
         (as autorank). ``"cliff_delta"``: ``(#{a_i > b_j} - #{a_i < b_j}) /
@@ -672,9 +731,10 @@ default="cohen_dz"
             the normal interval of asymptotic theory (said in ``note``);
             ``(estimate, estimate)`` for a degenerate sample.
         confidence_level : float
-        magnitude : {"negligible", "small", "medium", "large"}
+        magnitude : {"negligible", "small", "medium", "large"} or None
             ``|d|``, ``|d_z|``, ``|γ|`` below 0.2, 0.5, 0.8, else large;
-            Cliff's ``|δ|`` below 0.147, 0.33, 0.474 (Romano et al. 2006).
+            Cliff's ``|δ|`` below 0.147, 0.33, 0.474 (Romano et al. 2006);
+            None for ``mean_difference``.
         n : int
             Number of pairs.
         note : str or None
@@ -744,6 +804,9 @@ default="cohen_dz"
     True
     >>> effect_size(a, b, kind="cliff_delta").estimate  # (18 - 6) / 25
     0.48
+    >>> difference = effect_size(a, b, kind="mean_difference", random_state=0)
+    >>> round(difference.estimate, 4), difference.magnitude  # in the scores' units
+    (0.034, None)
     """
     check_integer(
         n_resamples,
@@ -787,6 +850,7 @@ def pairwise_effect_sizes(
     confidence_level=0.95,
     reference=None,
     random_state=None,
+    simultaneous=False,
 ):
     """Effect sizes of the pairs of columns of an (N, k) higher-is-better table.
 
@@ -796,7 +860,14 @@ def pairwise_effect_sizes(
     resampled with the same indices (those :func:`effect_size` draws for an
     int ``random_state``), all pairs at once. Returns a list of Bunch
     ``a``, ``b``, ``kind``, ``estimate``, ``confidence_interval``,
-    ``confidence_level``, ``magnitude``, ``note``.
+    ``confidence_level``, ``simultaneous_level``, ``magnitude``, ``note``.
+
+    With ``simultaneous=True`` the intervals cover all the pairs at once
+    with probability at least ``confidence_level`` (Bonferroni): each is at
+    the level ``1 - (1 - confidence_level) / n_pairs``, its own
+    ``confidence_level``, and ``simultaneous_level`` is the level of the
+    family; otherwise each interval holds for its pair alone
+    (``simultaneous_level`` None).
     """
     scores = np.asarray(scores, dtype=np.float64)
     k = scores.shape[1]
@@ -811,6 +882,9 @@ def pairwise_effect_sizes(
     if not isinstance(random_state, Integral) or isinstance(random_state, bool):
         # One seed for all the pairs, so they share their resamples.
         random_state = int(check_random_state(random_state).randint(2**31 - 1))
+    family_level = float(confidence_level) if simultaneous else None
+    if simultaneous:  # Bonferroni over the pairs
+        confidence_level = 1.0 - (1.0 - float(confidence_level)) / max(len(pairs), 1)
     found = _effect_sizes(
         scores,
         pairs,
@@ -827,6 +901,7 @@ def pairwise_effect_sizes(
             estimate=estimate,
             confidence_interval=(low, high),
             confidence_level=float(confidence_level),
+            simultaneous_level=family_level,
             magnitude=magnitude(estimate, kind, width),
             note=note,
         )

@@ -22,6 +22,15 @@ from ._ranks import (
     critical_difference,
     rank_std_error,
 )
+from ._references import (
+    DEMSAR_2006,
+    DUNN_1961,
+    FRIEDMAN_1937,
+    GARCIA_2008,
+    HOLM_1979,
+    IMAN_1980,
+    NEMENYI_1963,
+)
 from ._registry import register_test
 from ._utils import (
     check_alpha,
@@ -49,6 +58,7 @@ from ._utils import (
     rationale="the rank test of k estimators across data sets recommended "
     "by Demšar (2006); it assumes neither normality nor equal variances",
     statistic_label="chi2",
+    references=(FRIEDMAN_1937, IMAN_1980, DEMSAR_2006),
 )
 def friedman(scores, *, alpha=0.05, alternative="two-sided"):
     """Friedman test of k estimators across data sets, with Iman–Davenport's F.
@@ -223,6 +233,7 @@ def _check_continuity(continuity):
     display_name="Nemenyi's post hoc test",
     rationale="all pairs by their mean ranks, with the family-wise error "
     "controlled (Demšar 2006)",
+    references=(NEMENYI_1963, DEMSAR_2006),
 )
 def nemenyi(scores, *, alpha=0.05, alternative="two-sided", continuity=True):
     """Nemenyi post hoc test of all pairs of k estimators across data sets.
@@ -420,6 +431,9 @@ def _rank_z_test(scores, control, alpha, alternative, *, test, correction):
     omnibus="friedman",
     diagram="groups",
     display_name="post hoc z test on Friedman mean ranks",
+    rationale="each pair (or each estimator against the control) by Friedman's "
+    "mean ranks, with a multiplicity correction",
+    references=(DEMSAR_2006, GARCIA_2008),
 )
 def friedman_posthoc(
     scores, *, alpha=0.05, alternative="two-sided", control=None, correction="holm"
@@ -526,6 +540,7 @@ def friedman_posthoc(
     by_default={"control": 1},
     display_name="Bonferroni-Dunn post hoc test",
     rationale="each estimator against the control by mean ranks",
+    references=(DUNN_1961, DEMSAR_2006),
 )
 def bonferroni_dunn(scores, *, alpha=0.05, alternative="two-sided", control=None):
     """Bonferroni–Dunn post hoc test of the mean ranks against a control.
@@ -648,6 +663,9 @@ def bonferroni_dunn(scores, *, alpha=0.05, alternative="two-sided", control=None
     omnibus="friedman",
     diagram="groups",
     display_name="Holm post hoc test",
+    rationale="each estimator against the control (or every pair) by mean ranks, "
+    "with Holm's step-down correction",
+    references=(HOLM_1979, DEMSAR_2006, GARCIA_2008),
 )
 def holm(scores, *, alpha=0.05, alternative="two-sided", control=None):
     """Holm's step-down post hoc test of the mean ranks against a control.

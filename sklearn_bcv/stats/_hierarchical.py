@@ -53,6 +53,7 @@ from ._across import (
 )
 from ._bayesian import _check_rope, posterior_decision
 from ._pairwise_across import merged_split_differences
+from ._references import CORANI_2017
 from ._registry import register_test
 from ._ties import check_score_scale, difference_tolerance, merge_ties
 from ._utils import (
@@ -586,6 +587,12 @@ def _diagnostics(draws, theta, rope):
     role="pairwise",
     swap="negate",
     bayesian=True,
+    display_name="Bayesian hierarchical test",
+    rationale="each pair on its per-split scores, the data sets pooled in a "
+    "hierarchical model of their mean differences: the probability that "
+    "one is better or that both are equivalent within the rope",
+    references=(CORANI_2017,),
+    posterior="simplex",
 )
 def bayesian_hierarchical(
     split_differences,

@@ -10,6 +10,7 @@ correctness is ``i`` and estimator B's correctness is ``j`` (0 = wrong,
 import numpy as np
 from scipy import stats
 
+from ._references import DIETTERICH_1998, EDWARDS_1948, MCNEMAR_1947, YANG_BCV
 from ._registry import register_test
 from ._utils import (
     check_alpha,
@@ -170,6 +171,8 @@ def _check_mcnemar_params(correction, exact):
     rationale="recommended for one hold-out split",
     param_check=_check_mcnemar_params,
     swap="same",
+    display_name="McNemar's test",
+    references=(MCNEMAR_1947, EDWARDS_1948, DIETTERICH_1998),
 )
 def mcnemar(
     tables, *, alpha=0.05, alternative="two-sided", correction=True, exact=False
@@ -314,6 +317,9 @@ def mcnemar(
     not_recommended="it sums the K folds' statistics as if independent; they "
     "are correlated, so its type I error is not controlled",
     swap="same",
+    display_name="k-fold McNemar test",
+    rationale="the McNemar statistics of the K folds summed",
+    references=(YANG_BCV,),
 )
 def kfold_mcnemar(tables, *, alpha=0.05, alternative="two-sided"):
     """Naïve K-fold cross-validated McNemar's test (not recommended).
@@ -451,6 +457,8 @@ def _effective_factor(n_repeats, rho1, rho2):
     rationale="recommended for classifiers on a block-regularized m×2 CV (Yang et al.)",
     param_check=check_rho_params,
     swap="same",
+    display_name="BCV McNemar test",
+    references=(YANG_BCV,),
 )
 def bcv_mcnemar(tables, *, alpha=0.05, alternative="two-sided", rho1=0.5, rho2=0.5):
     """Block-regularized m×2 cross-validated McNemar's test.

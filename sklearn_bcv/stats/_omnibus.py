@@ -25,6 +25,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._mcnemar import _check_rhos, _effective_factor, check_rho_params
+from ._references import COCHRAN_1950, LOONEY_1988, YANG_BCV
 from ._registry import register_test
 from ._utils import (
     as_numeric_array,
@@ -298,6 +299,11 @@ def _one_split(counts, *, test):
     design="holdout",
     kind="many",
     alternatives="two-sided",
+    display_name="Cochran's Q test",
+    rationale="all k classifiers at once on one hold-out test set, from the "
+    "records each gets right",
+    references=(COCHRAN_1950,),
+    statistic_label="chi2",
 )
 def cochran_q(correct, *, alpha=0.05, alternative="two-sided"):
     """Cochran's Q test of k estimators on one hold-out test set.
@@ -422,6 +428,11 @@ def cochran_q(correct, *, alpha=0.05, alternative="two-sided"):
     design="holdout",
     kind="many",
     alternatives="two-sided",
+    display_name="Looney's F test",
+    rationale="all k classifiers at once on one hold-out test set, an F "
+    "approximation of Cochran's Q",
+    references=(LOONEY_1988,),
+    statistic_label="F",
 )
 def looney_f(correct, *, alpha=0.05, alternative="two-sided"):
     """Looney's F test of k estimators on one hold-out test set.
@@ -558,6 +569,11 @@ def looney_f(correct, *, alpha=0.05, alternative="two-sided"):
     kind="many",
     alternatives="two-sided",
     param_check=check_rho_params,
+    display_name="BCV Cochran's Q test",
+    rationale="all k classifiers at once on a block-regularized m×2 CV, from the "
+    "effective table of the records each gets right",
+    references=(YANG_BCV, COCHRAN_1950),
+    statistic_label="chi2",
 )
 def bcv_cochran_q(correct, *, alpha=0.05, alternative="two-sided", rho1=0.5, rho2=0.5):
     """Block-regularized m×2 cross-validated Cochran's Q test (an extension).

@@ -16,6 +16,7 @@ from ._bayesian import (
     posterior_decision,
     scaled_correlated_t_posterior,
 )
+from ._references import CORANI_2015, DEMSAR_2006, LACOSTE_2012, WILCOXON_1945
 from ._registry import register_test
 from ._signed_rank import signed_rank_test
 from ._ties import check_score_scale, difference_tolerance, merge_magnitudes
@@ -49,6 +50,7 @@ def _check_zero_method(zero_method, score_scale=None):
     rationale="each pair on its paired scores across data sets, the "
     "pairwise test Demšar (2006) recommends",
     swap="same",
+    references=(WILCOXON_1945, DEMSAR_2006),
     batched=True,
 )
 def wilcoxon(
@@ -251,6 +253,9 @@ def _smallest_pvalue(n, alternative):
     role="pairwise",
     display_name="sign test",
     swap="recompute",  # its statistic, the wins of A, becomes n - wins
+    rationale="each pair by the number of data sets each wins, a binomial test "
+    "with the fewest assumptions",
+    references=(DEMSAR_2006,),
 )
 def sign(dataset_differences, *, alpha=0.05, alternative="two-sided", score_scale=None):
     """Sign test of two estimators across data sets (wins and losses).
@@ -409,6 +414,11 @@ def _outcome_probabilities(pmf):
     by_default={"all_pairs": 1, "control": 1},
     swap="recompute",  # its statistic, A's expected wins, becomes n - wins
     bayesian=True,
+    display_name="Poisson-binomial test",
+    rationale="each pair on its per-split scores: the probability that one wins "
+    "on each data set, from the correlated Bayesian t test of its "
+    "splits, combined over the data sets",
+    references=(CORANI_2015, LACOSTE_2012),
     batched=True,
 )
 def poisson_binomial(

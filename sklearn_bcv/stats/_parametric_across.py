@@ -17,6 +17,7 @@ from ._across_utils import (
 )
 from ._pairwise_across import _merged_differences
 from ._ranks import check_score_table
+from ._references import DEMSAR_2006, TUKEY_1949
 from ._registry import register_test
 from ._ties import merge_magnitudes, tie_tolerance
 from ._ttests import _mean_and_sum_of_squares
@@ -74,6 +75,7 @@ def _anova_terms(scores):
     rationale="the parametric test of k estimators across data sets, chosen "
     "when every estimator's scores look normal with equal variances",
     statistic_label="F",
+    references=(DEMSAR_2006,),
 )
 def rm_anova(scores, *, alpha=0.05, alternative="two-sided"):
     """Repeated-measures ANOVA of k estimators across data sets.
@@ -164,6 +166,7 @@ def rm_anova(scores, *, alpha=0.05, alternative="two-sided"):
     rationale="all pairs by their mean scores, with the family-wise error "
     "controlled, on the repeated-measures ANOVA's error term",
     compares="scores",
+    references=(TUKEY_1949,),
 )
 def tukey_rm(scores, *, alpha=0.05, alternative="two-sided", control=None):
     """Tukey's HSD of all pairs on the repeated-measures error term.
@@ -270,6 +273,7 @@ def tukey_rm(scores, *, alpha=0.05, alternative="two-sided", control=None):
     rationale="a pair on its paired scores across data sets, chosen when "
     "both look normal",
     swap="negate",
+    references=(DEMSAR_2006,),
 )
 def paired_t_datasets(
     dataset_differences, *, alpha=0.05, alternative="two-sided", score_scale=None

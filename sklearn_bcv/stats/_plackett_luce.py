@@ -81,6 +81,7 @@ from ._hierarchical import (
     split_rhat,
 )
 from ._ranks import check_score_table, rank_scores
+from ._references import CALVO_2018, CARON_2012, PLACKETT_1975
 from ._registry import register_test
 from ._utils import check_alpha, check_alternative, check_bool, check_real, make_result
 
@@ -697,7 +698,7 @@ def ranking_sentence(test):
     P(forest is the best) = 0.666: the posterior probability that forest has
     the largest Plackett-Luce weight (the best chance of ranking first on a
     new data set: 0.53, 95% interval 0.19 to 0.86); no estimator is the best
-    with probability above 0.95 (1 - alpha).
+    with probability above 0.95, the level of a decision.
     """
     names = test.names
     leader = _by_rank(test)[0]
@@ -711,14 +712,16 @@ def ranking_sentence(test):
         f"{test.weights[leader]:.2f}, {level:g}% interval {low:.2f} to "
         f"{high:.2f}); "
     )
+    # The level in words, not "1 - alpha": a report sets its own alpha in
+    # math, and a hook's sentence is plain text in every format.
     if test.best is not None:
         return sentence + (
-            f"{test.best} is the best with probability above {1 - test.alpha:g} "
-            "(1 - alpha)."
+            f"{test.best} is the best with probability above {1 - test.alpha:g}, "
+            "the level of a decision."
         )
     return sentence + (
-        f"no estimator is the best with probability above {1 - test.alpha:g} "
-        "(1 - alpha)."
+        f"no estimator is the best with probability above {1 - test.alpha:g}, "
+        "the level of a decision."
     )
 
 
@@ -892,6 +895,8 @@ def _check_names(names, k):
     param_check=_check_params,
     by_default=False,
     display_name="Bayesian Plackett-Luce ranking",
+    references=(CALVO_2018, CARON_2012, PLACKETT_1975),
+    posterior="ranking",
     rationale=(
         "the posterior probability that each estimator is the best, and of "
         "each rank, from a Bayesian Plackett-Luce model of the rankings (ties "

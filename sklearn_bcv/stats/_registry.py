@@ -58,6 +58,10 @@ STATISTIC_LABELS = ("chi2", "F")
 #: What a post hoc family compares (``compares``).
 COMPARES = ("ranks", "scores")
 
+#: How a report draws the posterior of a Bayesian test: of one pair
+#: (``"simplex"``, ``"density"``) or of a ranking of all k (``"ranking"``).
+POSTERIORS = ("simplex", "density", "ranking")
+
 
 @dataclass(frozen=True)
 class RegisteredTest:
@@ -89,6 +93,8 @@ class RegisteredTest:
     statistic_label: str | None = None
     compares: str | None = None
     content: object = None
+    references: tuple = ()
+    posterior: str | None = None
     batched: bool = False
 
     @property
@@ -96,6 +102,12 @@ class RegisteredTest:
         """The test's name in a sentence: its ``display_name``, else
         ``"<name> test"``."""
         return self.display_name or f"{self.name} test"
+
+    @property
+    def citation(self):
+        """The short citations of ``references`` (``"Friedman 1937; Demšar
+        2006"``), or ``""`` when the test declares none."""
+        return "; ".join(short for short, _ in self.references)
 
     @property
     def all_at_once(self):
@@ -161,6 +173,8 @@ def register_test(
     statistic_label=None,
     compares=None,
     content=None,
+    references=None,
+    posterior=None,
     batched=False,
     overwrite=False,
 ):
@@ -287,6 +301,26 @@ def register_test(
         ``caption`` and optionally ``notes``) and ``"csv_rows"`` (dicts, one
         per row of ``--format csv``; keys that are not columns yet become
         columns). See the user guide, "Adding a test".
+    references : dict of str to str, default=None
+        The works behind the test, each as its short citation (the
+        author-year form a report writes beside the test, e.g.
+        ``"Demšar 2006"``) -> its full entry in the report's bibliography
+        (``"J. Demšar. Statistical comparisons of classifiers over multiple
+        data sets. Journal of Machine Learning Research, 7:1-30, 2006."``).
+        A sequence of ``(citation, entry)`` pairs is taken too. Reports cite
+        them in their methods and list them under "References".
+    posterior : {"simplex", "density", "ranking"}, default=None
+        For a Bayesian test: how a report draws its posterior.
+        ``"simplex"``: samples of ``(θ_A, θ_rope, θ_B)`` of one pair in the
+        result's ``samples``, drawn by
+        :class:`~sklearn_bcv.PosteriorSimplexDisplay`; ``"density"``: the
+        posterior density of one pair's difference, drawn by
+        :class:`~sklearn_bcv.PosteriorDisplay` (the built-in
+        ``bayesian_correlated_t`` and ``bayesian_bcv_mcnemar``);
+        ``"ranking"``: a ranking of all k estimators (``prob_best``,
+        ``weights``, ``weights_interval``), drawn by
+        :class:`~sklearn_bcv.RankProbabilityDisplay` (``plackett_luce``);
+        None: not drawn.
     batched : bool, default=False
         For a test across data sets of one pair at a time: whether it takes
         its needs with a leading axis of comparisons (``dataset_differences``
@@ -386,6 +420,8 @@ def register_test(
         ),
         compares=_check_choice("compares", compares, COMPARES),
         content=_check_content(kind, content),
+        references=_check_references(references),
+        posterior=_check_choice("posterior", posterior, POSTERIORS),
         batched=_check_bool("batched", batched),
     )
     if name in _REGISTRY and not overwrite:
@@ -502,6 +538,34 @@ def _check_swap(kind, role, swap):
             f"this test compares more (kind {kind!r}, role {role!r}): leave it None."
         )
     return _check_choice("swap", swap, SWAPS)
+
+
+def _check_references(references):
+    """``references`` as a tuple of ``(citation, entry)`` pairs of
+    non-empty strings."""
+    if references is None:
+        return ()
+    pairs = references.items() if isinstance(references, dict) else references
+    try:
+        pairs = tuple(tuple(pair) for pair in pairs)
+    except TypeError:
+        pairs = None
+    if (
+        isinstance(references, str)
+        or pairs is None
+        or not all(
+            len(pair) == 2
+            and all(isinstance(text, str) and text.strip() for text in pair)
+            for pair in pairs
+        )
+    ):
+        raise ValueError(
+            "references must be a dict {citation: entry} (or a sequence of "
+            "(citation, entry) pairs) of non-empty strings, e.g. {'Demšar 2006': "
+            "'J. Demšar. Statistical comparisons of classifiers over multiple "
+            f"data sets. JMLR 7:1-30, 2006.'}}; got {references!r}."
+        )
+    return pairs
 
 
 def _check_content(kind, content):

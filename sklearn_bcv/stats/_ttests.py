@@ -24,6 +24,16 @@ back, and is ``±inf`` only where it lies beyond the largest double.
 import numpy as np
 
 from ._mcnemar import _check_rhos, check_rho_params
+from ._references import (
+    ALPAYDIN_1999,
+    BOUCKAERT_2004,
+    DIETTERICH_1998,
+    NADEAU_2003,
+    WANG_2014,
+    WANG_2017,
+    YANG_BCV,
+    YILDIZ_2013,
+)
 from ._registry import register_test
 from ._utils import (
     check_alpha,
@@ -140,6 +150,10 @@ def _validate_common(alpha, alternative, test, allowed=None):
     needs="differences",
     design="mx2",
     swap="negate",
+    display_name="5×2 CV paired t test (Dietterich)",
+    rationale="Dietterich's t test of a random m×2 CV, its variance from the "
+    "repetitions",
+    references=(DIETTERICH_1998,),
 )
 def paired_t_5x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     """Dietterich's 5×2 CV paired t test, for any m×2 design.
@@ -213,6 +227,8 @@ def paired_t_5x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     recommended_for={"mx2": 1},
     rationale="recommended for a random m×2 CV (Alpaydin)",
     swap="same",
+    display_name="combined 5×2 CV F test (Alpaydin)",
+    references=(ALPAYDIN_1999,),
 )
 def combined_f_5x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     """Alpaydin's combined 5×2 CV F test, for any m×2 design.
@@ -347,6 +363,8 @@ def _check_df1(df1, m):
     "(calibrated F-test)",
     param_check=lambda df1: _check_df1(df1, 5),  # m only sets None's meaning
     swap="same",
+    display_name="calibrated 5×2 BCV F test",
+    references=(WANG_2017, ALPAYDIN_1999),
 )
 def calibrated_f_5x2bcv(differences, *, alpha=0.05, alternative="two-sided", df1=None):
     """Calibrated F test of a (5×2) block-regularized cross-validation.
@@ -441,6 +459,9 @@ def calibrated_f_5x2bcv(differences, *, alpha=0.05, alternative="two-sided", df1
     not_recommended="it treats the 2m differences as independent, so its type "
     "I error is inflated (0.15-0.29 at 0.05, Yang et al. Table V)",
     swap="negate",
+    display_name="combined 5×2 CV t test",
+    rationale="a t statistic over the 2m differences of an m×2 CV",
+    references=(YILDIZ_2013,),
 )
 def combined_t_5x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     """Yildiz's combined 5×2 CV t test, for any m×2 design (not recommended).
@@ -514,6 +535,10 @@ def combined_t_5x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     needs="differences",
     design="bcv",
     swap="negate",
+    display_name="blocked 3×2 CV t test",
+    rationale="the t test of a blocked 3×2 CV, its variance from the three "
+    "blocked repetitions",
+    references=(WANG_2014,),
 )
 def blocked_t_3x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     """Blocked 3×2 CV t test of Wang et al. (2014), for any m×2 BCV.
@@ -605,6 +630,10 @@ def blocked_t_3x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     design="bcv",
     param_check=check_rho_params,
     swap="negate",
+    display_name="BCV t test",
+    rationale="a t test of the mean difference on a block-regularized m×2 CV, "
+    "with the variance model of its correlated splits",
+    references=(YANG_BCV,),
 )
 def bcv_t(differences, *, alpha=0.05, alternative="two-sided", rho1=0.5, rho2=0.5):
     """t test of the mean score difference under the BCV variance model.
@@ -768,6 +797,8 @@ def corrected_std_error(s2, n_splits, n_train, n_test):
     "training sets, so it rejects too often (Dietterich 1998; Nadeau & Bengio "
     "2003)",
     swap="negate",
+    rationale="the textbook paired t test of the per-split differences, for reference",
+    references=(DIETTERICH_1998, NADEAU_2003),
 )
 def paired_t(differences, *, alpha=0.05, alternative="two-sided"):
     """Paired t test on the per-split differences (not recommended).
@@ -846,6 +877,7 @@ def paired_t(differences, *, alpha=0.05, alternative="two-sided"):
     rationale="recommended for k-fold and other resampling designs (Nadeau & Bengio)",
     display_name="corrected resampled t test (Nadeau & Bengio)",
     swap="negate",
+    references=(NADEAU_2003, BOUCKAERT_2004),
 )
 def corrected_t(differences, n_train, n_test, *, alpha=0.05, alternative="two-sided"):
     """Corrected resampled / repeated CV t test (Nadeau & Bengio).

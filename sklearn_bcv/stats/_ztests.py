@@ -11,6 +11,7 @@ the side of the infinity. No NaN, no warning.
 import numpy as np
 
 from ._mcnemar import _check_one_split
+from ._references import AGRESTI_2013, BAYLE_2020, DIETTERICH_1998
 from ._registry import register_test
 from ._utils import (
     check_alpha,
@@ -40,6 +41,9 @@ _PROPORTION_Z_HINT = (
     needs="tables",
     design="holdout",
     swap="negate",
+    display_name="difference-of-proportions z test",
+    rationale="a z test of the two accuracies on one hold-out test set",
+    references=(DIETTERICH_1998, AGRESTI_2013),
 )
 def proportion_z(tables, *, alpha=0.05, alternative="two-sided"):
     """Run the difference-of-proportions z test on one hold-out split.
@@ -210,6 +214,10 @@ def _check_loss_differences(loss_differences):
     needs="loss_differences",
     design="kfold",
     swap="negate",
+    display_name="cross-validation z test (Bayle et al.)",
+    rationale="a z test of the per-record loss differences over the folds of a "
+    "k-fold CV, valid as the number of records grows",
+    references=(BAYLE_2020,),
 )
 def cv_ci_z(loss_differences, *, alpha=0.05, alternative="two-sided"):
     """K-fold cross-validation z test and confidence interval (Bayle et al.).
