@@ -112,10 +112,11 @@ def latex_escape(text):
 
 
 #: Inside a word of code (``Pipeline(StandardScaler(), C=1.0)``, a long
-#: name), the places a line may break: after a call's ``(``, ``,``, ``=`` and ``\_``
+#: name), the places a line may break: after a call's ``(`` (a name of two
+#: letters or more: ``P(best)`` stays whole), ``,``, ``=`` and ``\_``
 #: not followed by a space. TeX does not hyphenate such words, and one
 #: longer than the line's slack would stick out of the margin.
-_CODE_BREAK = re.compile(r"((?<=\w)\(|,|=|\\_)(?=[^\s])")
+_CODE_BREAK = re.compile(r"((?<=\w\w)\(|,|=|\\_)(?=[^\s])")
 
 
 def _breakable(text):
