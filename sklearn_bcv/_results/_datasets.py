@@ -45,15 +45,15 @@ from ._pairwise import (
     split_pairs,
 )
 from ._roles import (
-    bayesian_pairwise_sentence,
     hooked_content,
     omnibus_sentence,
-    p_is,
+    p_evidence,
     pair_table,
-    pairwise_sentence,
+    pairwise_sentences,
     posthoc_sentence,
     probability,
     ranking_content,
+    verdict_blocks,
 )
 from ._rows import TEST_COLUMNS, pair_row, test_row, with_extra_columns
 from ._text import format_number, join_lines, shared_ranks, text_table
@@ -595,28 +595,15 @@ def _report_blocks(result):
                 pairs,
                 alpha,
                 len(result.datasets),
-                evidence=_evidence(result, test, pairs),
+                evidence=p_evidence(result.names, test, pairs),
             )
         ]
     sentences.update(dict.fromkeys(result._rankings(), []))
-    for name, table in result.pairwise.items():
-        pairs = verdict.differ_by_test.get(name, [])
-        sentences[name] = [
-            bayesian_pairwise_sentence(name, table, names, alpha)
-            if is_bayesian(name)
-            else pairwise_sentence(
-                name, table, pairs, alpha, evidence=_evidence(result, table, pairs)
-            )
-        ]
-    tables = []
-    for name in sentences:
-        if name in own:
-            sentences[name] = own[name].sentences
-            tables += own[name].tables
-    sentences = [sentence for said in sentences.values() for sentence in said]
-    if not sentences:
-        sentences.append(verdict.text)
-    blocks += [Heading("Verdicts"), *[Paragraph(s) for s in sentences]]
+    sentences.update(
+        pairwise_sentences(names, result.pairwise, verdict.differ_by_test, alpha)
+    )
+    verdicts, tables = verdict_blocks(sentences, own, verdict.text)
+    blocks += verdicts
     blocks += _effect_blocks(result, bibliography)
     blocks += [Heading("Tables"), *_scores_tables(result)]
     blocks += _pair_tables(result, own)
@@ -625,21 +612,6 @@ def _report_blocks(result):
     blocks += result._report_figures()
     blocks += bibliography.blocks()
     return blocks
-
-
-def _evidence(result, test, pairs):
-    """``{(better, worse): "p = 0.015"}`` of the pairs a frequentist test
-    separates (names), from its (adjusted) p-values."""
-    p = test.get("pvalue_adjusted")
-    p = test.get("pvalue") if p is None else p
-    if p is None:
-        return None
-    p = np.asarray(p, dtype=float)
-    out = {}
-    for better, worse in pairs:
-        a, b = result.names.index(better), result.names.index(worse)
-        out[better, worse] = p_is(min(p[a, b], p[b, a]), "p")
-    return out
 
 
 def _design_sentence(result, bibliography):

@@ -39,12 +39,11 @@ from ._pairwise import (
     split_pairs,
 )
 from ._roles import (
-    bayesian_pairwise_sentence,
     hooked_content,
     omnibus_sentence,
-    p_is,
     pair_table,
-    pairwise_sentence,
+    pairwise_sentences,
+    verdict_blocks,
 )
 from ._rows import TEST_COLUMNS, pair_row, test_row, with_extra_columns
 from ._text import format_number, join_lines, shared_ranks, text_table
@@ -545,24 +544,11 @@ def _report_blocks(result):
         name: [omnibus_sentence(name, test, alpha, what)]
         for name, test in result.tests.items()
     }
-    for name, table in result.pairwise.items():
-        pairs = result.verdict.differ_by_test.get(name, [])
-        sentences[name] = [
-            bayesian_pairwise_sentence(name, table, names, alpha)
-            if is_bayesian(name)
-            else pairwise_sentence(
-                name, table, pairs, alpha, evidence=_evidence(result, table, pairs)
-            )
-        ]
-    tables = []
-    for name in sentences:
-        if name in own:
-            sentences[name] = own[name].sentences
-            tables += own[name].tables
-    sentences = [sentence for said in sentences.values() for sentence in said]
-    if not sentences:
-        sentences.append(result.verdict.text)
-    blocks += [Heading("Verdicts"), *[Paragraph(s) for s in sentences]]
+    sentences.update(
+        pairwise_sentences(names, result.pairwise, result.verdict.differ_by_test, alpha)
+    )
+    verdicts, tables = verdict_blocks(sentences, own, result.verdict.text)
+    blocks += verdicts
     blocks += [Heading("Tables"), _scores_table(result)]
     for name, table in result.pairwise.items():
         if name in own:
@@ -584,17 +570,6 @@ def _report_blocks(result):
     blocks += result._report_figures()
     blocks += bibliography.blocks()
     return blocks
-
-
-def _evidence(result, table, pairs):
-    """``{(better, worse): "p = 0.015"}`` of the pairs a frequentist test
-    separates, from its adjusted p-values."""
-    p = np.asarray(table.get("pvalue_adjusted"), dtype=float)
-    out = {}
-    for better, worse in pairs:
-        a, b = result.names.index(better), result.names.index(worse)
-        out[better, worse] = p_is(min(p[a, b], p[b, a]), "p")
-    return out
 
 
 def _design_text(result, bibliography):

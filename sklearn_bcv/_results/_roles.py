@@ -17,6 +17,8 @@ from sklearn.utils import Bunch
 from ..stats._ranks import critical_difference
 from ..stats._registry import declaration
 from ._blocks import (
+    Heading,
+    Paragraph,
     Table,
     Text,
     alpha_is,
@@ -43,15 +45,18 @@ __all__ = [
     "hooked_content",
     "middle_name",
     "omnibus_sentence",
+    "p_evidence",
     "pair_table",
     "pairs_sentence",
     "pairwise_sentence",
+    "pairwise_sentences",
     "posterior_decision",
     "posterior_phrase",
     "posthoc_sentence",
     "probability",
     "ranking_content",
     "rope_of",
+    "verdict_blocks",
 ]
 
 
@@ -234,6 +239,52 @@ def pairwise_sentence(name, table, pairs, alpha, cite="", evidence=None):
 
 # --------------------------------------------------------------------------
 # Posterior probabilities in words
+
+
+def p_evidence(names, test, pairs):
+    """``{(better, worse): "p = 0.015"}`` of the pairs (names) a
+    frequentist test separates, from its (adjusted) p-values; None for a
+    test without p-values."""
+    p = test.get("pvalue_adjusted")
+    p = test.get("pvalue") if p is None else p
+    if p is None:
+        return None
+    p = np.asarray(p, dtype=float)
+    out = {}
+    for better, worse in pairs:
+        a, b = names.index(better), names.index(worse)
+        out[better, worse] = p_is(min(p[a, b], p[b, a]), "p")
+    return out
+
+
+def pairwise_sentences(names, pairwise, differ_by_test, alpha):
+    """``{test name: [its sentence]}`` of every pairwise test of a result
+    (``pairwise``: name -> its table), in their order."""
+    sentences = {}
+    for name, table in pairwise.items():
+        pairs = differ_by_test.get(name, [])
+        sentences[name] = [
+            bayesian_pairwise_sentence(name, table, names, alpha)
+            if is_bayesian(name)
+            else pairwise_sentence(
+                name, table, pairs, alpha, evidence=p_evidence(names, table, pairs)
+            )
+        ]
+    return sentences
+
+
+def verdict_blocks(sentences, own, fallback):
+    """The "Verdicts" of a report from ``{test name: [sentences]}``, a
+    test's content hook (``own``: name -> :class:`Contribution`) speaking
+    in its place, and the tables those hooks add; ``fallback`` alone when
+    no test says anything. Returns ``(blocks, tables)``."""
+    said, tables = [], []
+    for name, lines in sentences.items():
+        if name in own:
+            lines = own[name].sentences
+            tables += own[name].tables
+        said += lines
+    return [Heading("Verdicts"), *[Paragraph(s) for s in said or [fallback]]], tables
 
 
 def rope_of(test_result):
