@@ -111,12 +111,12 @@ def latex_escape(text):
     return "".join(out)
 
 
-#: Inside a word of code (``Pipeline(StandardScaler(), C=1.0)``, a long
-#: name), the places a line may break: after a call's ``(`` (a name of two
-#: letters or more: ``P(best)`` stays whole), ``,``, ``=`` and ``\_``
-#: not followed by a space. TeX does not hyphenate such words, and one
-#: longer than the line's slack would stick out of the margin.
-_CODE_BREAK = re.compile(r"((?<=\w\w)\(|,|=|\\_)(?=[^\s])")
+#: Inside a word of code (``Pipeline(StandardScaler(), C=1.0)``), the
+#: places a line may break: after a call's ``(`` (a name of two letters or
+#: more: ``P(best)`` stays whole), ``,`` and ``=`` not followed by a space;
+#: names stay whole, as a reader searches for them. TeX does not hyphenate
+#: such words, and one longer than the line's slack would stick out.
+_CODE_BREAK = re.compile(r"((?<=\w\w)\(|,|=)(?=[^\s])")
 
 
 def _breakable(text):
