@@ -310,3 +310,48 @@ def test_a_signal_whose_exception_is_swallowed_still_interrupts(
     lines = err.getvalue().strip().splitlines()
     assert [x for x in lines if x.startswith("error:")] == [line], lines
     assert lines[-1] == line
+
+
+def test_the_resource_trackers_start_without_their_cleanup_warnings(tmp_path):
+    # The command's process starts joblib's resource tracker (and workers)
+    # with its own -W options: the tracker's warnings about the semaphores
+    # it cleans up after a Ctrl-C never follow the one error line.
+    script = textwrap.dedent(
+        """
+        import subprocess, sys
+        from sklearn_bcv._cli import _main
+
+        def flags():
+            print(subprocess._args_from_interpreter_flags())
+            return 0
+
+        _main.main = flags
+        _main.run()
+        """
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", script],
+        env=dict(os.environ, PYTHONPATH=str(REPO)),
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert "-Wignore:resource_tracker:UserWarning" in completed.stdout
+    # The option (as Python reads it at start-up) hides the tracker's
+    # messages only.
+    check = subprocess.run(
+        [sys.executable, "-Wignore:resource_tracker:UserWarning", "-c"]
+        + [
+            "import warnings\n"
+            "warnings.warn('resource_tracker: There appear to be 1 leaked semlock')\n"
+            "warnings.warn(\"resource_tracker: /loky-1: FileNotFoundError(2, '')\")\n"
+            "warnings.warn('an estimator warns')"
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert "resource_tracker" not in check.stderr
+    assert "UserWarning: an estimator warns" in check.stderr

@@ -386,6 +386,11 @@ def run():
     without a line.
     """
     signals = process_interruptions()
+    # joblib's resource tracker, a process of its own in the terminal's
+    # process group, would warn on the shared stderr, after the one error
+    # line, about the semaphores it cleans up when Ctrl-C ended the workers'
+    # pool early. It starts with this process's -W options: not those.
+    sys.warnoptions.append("ignore:resource_tracker:UserWarning")
     status = main()
     _stop_workers()  # nothing left for the exit to wait for
     status = signals.exiting(status, sys.stderr)
