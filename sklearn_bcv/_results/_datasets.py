@@ -30,8 +30,8 @@ from ._methods import (
     Bibliography,
     estimators_sentence,
     fits_sentence,
+    pairwise_settings_sentence,
     seed_text,
-    settings_sentence,
     tests_blocks,
     tests_items,
     version_sentence,
@@ -680,21 +680,7 @@ def _methods(result, bibliography):
             "The estimators were ranked on each data set (1 = best; ties share "
             "their mean rank), and every data set counts as one observation."
         )
-    frequentist = [name for name in result.pairwise if not is_bayesian(name)]
-    n_pairs = max((len(result.pairwise[t].results) for t in frequentist), default=0)
-    ropes = [
-        test_result.get("rope")
-        for name, table in result.pairwise.items()
-        if is_bayesian(name)
-        for test_result in table.results.values()
-    ]
-    settings = settings_sentence(
-        alpha=result.alpha,
-        correction=result.get("correction"),
-        n_pairs=n_pairs,
-        bayesian_ropes=ropes,
-        bibliography=bibliography,
-    )
+    settings = pairwise_settings_sentence(result, bibliography)
     return [
         " ".join(first),
         Text(" ".join(second) + (" " if second else ""), settings, " ")

@@ -23,8 +23,8 @@ from ._methods import (
     Bibliography,
     estimators_sentence,
     fits_sentence,
+    pairwise_settings_sentence,
     seed_text,
-    settings_sentence,
     tests_blocks,
     tests_items,
     version_sentence,
@@ -47,7 +47,7 @@ from ._roles import (
 )
 from ._rows import TEST_COLUMNS, pair_row, test_row, with_extra_columns
 from ._text import format_number, join_lines, shared_ranks, text_table
-from ._verdict import check_show, is_bayesian, not_recommended
+from ._verdict import check_show, not_recommended
 
 __all__ = ["ManyComparisonResult", "build_many_result"]
 
@@ -612,21 +612,7 @@ def _methods(result, bibliography):
     fits = fits_sentence(result.get("failed_fits"))
     if fits:
         first.append(f"In all, {fits}")
-    frequentist = [name for name in result.pairwise if not is_bayesian(name)]
-    n_pairs = max((len(result.pairwise[t].results) for t in frequentist), default=0)
-    ropes = [
-        test_result.get("rope")
-        for name, table in result.pairwise.items()
-        if is_bayesian(name)
-        for test_result in table.results.values()
-    ]
-    settings = settings_sentence(
-        alpha=result.alpha,
-        correction=result.get("correction"),
-        n_pairs=n_pairs,
-        bayesian_ropes=ropes,
-        bibliography=bibliography,
-    )
+    settings = pairwise_settings_sentence(result, bibliography)
     return [" ".join(first), settings + " " + version_sentence(provenance)]
 
 

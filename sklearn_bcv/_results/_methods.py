@@ -336,6 +336,34 @@ def settings_sentence(
     return text + "."
 
 
+def pairwise_settings_sentence(result, bibliography):
+    """:func:`settings_sentence` of a result with pairwise tables: its
+    alpha, the correction of its frequentist tests over their pairs, and
+    the rope of its Bayesian ones."""
+    bayesian = {name: declaration(name).bayesian for name in result.pairwise}
+    n_pairs = max(
+        (
+            len(table.results)
+            for name, table in result.pairwise.items()
+            if not bayesian[name]
+        ),
+        default=0,
+    )
+    ropes = [
+        test_result.get("rope")
+        for name, table in result.pairwise.items()
+        if bayesian[name]
+        for test_result in table.results.values()
+    ]
+    return settings_sentence(
+        alpha=result.alpha,
+        correction=result.get("correction"),
+        n_pairs=n_pairs,
+        bayesian_ropes=ropes,
+        bibliography=bibliography,
+    )
+
+
 def methods_heading():
     return Heading("Methods")
 
