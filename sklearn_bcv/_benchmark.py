@@ -839,17 +839,21 @@ effect_size, effect_size_intervals
             [(n, len(p.splits) * len(names)) for n, p in zip(dataset_names, prepared)],
             verbose,
         )
-    with opened_store(store) as study_store:
-        fitted = fit_datasets(
-            prepared,
-            labels=names,
-            n_jobs=n_jobs,
-            verbose=max(0, verbose - 1),
-            error_score=error_score,
-            names=dataset_names,
-            progress=progress,
-            study_store=study_store,
-        )
+    try:
+        with opened_store(store) as study_store:
+            fitted = fit_datasets(
+                prepared,
+                labels=names,
+                n_jobs=n_jobs,
+                verbose=max(0, verbose - 1),
+                error_score=error_score,
+                names=dataset_names,
+                progress=progress,
+                study_store=study_store,
+            )
+    finally:
+        if progress is not None:
+            progress.close()
     stores = [store for _, store in fitted]
     split_scores = _stack([store.scores for store in stores])
     failed = [name for name, store in zip(dataset_names, stores) if store.any_failed]

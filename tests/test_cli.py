@@ -725,3 +725,92 @@ def test_plot_title_states_the_verdict_with_the_estimator_names():
     )
     result.tests = {}
     assert _plot_title(result, ("lr", "rf")) == "A = lr, B = rf"
+
+
+# Progress on a terminal: fits done of the total, elapsed, time left, by
+# default for every subcommand that fits (tqdm's bar, or a plain line).
+_FITTING_SUBCOMMANDS = {
+    "compare": (["--dataset", "iris", *FAST_B, "--tests", "bcv_mcnemar"], 20),
+    "many": (
+        [
+            "many",
+            "--dataset",
+            "iris",
+            "--estimator",
+            "sklearn.naive_bayes.GaussianNB",
+            "--estimator",
+            "sklearn.dummy.DummyClassifier",
+        ],
+        20,
+    ),
+    "benchmark": (
+        [
+            "benchmark",
+            "--datasets",
+            "iris",
+            "wine",
+            "--estimator",
+            "sklearn.naive_bayes.GaussianNB",
+            "--estimator",
+            "sklearn.dummy.DummyClassifier",
+        ],
+        40,
+    ),
+    # The main job's pair on wine stops at the first look: 12 of at most 28.
+    "sequential": (["sequential", "--dataset", "wine"], 12),
+}
+
+
+def _run_on_a_terminal(argv):
+    out, err = io.StringIO(), _FakeTerminal()
+    status = main(list(argv), stdout=out, stderr=err)
+    return status, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("subcommand", list(_FITTING_SUBCOMMANDS))
+def test_a_terminal_shows_fits_done_of_the_total_by_default(subcommand, monkeypatch):
+    # Without tqdm: the plain line, rewritten in place.
+    monkeypatch.setitem(sys.modules, "tqdm", None)
+    argv, n_fits = _FITTING_SUBCOMMANDS[subcommand]
+    status, out, err = _run_on_a_terminal(argv)
+    assert status == 0, err
+    label = {"compare": "compare", "many": "compare_many"}.get(subcommand, subcommand)
+    final = err.split("\r")[-1].splitlines()[0]  # the bar as it was left
+    assert f"[{label}] {n_fits}/{n_fits} fits (100%)" in err, err
+    assert "elapsed 0:" in final and "remaining 0:00" in final
+    # The spinner does not draw over the bar; the end line still comes.
+    assert "|" not in err.replace("\r", "\n").splitlines()[0]
+    assert err.rstrip().splitlines()[-1].endswith("(tests included)")
+    assert out  # the requested output, on stdout only
+    assert "fits (" not in out and "remaining" not in out
+
+
+def test_a_terminal_shows_tqdm_when_installed():
+    pytest.importorskip("tqdm")
+    argv, _ = _FITTING_SUBCOMMANDS["compare"]
+    status, _, err = _run_on_a_terminal(argv)
+    assert status == 0, err
+    assert "20/20" in err and "fits" in err
+
+
+def test_no_bar_off_a_terminal_or_with_quiet():
+    argv, _ = _FITTING_SUBCOMMANDS["compare"]
+    status, _, err = run_cli(*argv)
+    assert status == 0, err
+    # A log gets two lines: the start and the end, no bar.
+    assert "20/20" not in err and "fits (" not in err
+    assert err.startswith("fitting ") and "done in" in err
+    out, quiet = io.StringIO(), _FakeTerminal()
+    assert main([*argv, "--quiet"], stdout=out, stderr=quiet) == 0
+    assert quiet.getvalue() == ""
+
+
+def test_verbose_shows_the_bar_off_a_terminal_too(monkeypatch):
+    monkeypatch.setitem(sys.modules, "tqdm", None)
+    argv, _ = _FITTING_SUBCOMMANDS["compare"]
+    status, _, err = run_cli(*argv, "-v")
+    assert status == 0, err
+    assert "[compare] 20/20 fits (100%)" in err
+    assert "END fit_time" not in err
+    status, _, err = run_cli(*argv, "-vv")
+    assert err.count("END fit_time") == 20

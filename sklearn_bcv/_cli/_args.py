@@ -262,7 +262,9 @@ def add_output_arguments(parser, *, format_help, plot_help):
         "--verbose",
         action="count",
         default=0,
-        help="report each fit on stderr (repeat for more detail)",
+        help="a progress bar of the fits on stderr even when it is not a "
+        "terminal (on a terminal it is shown by default); -vv: also a line "
+        "per fit",
     )
     output.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     return output
