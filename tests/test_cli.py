@@ -814,3 +814,24 @@ def test_verbose_shows_the_bar_off_a_terminal_too(monkeypatch):
     assert "END fit_time" not in err
     status, _, err = run_cli(*argv, "-vv")
     assert err.count("END fit_time") == 20
+
+
+@pytest.mark.parametrize(
+    "word, hint",
+    [
+        ("benchmarks", "did you mean 'benchmark'?"),
+        ("Many", "did you mean 'many'?"),
+        ("score", "did you mean 'scores'?"),
+        ("sequentail", "did you mean 'sequential'?"),
+        ("iris", None),
+    ],
+)
+def test_a_mistyped_subcommand_is_a_usage_error_with_the_nearest_name(word, hint):
+    status, out, err = run_cli(word, "--dataset", "iris")
+    assert_one_line_error(status, err, f"unknown subcommand '{word}'", 2)
+    assert "(subcommands: compare, many, benchmark, scores, sequential;" in err
+    if hint is None:
+        assert "did you mean" not in err
+    else:
+        assert hint in err
+    assert out == ""
