@@ -44,8 +44,11 @@ def _posterior_probabilities(loc, scale, df, rope):
     point_mass = scale == 0
     p_a_better = np.where(point_mass, loc > rope, p_a_better).astype(np.float64)
     p_b_better = np.where(point_mass, loc < -rope, p_b_better).astype(np.float64)
-    # 1 - the tails rather than a difference of cdfs, so the three sum to 1.
+    # 1 - the tails rather than a difference of cdfs, so the three sum to 1;
+    # a rope of 0 under a continuous posterior holds no mass: exactly 0, not
+    # the rounding residue of 1 - p - (1 - p) (1e-17).
     p_rope = np.clip(1.0 - p_a_better - p_b_better, 0.0, 1.0)
+    p_rope = np.where((np.asarray(rope) == 0) & ~point_mass, 0.0, p_rope)
     return p_a_better, p_rope, p_b_better
 
 
