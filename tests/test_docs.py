@@ -130,4 +130,6 @@ def test_install_page_lists_what_each_extra_installs():
         words |= {w.rpartition(".")[2] for w in words}  # dask.distributed
         promised = (words & known) - {"test"}
         assert promised <= extras[name], (name, sorted(promised - extras[name]))
+        # ... and every package the extra installs is named there.
+        assert extras[name] <= promised, (name, sorted(extras[name] - promised))
     assert "pandas" in extras["pandas"] and "pandas" not in extras["plot"]
