@@ -3,12 +3,14 @@
 import csv
 import io
 import json
+import re
 import subprocess
 import sys
 
 import numpy as np
 import pytest
 
+from sklearn_bcv import BlockRegularizedMx2CV
 from sklearn_bcv._cli import main
 
 FAST_B = ["--estimator-b", "sklearn.naive_bayes.GaussianNB"]
@@ -835,3 +837,63 @@ def test_a_mistyped_subcommand_is_a_usage_error_with_the_nearest_name(word, hint
     else:
         assert hint in err
     assert out == ""
+
+
+def _help_of(*argv):
+    status, out, _ = run_cli(*argv, "--help")
+    assert status == 0
+    return " ".join(out.split())
+
+
+def test_help_of_repeats_states_the_records_the_design_needs(tmp_path):
+    # The --help claim "N records for M <= ..." against the splitter: N
+    # records split, N - 1 are refused (a usage error of the command line).
+    claims = re.findall(
+        r"(\d+) records? for M = 1|(\d+) for M <= (\d+)", _help_of("--cv", "mx2")
+    )
+    bounds = [(2, 1)] + [(int(n), int(m)) for _, n, m in claims if n]
+    assert bounds == [(2, 1), (4, 3), (8, 7), (16, 15)]
+    for records, largest_m in bounds:
+        for n_repeats in {largest_m, records // 2}:
+            cv = BlockRegularizedMx2CV(n_repeats=n_repeats, random_state=0)
+            assert len(list(cv.split(np.zeros((records, 1))))) == 2 * n_repeats
+            with pytest.raises(ValueError, match=f"at least {records}"):
+                list(cv.split(np.zeros((records - 1, 1))))
+    # Through the command line, for the default M = 5: 8 records, not 7.
+    rows = [["x", "y"]] + [[str(i), str(i % 2)] for i in range(8)]
+    eight = write_csv(tmp_path / "eight.csv", rows)
+    seven = write_csv(tmp_path / "seven.csv", rows[:-1])
+    common = ["--target", "y", "--cv", "mx2", *FAST_B, "--quiet"]
+    common += ["--estimator-a", "sklearn.dummy.DummyClassifier"]
+    assert run_cli("--data", eight, *common)[0] == 0
+    status, _, err = run_cli("--data", seven, *common)
+    assert status == 2 and "at least 8" in err
+
+
+def test_help_of_random_state_is_what_it_seeds():
+    # --help: the seed reaches the user's estimators too, nested ones
+    # included, and a seed given in --params wins.
+    text = _help_of()
+    assert (
+        "every random_state parameter of the estimators, the defaults and yours" in text
+    )
+    status, out, err = run_cli(
+        "--dataset",
+        "iris",
+        "--estimator-a",
+        "sklearn.ensemble.ExtraTreesClassifier",
+        "--params-a",
+        '{"n_estimators": 5}',
+        "--estimator-b",
+        "sklearn.ensemble.BaggingClassifier",
+        "--params-b",
+        '{"n_estimators": 2, "random_state": 9}',
+        "--random-state",
+        "3",
+        "--tests",
+        "bcv_mcnemar",
+        "--quiet",
+    )
+    assert status == 0, err
+    assert "ExtraTreesClassifier(n_estimators=5, random_state=3)" in out
+    assert "random_state=9" in out and "random_state=3)" in out.splitlines()[0]

@@ -175,7 +175,9 @@ def add_splitter_arguments(group):
         default=5,
         metavar="M",
         help="repetitions of 2-fold CV for --cv mx2/stratified, 1 to "
-        f"{MAX_REPEATS}; the data must have at least M + 1 records (default: 5)",
+        f"{MAX_REPEATS}; the data need a record for each of the 2**k "
+        "sub-blocks, 2**k the smallest power of two above M: 2 records for "
+        "M = 1, 4 for M <= 3, 8 for M <= 7, 16 for M <= 15 (default: 5)",
     )
     group.add_argument(
         "--folds",
@@ -212,7 +214,9 @@ def add_level_arguments(group, *, alternative_help):
         default=0,
         metavar="SEED",
         type=int_in(0, MAX_SEED, what=f"an integer in [0, {MAX_SEED}]"),
-        help="seed of the splits and of the default estimators (default: 0)",
+        help="seed of the splits and of every random_state parameter of the "
+        "estimators, the defaults and yours, nested ones included (a seed in "
+        "--params wins) (default: 0)",
     )
     group.add_argument(
         "--n-jobs",
