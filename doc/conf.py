@@ -17,6 +17,7 @@ from pathlib import Path
 
 DOC_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(DOC_DIR.parent))
+sys.path.insert(0, str(DOC_DIR))  # _gallery_order
 
 import sklearn_bcv  # noqa: E402
 
@@ -123,7 +124,8 @@ sphinx_gallery_conf = {
     "examples_dirs": str(DOC_DIR.parent / "examples"),
     "gallery_dirs": "auto_examples",
     "filename_pattern": r"/plot_",
-    "within_subsection_order": "FileNameSortKey",
+    # First steps to advanced (doc/_gallery_order.py), not by file name.
+    "within_subsection_order": "_gallery_order.ExampleOrder",
     "download_all_examples": False,
     "remove_config_comments": True,
     "matplotlib_animations": False,

@@ -133,3 +133,20 @@ def test_install_page_lists_what_each_extra_installs():
         # ... and every package the extra installs is named there.
         assert extras[name] <= promised, (name, sorted(extras[name] - promised))
     assert "pandas" in extras["pandas"] and "pandas" not in extras["plot"]
+
+
+def test_the_gallery_order_lists_every_example_once():
+    # The gallery goes from first steps to advanced (doc/_gallery_order.py):
+    # a new example must be placed in it, not left to the file name.
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "_gallery_order", ROOT / "doc" / "_gallery_order.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert sorted(module.ORDER) == sorted(path.name for path in EXAMPLES)
+    assert module.ORDER[0] == "plot_compare_two_classifiers.py"
+    key = module.ExampleOrder("examples")
+    shuffled = sorted(str(path) for path in EXAMPLES)
+    assert [p.rsplit("/", 1)[-1] for p in sorted(shuffled, key=key)] == module.ORDER
