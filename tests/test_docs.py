@@ -5,6 +5,7 @@ import re
 from pathlib import Path
 
 import pytest
+from _rst import literal_blocks, looks_like_python, python_blocks
 
 import sklearn_bcv
 from sklearn_bcv import datasets, simulation, stats
@@ -84,6 +85,52 @@ def test_rst_examples_run(path):
         verbose=False,
     )
     assert failures == 0
+
+
+PAGES = sorted((ROOT / "doc").glob("*.rst")) + [ROOT / "README.rst"]
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        p
+        for p in PAGES
+        if p.name != "README.rst" and python_blocks(p.read_text("utf-8"))
+    ],
+    ids=lambda p: p.name,
+)
+def test_rst_python_blocks_run(path, tmp_path, monkeypatch):
+    # The Python blocks that are not doctests run too, in order, in one
+    # session per page (as a reader pastes them), in an empty folder.
+    import matplotlib
+
+    matplotlib.use("Agg")
+    monkeypatch.chdir(tmp_path)
+    namespace = {"__name__": "__main__"}
+    for line, code in python_blocks(path.read_text("utf-8")):
+        exec(compile(code, f"{path.name}:{line}", "exec"), namespace)  # noqa: S102
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: p.name)
+def test_no_python_example_hides_in_a_plain_literal_block(path):
+    # An example a reader runs is a ``code-block:: python`` or a doctest, so
+    # the tests above run it; a plain ``::`` block is for shell commands,
+    # files and output.
+    hidden = [
+        line
+        for line, block in literal_blocks(path.read_text("utf-8"))
+        if looks_like_python(block)
+    ]
+    assert not hidden, f"{path.name}: Python in plain literal blocks at lines {hidden}"
+
+
+def test_the_literal_block_check_tells_python_from_commands():
+    assert looks_like_python("from a import b\nb(1)\n")
+    assert looks_like_python("result = benchmark(estimators, datasets)\n")
+    assert not looks_like_python("sklearn-bcv scores results.csv --plot cd.png\n")
+    assert not looks_like_python("python -m sklearn_bcv\n")
+    assert not looks_like_python("dataset,a,b\niris,0.9,0.8\n")
+    assert not looks_like_python("study.db\n")
 
 
 # --------------------------------------------------------------------------

@@ -8,6 +8,8 @@ import re
 import tokenize
 from pathlib import Path
 
+from _rst import indented_block, python_blocks
+
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.rst").read_text(encoding="utf-8")
 VENV_PREFIX = "python3 -m venv .venv && . .venv/bin/activate && "
@@ -40,25 +42,9 @@ def test_readme_main_job_command_installs_and_runs_the_package():
     assert f"{VENV_PREFIX}python -m pip install . && python -m sklearn_bcv" in text
 
 
-def _indented_block(lines, start):
-    """The lines of the indented block that follows line ``start`` (a
-    directive or a line ending with ``::``), dedented by four spaces."""
-    block = []
-    for line in lines[start + 1 :]:
-        if line and not line.startswith("    "):
-            break
-        block.append(line[4:])
-    return "\n".join(block).strip("\n") + "\n"
-
-
 def readme_python_blocks():
     """Every ``.. code-block:: python`` of README.rst: (line number, code)."""
-    lines = README.splitlines()
-    return [
-        (number + 1, _indented_block(lines, number))
-        for number, line in enumerate(lines)
-        if line.strip() == ".. code-block:: python"
-    ]
+    return python_blocks(README)
 
 
 def readme_file(name):
@@ -69,7 +55,7 @@ def readme_file(name):
         for i, line in enumerate(lines)
         if f"``{name}``" in line and line.endswith("::")
     ]
-    return _indented_block(lines, start)
+    return indented_block(lines, start)
 
 
 def _claims(comment):
