@@ -70,9 +70,13 @@ def test_user_guide_worked_example_matches_the_test():
     [p for p in sorted((ROOT / "doc").glob("*.rst")) if ">>>" in p.read_text("utf-8")],
     ids=lambda p: p.name,
 )
-def test_rst_examples_run(path):
+def test_rst_examples_run(path, tmp_path, monkeypatch):
     # The guide's examples are doctests: they must keep matching the code.
+    # They run in an empty folder (the files they write land there).
     import doctest
+
+    path = path.resolve()
+    monkeypatch.chdir(tmp_path)
 
     import matplotlib
 
