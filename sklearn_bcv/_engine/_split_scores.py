@@ -38,6 +38,7 @@ from ._validation import check_names
 __all__ = [
     "SUPPORTED_SPLITTERS",
     "ScoreStore",
+    "SplitTableError",
     "check_split_scores",
     "design_of_cv",
     "refuse_split_tables",
@@ -407,6 +408,10 @@ def _looks_like_cross_validate(value):
     )
 
 
+class SplitTableError(ValueError):
+    """The scores given across data sets are those of one data set's splits."""
+
+
 def refuse_split_tables(scores, *, datasets=None):
     """Refuse, in :func:`~sklearn_bcv.compare_scores`, the scores of ONE data
     set: a search's ``cv_results_`` (a dict or its DataFrame), a dict of
@@ -414,11 +419,11 @@ def refuse_split_tables(scores, *, datasets=None):
     splits. Treating splits as data sets would run the tests across data
     sets on correlated splits; the message names the function to use."""
     if isinstance(scores, dict) and _looks_like_cv_results(scores):
-        raise ValueError(_SEARCH_MESSAGE)
+        raise SplitTableError(_SEARCH_MESSAGE)
     if isinstance(scores, dict) and scores:
         values = list(scores.values())
         if all(_looks_like_cross_validate(value) for value in values):
-            raise ValueError(
+            raise SplitTableError(
                 "scores looks like a dict of cross_validate outputs (name -> "
                 "{'test_score': ...}): the splits of one data set, not data sets. "
                 "Use compare_cross_validate(results) (or compare_split_scores)."
@@ -426,16 +431,18 @@ def refuse_split_tables(scores, *, datasets=None):
     if _is_frame(scores):
         columns = [str(column) for column in scores.columns]
         if _looks_like_cv_results(columns):
-            raise ValueError(_SEARCH_MESSAGE)
+            raise SplitTableError(_SEARCH_MESSAGE)
         index = scores.index
         if getattr(index, "nlevels", 1) == 1:
             labels = [str(label) for label in index]
             named = str(index.name).lower() in _SPLIT_NAMES
             if named or (labels and all(_SPLIT_LABEL.match(s) for s in labels)):
-                raise ValueError(_splits_message("its rows are labelled as splits"))
+                raise SplitTableError(
+                    _splits_message("its rows are labelled as splits")
+                )
         split_columns = [c for c in columns if c.lower() in _SPLIT_NAMES]
         if split_columns:
-            raise ValueError(
+            raise SplitTableError(
                 _splits_message(f"it has a column {split_columns[0]!r}")
                 + " A long table (data set, estimator, split, score) is "
                 "read by 'sklearn-bcv scores FILE.csv'."
@@ -446,7 +453,7 @@ def refuse_split_tables(scores, *, datasets=None):
         except TypeError:
             return
         if labels and all(_SPLIT_LABEL.match(label) for label in labels):
-            raise ValueError(_splits_message("datasets names splits"))
+            raise SplitTableError(_splits_message("the data sets are named as splits"))
 
 
 _SEARCH_MESSAGE = (
