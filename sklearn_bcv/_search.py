@@ -106,6 +106,11 @@ def _unpack(search, cv):
             getattr(search, "best_index_", None),
         )
     if isinstance(search, Mapping) and "params" in search:
+        if cv is None:
+            raise ValueError(
+                "a cv_results_ dict does not say how its splits were made: pass cv "
+                "(the splitter the search was given), or the fitted search itself."
+            )
         return search, None, cv, None, None, None
     if hasattr(search, "fit") and (
         hasattr(search, "param_grid") or hasattr(search, "param_distributions")

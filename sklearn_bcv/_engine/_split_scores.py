@@ -273,10 +273,11 @@ def _shuffle_sizes(cv):
     return float(train), float(test)
 
 
-def _splitter_design(cv, n_splits):
+def _splitter_design(cv, n_splits, *, sized=False):
     """The design of the splitter ``cv`` (its sizes as fractions of the
     data, or in records where it fixes them), or None if it is not one
-    whose design is known without the data."""
+    whose design is known without the data. ``sized``: the sizes are given
+    (those of a ShuffleSplit need not be known)."""
     if isinstance(cv, Integral) and not isinstance(cv, bool):
         cv = KFold(int(cv)) if cv >= 2 else cv
     if isinstance(cv, _BCV):
@@ -299,7 +300,7 @@ def _splitter_design(cv, n_splits):
         return _nominal(n_splits, kind, n_train=(k - 1) / k, n_test=1 / k)
     if isinstance(cv, _SHUFFLES):
         _expect_splits(cv, int(cv.n_splits), n_splits)
-        sizes = _shuffle_sizes(cv)
+        sizes = _shuffle_sizes(cv) or ((1.0, 1.0) if sized else None)
         if sizes is None:
             raise ValueError(
                 f"cv={cv!r} gives its set sizes in records for one of the sets "
@@ -359,7 +360,7 @@ def design_of_cv(cv, n_splits, *, n_train=None, n_test=None):
             )
         design = describe_design(splits, _records(splits))
     else:
-        design = _splitter_design(cv, n_splits)
+        design = _splitter_design(cv, n_splits, sized=sizes is not None)
         if design is None:
             raise ValueError(
                 f"the design of cv={cv!r} cannot be read without the data; use "
