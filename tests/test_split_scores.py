@@ -380,3 +380,51 @@ def test_bad_names_and_control():
         compare_split_scores([[0.8, 0.7], [0.7, 0.6]], cv=2, names=["a"])
     with pytest.raises(ValueError, match=r"control"):
         compare_split_scores([[0.8, 0.7], [0.7, 0.6]], cv=2, control="c")
+
+
+SCORES_3 = np.random.default_rng(3).normal(0.8, 0.03, size=(10, 3))
+
+
+@given(
+    order=st.permutations([0, 1, 2]),
+    shift=st.floats(-5, 5, allow_nan=False),
+)
+def test_estimator_order_and_a_shift_change_nothing(order, shift):
+    # Invariants: permuting the estimators permutes the tables; adding one
+    # constant to every score leaves the differences, and the tests, alone.
+    names = ["a", "b", "c"]
+    base = compare_split_scores(SCORES_3, cv=BlockRegularized5x2CV(), names=names)
+    moved = compare_split_scores(
+        SCORES_3[:, order] + shift,
+        cv=BlockRegularized5x2CV(),
+        names=[names[j] for j in order],
+    )
+    for a in range(3):
+        for b in range(3):
+            i, j = moved.names.index(names[a]), moved.names.index(names[b])
+            assert moved.pairwise.calibrated_f_5x2bcv.pvalue[i, j] == pytest.approx(
+                base.pairwise.calibrated_f_5x2bcv.pvalue[a, b], rel=1e-6, abs=1e-9
+            )
+
+
+def test_each_pair_s_interval_is_its_own(rng):
+    # The pairs run in one batched call; each pair's result holds its own
+    # numbers, the interval's two bounds included (as one call per pair).
+    from sklearn_bcv.stats import corrected_t
+
+    scores = rng.normal(0.8, 0.03, size=(10, 4))
+    result = compare_split_scores(scores, cv=KFold(10), pairwise_tests=["corrected_t"])
+    for (name_a, name_b), found in result.pairwise.corrected_t.results.items():
+        a, b = (result.names.index(name) for name in (name_a, name_b))
+        alone = corrected_t(scores[:, a] - scores[:, b], 0.9, 0.1)
+        assert isinstance(found.confidence_interval, tuple)
+        assert found.confidence_interval == pytest.approx(alone.confidence_interval)
+        assert found.pvalue == pytest.approx(alone.pvalue, rel=1e-12)
+
+
+def test_batched_needs_refuse_per_record_needs(rng):
+    from sklearn_bcv._engine._split_scores import ScoreStore
+
+    store = ScoreStore(rng.normal(size=(4, 3)), n_train=3, n_test=1)
+    with pytest.raises(ValueError, match=r"run the test pair by pair"):
+        store.pairs_needs([(0, 1)], ("tables",))
