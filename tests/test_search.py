@@ -508,3 +508,10 @@ def test_cross_validate_failed_fit_is_refused():
     results["bayes"]["test_score"][2] = np.nan
     with pytest.raises(ValueError, match=r"is nan on split 2 \(a failed fit\)"):
         compare_cross_validate(results, cv=StratifiedKFold(5))
+
+
+def test_a_search_given_as_the_estimators_names_compare_search():
+    search = GridSearchCV(GaussianNB(), {"var_smoothing": [1e-9, 1e-3]}, cv=3)
+    search.fit(X_BC, Y_BC)
+    with pytest.raises(TypeError, match=r"compared by compare_search\(search\)"):
+        compare_many_estimators(search, X_BC, Y_BC)
