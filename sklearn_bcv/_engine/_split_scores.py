@@ -442,7 +442,9 @@ def refuse_split_tables(scores, *, datasets=None):
                     _splits_message("its rows are labelled as splits")
                 )
         split_columns = [c for c in columns if c.lower() in _SPLIT_NAMES]
-        if split_columns:
+        # A long table (data set, estimator, split, ...) names its data sets.
+        has_datasets = any(c.lower() in ("dataset", "datasets") for c in columns)
+        if split_columns and not has_datasets:
             raise SplitTableError(
                 _splits_message(f"it has a column {split_columns[0]!r}")
                 + " A long table (data set, estimator, split, score) is "
