@@ -428,3 +428,59 @@ def test_batched_needs_refuse_per_record_needs(rng):
     store = ScoreStore(rng.normal(size=(4, 3)), n_train=3, n_test=1)
     with pytest.raises(ValueError, match=r"run the test pair by pair"):
         store.pairs_needs([(0, 1)], ("tables",))
+
+
+# --------------------------------------------------------------------------
+# compare_scores refuses the splits of one data set
+
+
+def _search_results():
+    from sklearn.model_selection import GridSearchCV, cross_validate
+
+    search = GridSearchCV(GaussianNB(), {"var_smoothing": [1e-9, 1e-3]}, cv=3)
+    search.fit(X_BC, Y_BC)
+    runs = {name: cross_validate(GaussianNB(), X_BC, Y_BC, cv=3) for name in ("a", "b")}
+    return search.cv_results_, runs
+
+
+@pytest.mark.parametrize(
+    "make, match",
+    [
+        (lambda: _search_results()[0], r"Use compare_search\(search\)"),
+        (lambda: pd.DataFrame(_search_results()[0]), r"Use compare_search"),
+        (lambda: _search_results()[1], r"Use compare_cross_validate\(results\)"),
+        (
+            lambda: pd.DataFrame(
+                np.ones((5, 3)), index=[f"split{i}" for i in range(5)]
+            ),
+            r"rows are labelled as splits.*compare_split_scores",
+        ),
+        (
+            lambda: pd.DataFrame(
+                np.ones((5, 3)), index=pd.Index(range(5), name="fold")
+            ),
+            r"compare_split_scores",
+        ),
+        (
+            lambda: pd.DataFrame({"split": range(5), "a": np.ones(5), "b": np.ones(5)}),
+            r"it has a column 'split'",
+        ),
+    ],
+)
+def test_compare_scores_refuses_the_splits_of_one_data_set(make, match):
+    from sklearn_bcv import compare_scores
+
+    with pytest.raises(ValueError, match=match):
+        compare_scores(make())
+
+
+def test_compare_scores_refuses_data_sets_named_as_splits_only(rng):
+    from sklearn_bcv import compare_scores
+
+    scores = rng.uniform(0.6, 0.9, size=(5, 3))
+    with pytest.raises(ValueError, match=r"data sets are named as splits"):
+        compare_scores(scores, datasets=[f"fold {i}" for i in range(5)])
+    # Ordinary names, and per-split tables of several data sets, pass.
+    compare_scores(scores, datasets=["iris", "wine", "digits", "split", "fold7x"])
+    index = pd.MultiIndex.from_product([["d1", "d2", "d3"], range(4)])
+    compare_scores(pd.DataFrame(rng.uniform(size=(12, 2)), index=index))
