@@ -173,7 +173,7 @@ def main(argv=None):
     )
     lines.append(
         row(
-            "  its work outside the fits and predictions (one run)",
+            "  outside the timed fits (bound: with the slicing of X)",
             "",
             f"{outside * 1e3:.0f} ms",
             f"{outside / refit_times['bare']:.2%} of the bare fits",
