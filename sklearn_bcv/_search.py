@@ -14,7 +14,7 @@ does the same with the dicts ``cross_validate`` returned. Both end in
 """
 
 from collections.abc import Mapping
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 from sklearn.base import clone, is_classifier, is_regressor
@@ -38,8 +38,8 @@ from ._engine._validation import (
 )
 from ._results._methods import describe_cv, make_provenance
 from ._results._verdict import is_bayesian
+from ._split_scores import SHARED_PARAMETERS as _SHARED
 from ._split_scores import compare_stored
-from .stats._corrections import CORRECTIONS
 
 __all__ = ["MAX_COMPARED", "compare_cross_validate", "compare_search"]
 
@@ -47,14 +47,6 @@ __all__ = ["MAX_COMPARED", "compare_cross_validate", "compare_search"]
 #: the best-ranked ones (k - 1 comparisons with the best, or k(k - 1)/2 pairs).
 MAX_COMPARED = 100
 
-_SHARED = {
-    "tests": [str, list, tuple, dict, None],
-    "pairwise_tests": [str, list, tuple, dict, None],
-    "correction": [StrOptions(set(CORRECTIONS)), None],
-    "rope": [Interval(Real, 0, None, closed="left")],
-    "alpha": [Interval(Real, 0, 1, closed="neither")],
-    "random_state": ["random_state"],
-}
 
 #: What ``benchmarks/reproduce_search_selection.py`` measured (1,000 grids
 #: of equally good candidates per cell; 10 and 50 candidates, 5×2 BCV and

@@ -31,7 +31,8 @@ __all__ = ["compare_split_scores", "compare_stored"]
 #: The Bayesian test added to the default pairwise test when a rope is given.
 ROPE_TEST = "bayesian_correlated_t"
 
-_SHARED = {
+#: The parameters every entry point of split scores validates alike.
+SHARED_PARAMETERS = {
     "tests": [str, list, tuple, dict, None],
     "pairwise_tests": [str, list, tuple, dict, None],
     "correction": [StrOptions(set(CORRECTIONS)), None],
@@ -49,7 +50,7 @@ _SHARED = {
         "n_test": [Real, None],
         "names": ["array-like", None],
         "greater_is_better": ["boolean"],
-        **_SHARED,
+        **SHARED_PARAMETERS,
         "control": [str, None],
         "alternative": [StrOptions(set(ALTERNATIVES))],
         "scoring": [str, None],

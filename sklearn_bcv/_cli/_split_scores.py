@@ -36,8 +36,8 @@ from ._scores import (
     _cell_value,
     _check_header,
     _check_width,
-    _column,
     _listed,
+    _read_long,
     _read_rows,
 )
 
@@ -134,58 +134,34 @@ def _read_wide_splits(header, body, path, decimal_comma):
 
 
 def _read_long_splits(header, body, path, score_column, decimal_comma):
-    what = "split, estimator and score columns"
-    i_split = _column(header, SPLIT_COLUMN, path, what=what)
-    i_estimator = _column(header, "estimator", path, what=what)
+    """A long table of split scores, read as the long table of ``scores``
+    with one data set (a ``dataset`` column is added when there is none)."""
     lowered = [column.lower() for column in header]
-    i_dataset = lowered.index("dataset") if "dataset" in lowered else None
-    keys = {i_split, i_estimator, i_dataset} - {None}
-    if score_column is not None:
-        if score_column not in header:
-            raise UsageError(
-                f"--score-column: {path} has no column {score_column!r}; columns "
-                f"are {_listed(header)}"
-            )
-        i_score = header.index(score_column)
-    else:
-        others = [j for j in range(len(header)) if j not in keys]
-        if len(others) != 1:
-            raise UsageError(
-                f"{OPTION}: a long table of split scores has one score column "
-                f"besides split and estimator; {path} has {len(others)}; name it "
-                "with --score-column NAME"
-            )
-        i_score = others[0]
-    if i_dataset is not None:
-        datasets = sorted({row[i_dataset] for _, row in body})
-        if len(datasets) > 1:
-            raise UsageError(
-                f"{OPTION}: --splits compares the splits of ONE data set; {path} "
-                f"has {len(datasets)} ({_listed(datasets)}); drop --splits to "
-                "compare across data sets"
-            )
-    cells, splits, names = {}, [], []
-    for line, row in body:
-        split, estimator = row[i_split], row[i_estimator]
-        if split == "" or estimator == "":
-            raise UsageError(f"{OPTION}: row {line} of {path} has an empty key cell")
-        if (split, estimator) in cells:
-            raise UsageError(
-                f"{OPTION}: split {split!r} of {estimator!r} appears twice in {path}"
-            )
-        cells[split, estimator] = _cell_value(
-            row[i_score],
-            path=path,
-            line=line,
-            column=header[i_score],
-            decimal_comma=decimal_comma,
+    if "dataset" not in lowered:
+        header = [*header, "dataset"]
+        body = [(line, [*row, "one data set"]) for line, row in body]
+    if SPLIT_COLUMN not in lowered:
+        raise UsageError(
+            f"{OPTION}: a long table of split scores has a column {SPLIT_COLUMN!r}; "
+            f"columns are {_listed(header)}"
         )
-        if split not in splits:
-            splits.append(split)
-        if estimator not in names:
-            names.append(estimator)
-    rows = [[cells.get((split, name)) for name in names] for split in splits]
-    return rows, names, splits, header[i_score]
+    table, names, column, _ = _read_long(
+        header,
+        body,
+        path,
+        score_column=score_column,
+        decimal_comma=decimal_comma,
+    )
+    if len(table) > 1:
+        raise UsageError(
+            f"{OPTION}: --splits compares the splits of ONE data set; {path} has "
+            f"{len(table)} ({_listed(table)}); drop --splits to compare across "
+            "data sets"
+        )
+    (cells,) = table.values()
+    splits = list(dict.fromkeys(split for value in cells.values() for split in value))
+    rows = [[cells.get(name, {}).get(split) for name in names] for split in splits]
+    return rows, names, splits, column
 
 
 def read_split_scores(path, *, layout, score_column, delimiter):
