@@ -24,6 +24,7 @@ from ._engine._plan import check_tests_argument, plan_across, plan_many
 from ._engine._prepare import fit_datasets, prepare_fits
 from ._engine._progress import FitProgress
 from ._engine._scores import ScoreTable, score_table
+from ._engine._split_scores import refuse_split_tables
 from ._engine._validation import (
     check_estimator_list,
     check_names_subset,
@@ -465,6 +466,7 @@ def compare_scores(
     >>> result.verdict.differ
     [('C4.5+m+cf', 'C4.5')]
     """
+    refuse_split_tables(scores, datasets=datasets)  # one data set's splits
     table = score_table(
         scores, names=names, datasets=datasets, n_train=n_train, n_test=n_test
     )

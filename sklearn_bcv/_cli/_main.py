@@ -27,7 +27,7 @@ import threading
 import warnings
 
 from .._compat import InvalidParameterError
-from . import _benchmark, _compare, _many, _scores, _sequential
+from . import _benchmark, _compare, _many, _sequential, _split_scores
 from ._args import (
     EXIT_STATUS,
     PROG,
@@ -53,7 +53,7 @@ SUBCOMMANDS = {
         _compare.COMMAND,
         _many.COMMAND,
         _benchmark.COMMAND,
-        _scores.COMMAND,
+        _split_scores.COMMAND,  # scores, and scores --splits
         _sequential.COMMAND,
     )
 }

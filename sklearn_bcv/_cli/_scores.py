@@ -405,8 +405,8 @@ def read_scores(
         dropped = f" after leaving out {len(incomplete)}" if incomplete else ""
         raise UsageError(
             f"{OPTION}: {path} has {len(datasets)} complete data set(s){dropped}; "
-            "comparing across data sets needs at least 2 (for one data set, "
-            "compare its per-split scores with 'sklearn-bcv many')"
+            "comparing across data sets needs at least 2 (for the per-split "
+            "scores of one data set, add --splits --cv SPEC)"
         )
     if per_split:
         scores = _split_array(table, names, datasets)

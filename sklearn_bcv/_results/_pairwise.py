@@ -246,14 +246,29 @@ def _run_batched(test, pairs, needs_of_pairs, alpha, alternative, bayesian, swap
 def _row(result, i, n_rows):
     """Row ``i`` of a batched result: fields with a leading axis of
     ``n_rows`` comparisons give their i-th entry (a Python scalar where it
-    is one number), the others are kept."""
+    is one number), and so does each array of a tuple of them (an interval's
+    bounds); the others are kept."""
     row = Bunch()
     for key, value in result.items():
-        if isinstance(value, np.ndarray) and value.ndim and value.shape[0] == n_rows:
-            value = value[i]
-            value = value.item() if value.ndim == 0 else value
+        if _batched(value, n_rows):
+            value = _entry(value, i)
+        elif (
+            isinstance(value, tuple)
+            and value
+            and all(_batched(part, n_rows) for part in value)
+        ):
+            value = tuple(_entry(part, i) for part in value)
         row[key] = value
     return row
+
+
+def _batched(value, n_rows):
+    return isinstance(value, np.ndarray) and value.ndim and value.shape[0] == n_rows
+
+
+def _entry(value, i):
+    value = value[i]
+    return value.item() if value.ndim == 0 else value
 
 
 def _finite_statistic(value):

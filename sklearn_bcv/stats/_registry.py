@@ -322,12 +322,15 @@ def register_test(
         :class:`~sklearn_bcv.RankProbabilityDisplay` (``plackett_luce``);
         None: not drawn.
     batched : bool, default=False
-        For a test across data sets of one pair at a time: whether it takes
-        its needs with a leading axis of comparisons (``dataset_differences``
-        of shape (n_comparisons, n_datasets), ``split_differences`` of shape
+        For a test of one pair at a time (of two estimators on one data
+        set, or across data sets): whether it takes its needs with a leading
+        axis of comparisons (``differences``, ``scores_a`` and ``scores_b``
+        of shape (n_comparisons, n_splits); ``dataset_differences`` of shape
+        (n_comparisons, n_datasets), ``split_differences`` of shape
         (n_comparisons, n_datasets, n_splits)) and returns a result whose
-        fields are arrays over it, the same numbers as one call per
-        comparison. The pairs of a study are then tested in one call.
+        fields are arrays over it (or tuples of such arrays, an interval's
+        bounds), the same numbers as one call per comparison. The pairs of
+        a comparison are then tested in one call.
     overwrite : bool, default=False
         Whether to replace a test already registered under ``name``.
 
