@@ -515,3 +515,17 @@ def test_a_search_given_as_the_estimators_names_compare_search():
     search.fit(X_BC, Y_BC)
     with pytest.raises(TypeError, match=r"compared by compare_search\(search\)"):
         compare_many_estimators(search, X_BC, Y_BC)
+
+
+def test_names_with_commas_are_listed_with_semicolons():
+    # "C=0.1, kernel=linear ~ C=1, kernel=rbf, C=0.1, ..." reads as four
+    # names; with semicolons each pair reads as one.
+    rng = np.random.default_rng(0)
+    scores = {
+        "C=0.1, kernel=linear": 0.9 + rng.normal(scale=0.01, size=10),
+        "C=1, kernel=rbf": 0.9 + rng.normal(scale=0.01, size=10),
+        "C=1, kernel=linear": 0.9 + rng.normal(scale=0.01, size=10),
+    }
+    result = compare_split_scores(scores, cv=BlockRegularized5x2CV(random_state=0))
+    line = [x for x in str(result).splitlines() if "no significant difference" in x][0]
+    assert "C=0.1, kernel=linear ~ C=1, kernel=rbf; " in line

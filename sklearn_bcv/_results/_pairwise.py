@@ -330,9 +330,13 @@ def pairwise_lines(result, test, table, differ, same):
             for better, worse in differ
         ]
     if same:
+        # Names that hold commas ("C=0.1, kernel=linear") are listed with
+        # semicolons, so each pair reads as one.
+        names = [result.names[i] for pair in same for i in pair]
+        separator = "; " if any("," in name for name in names) else ", "
         lines.append(
             ("  no decision: " if bayesian else "  no significant difference: ")
-            + ", ".join(f"{result.names[a]} ~ {result.names[b]}" for a, b in same)
+            + separator.join(f"{result.names[a]} ~ {result.names[b]}" for a, b in same)
         )
     return lines
 
