@@ -32,6 +32,13 @@ from typing import NamedTuple
 import numpy as np
 from sklearn.utils import Bunch
 
+from ..stats._registry import (
+    ALL_AT_ONCE_ROLES,
+    available_tests,
+    default_tests,
+    get_entry,
+    keyword_names,
+)
 from ..stats._utils import power_of_two_scale, unscale
 from ._scores import ScoreTable, _frame_values, _is_frame, _labels, check_sizes
 from ._scores import score_table as _complete_table
@@ -43,12 +50,18 @@ __all__ = [
     "TableInput",
     "array_from_cells",
     "benchmark_holes",
+    "check_auto",
     "check_missing",
+    "check_plan",
+    "check_takes_holes",
     "describe_holes",
+    "incomplete_defaults",
     "nan_mean",
     "pairs_without_data",
+    "planning_needs",
     "read_table",
     "table_score_scale",
+    "with_run_correlation",
 ]
 
 #: What ``missing=`` takes.
@@ -673,3 +686,101 @@ def benchmark_holes(table, failed, missing):
         runs=False,
     )
     return TableInput(holed, report, None, scores, splits)
+
+
+# --------------------------------------------------------------------------
+# Planning: which tests a table with holes or runs can run
+# --------------------------------------------------------------------------
+
+
+def incomplete_defaults(tests, control, missing):
+    """``tests=`` as given, or with ``missing="skillings_mack"`` and
+    ``tests=None`` the tests declared to run by default on tables with
+    holes (Skillings–Mack and its post hoc family), with or without holes:
+    the names of the result's tests do not depend on where the holes
+    fell."""
+    if tests is not None or missing != "skillings_mack":
+        return tests
+    context = "incomplete" if control is None else "incomplete_control"
+    return [
+        name for role in ALL_AT_ONCE_ROLES for name in default_tests(context, role=role)
+    ]
+
+
+def planning_needs(table):
+    """The needs a plan may use: the table's, and for independent runs the
+    set sizes too (a test that takes ``rho`` is given 0 instead)."""
+    needs = set(table.available)
+    if isinstance(table, IncompleteTable) and table.independent_runs:
+        needs |= {"n_train", "n_test"}
+    return needs
+
+
+def check_auto(table):
+    """``tests="auto"`` checks normality on complete columns only."""
+    if isinstance(table, IncompleteTable) and table.has_holes:
+        raise ValueError(
+            "tests='auto' checks each estimator's scores for normality, which "
+            "needs a table without holes; name the tests (missing='skillings_mack' "
+            "runs skillings_mack and its post hoc family by default), or pass "
+            "missing='drop'."
+        )
+
+
+def check_takes_holes(rank_plan, *, where="this table has holes"):
+    """Refuse a test of all estimators at once that needs a complete table."""
+    takes_holes = sorted(
+        name for name in available_tests(kind="datasets") if get_entry(name).incomplete
+    )
+    for test in rank_plan:
+        if not get_entry(test.name).incomplete:
+            raise ValueError(
+                f"{test.name} needs a score of every estimator on every data set; "
+                f"{where} (missing='skillings_mack'). Tests that take holes: "
+                f"{takes_holes} (or pass missing='drop')."
+            )
+
+
+def check_plan(table, rank_plan, pairwise_plan, pairs, names):
+    """Refuse, before any test runs, what a table with holes or runs
+    cannot give: a test of all estimators at once that needs a complete
+    table, a test of set sizes without ``rho`` on independent runs, and a
+    pair with fewer than 2 data sets in common."""
+    if not isinstance(table, IncompleteTable):
+        return
+    if table.has_holes:
+        check_takes_holes(rank_plan)
+    if table.independent_runs:
+        for test in pairwise_plan:
+            needs_sizes = {"n_train", "n_test"} & set(test.needs)
+            accepted = keyword_names(get_entry(test.name).func) or frozenset()
+            if needs_sizes and "rho" not in accepted:
+                raise ValueError(
+                    f"{test.name} needs n_train and n_test, the set sizes of "
+                    "cross-validation splits; the runs are independent (no sizes). "
+                    "Pass n_train and n_test if the runs are splits."
+                )
+    if pairwise_plan:
+        short = pairs_without_data(table, pairs)
+        if short:
+            shown = ", ".join(f"{names[a]} and {names[b]}" for a, b in short[:NAMED])
+            raise ValueError(
+                f"the pairwise tests compare each pair on the data sets both "
+                f"have; {shown} have fewer than 2 in common. Pass "
+                "pairwise_tests=[] (the Skillings–Mack tests still compare them "
+                "through the others), or a control."
+            )
+
+
+def with_run_correlation(plan, table):
+    """The pairwise ``plan`` with ``rho=0`` for the tests of set sizes on
+    independent runs (unless the user set it)."""
+    if not (isinstance(table, IncompleteTable) and table.independent_runs):
+        return plan
+    planned = []
+    for test in plan:
+        accepted = keyword_names(get_entry(test.name).func) or frozenset()
+        if "rho" in accepted and "rho" not in test.params:
+            test = test._replace(params={**test.params, "rho": 0.0})
+        planned.append(test)
+    return planned

@@ -76,6 +76,7 @@ from ._registry import (  # noqa: F401 (re-exported by sklearn_bcv)
     register_test,
     unregister_test,
 )
+from ._replicability import replicability  # noqa: F401 (not a registered test)
 from ._sequential import group_sequential_boundaries  # noqa: F401 (not a test)
 from ._skillings_mack import durbin, skillings_mack, skillings_mack_posthoc
 from ._ttests import (

@@ -523,8 +523,9 @@ def _check_by_default(kind, by_default, defaults):
         by_default = defaults
     if by_default is None:
         by_default = kind != "datasets"
-    if isinstance(by_default, bool):
-        return dict.fromkeys(contexts, 0) if by_default else {}
+    if isinstance(by_default, bool):  # tables with holes: by name only
+        complete = [c for c in contexts if not c.startswith("incomplete")]
+        return dict.fromkeys(complete, 0) if by_default else {}
     if not isinstance(by_default, dict) or not all(
         context in contexts and isinstance(rank, int) and not isinstance(rank, bool)
         for context, rank in by_default.items()

@@ -54,6 +54,7 @@ __all__ = [
     "observed_ranks",
     "skillings_mack",
     "skillings_mack_posthoc",
+    "table_ranks",
 ]
 
 SKILLINGS_MACK_1981 = (
@@ -153,6 +154,15 @@ def observed_ranks(scores):
     values = np.where(observed, -scores, np.inf)
     ranks = tied_ranks(values, tolerance, axis=1)
     ranks[~observed] = np.nan
+    return ranks
+
+
+def table_ranks(scores):
+    """:func:`observed_ranks`, NaN on the data sets with fewer than two
+    scores too (a rank among one says nothing): the ranks a result shows
+    and averages into its mean ranks."""
+    ranks = observed_ranks(scores)
+    ranks[(~np.isnan(ranks)).sum(axis=1) < 2] = np.nan
     return ranks
 
 
