@@ -56,6 +56,7 @@ __all__ = [
     "check_takes_holes",
     "describe_holes",
     "incomplete_defaults",
+    "lacking_cells",
     "nan_mean",
     "pairs_without_data",
     "planning_needs",
@@ -245,6 +246,20 @@ def describe_holes(datasets, names, lacking, *, shown=NAMED):
     if more > 0:
         text += f"; and {more} more data sets"
     return text
+
+
+def lacking_cells(values, names, kind, split_labels=None):
+    """``{data set index: [what it lacks, ...]}`` of an array with NaN holes
+    of ``kind`` ``"means"`` (N, k), ``"splits"`` (N, n_splits, k) or
+    ``"runs"`` (N, k, n_runs)."""
+    values = np.asarray(values, dtype=np.float64)
+    if kind == "runs":
+        observed = ~np.isnan(values).all(axis=2)
+    elif kind == "splits":
+        observed = ~np.isnan(values).any(axis=1)
+    else:
+        observed = ~np.isnan(values)
+    return _lacking(observed, values, names, kind, split_labels)
 
 
 def _lacking(observed, values, names, kind, split_labels=None):

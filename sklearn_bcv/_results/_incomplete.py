@@ -50,7 +50,9 @@ def _by_dataset(cells):
     for dataset, estimator in cells:
         grouped.setdefault(dataset, []).append(estimator)
     parts = [f"{d}: {', '.join(e)}" for d, e in grouped.items()]
-    return _listed(parts)
+    shown = "; ".join(parts[:SHOWN])
+    more = len(parts) - SHOWN
+    return shown + (f"; and {more} more data sets" if more > 0 else "")
 
 
 def run_sd(runs):
