@@ -170,6 +170,11 @@ def _connected_groups(observed):
     """Number of groups of estimators linked by data sets that score two of
     them (the components of the design; 1 when every pair is linked, by a
     path of data sets)."""
+    return len(set(_group_labels(observed)))
+
+
+def _group_labels(observed):
+    """The group (component of the design) of each estimator."""
     k = observed.shape[1]
     parent = list(range(k))
 
@@ -185,7 +190,7 @@ def _connected_groups(observed):
             a, b = find(int(present[0])), find(int(j))
             if a != b:
                 parent[b] = a
-    return len({find(j) for j in range(k)})
+    return [find(j) for j in range(k)]
 
 
 def _adjusted_sums(scores, observed, tie_correction):
@@ -765,8 +770,9 @@ def skillings_mack_posthoc(
     approximately standard normal. With no hole ``z`` is the z statistic
     of Friedman's mean ranks (:func:`friedman_posthoc`, exactly with
     ``tie_correction=False``; with ties the variance is the one the ties
-    leave). A pair never linked by the data sets (no data set scores
-    either beside another) has variance 0: ``z = 0``, p-value 1.
+    leave). Two estimators in groups that no data set links (``n_groups``
+    of :func:`skillings_mack`) cannot be compared: ``z = 0``, p-value 1;
+    nor can a pair whose data sets all tie (variance 0).
 
     Examples
     --------
@@ -802,16 +808,20 @@ def skillings_mack_posthoc(
         covariance[rows, rows] + covariance[cols, cols] - 2.0 * covariance[rows, cols]
     )
     # Tiny negative variances are rounding: a pair with no information is 0.
-    # A pair the data sets do not link has variance 0 (up to rounding) and
-    # a difference that is rounding too: z = 0, p-value 1.
-    informed = variance > _EIGEN_TOLERANCE * np.max(np.abs(covariance), initial=0.0)
+    # A pair the data sets do not link (two groups of estimators never
+    # scored together) cannot be compared, and a pair whose every data set
+    # ties has variance 0 (up to rounding): z = 0, p-value 1.
+    informative = observed & (sizes >= 2)[:, None]
+    groups = np.asarray(_group_labels(informative))
+    informed = (groups[rows] == groups[cols]) & (
+        variance > _EIGEN_TOLERANCE * np.max(np.abs(covariance), initial=0.0)
+    )
     z = np.where(
         informed,
         safe_divide(adjusted[rows] - adjusted[cols], np.sqrt(np.abs(variance))),
         0.0,
     )
     p = np.minimum(1.0, 2.0 * special.ndtr(-np.abs(z)))
-    informative = observed & (sizes >= 2)[:, None]
     return posthoc_family(
         test=test,
         statistic=z,
