@@ -138,9 +138,7 @@ def test_durbin_against_scikit_posthocs():
         for i, block in enumerate(design):
             for t in block:
                 scores[i, t] = round(rng.uniform(0.6, 0.9), 1)
-        rows = [
-            (i, t, scores[i, t]) for i in range(len(design)) for t in design[i]
-        ]
+        rows = [(i, t, scores[i, t]) for i in range(len(design)) for t in design[i]]
         frame = pd.DataFrame(rows, columns=["block", "group", "y"])
         pvalue, statistic, df = sp.test_durbin(
             frame,
@@ -213,9 +211,7 @@ def exact_covariance(scores):
             continue
         weight = np.sqrt(12.0 / (size + 1))
         values = (size + 1) / 2.0 - row[present]
-        draws = np.array(
-            [weight * np.array(p) for p in itertools.permutations(values)]
-        )
+        draws = np.array([weight * np.array(p) for p in itertools.permutations(values)])
         block = np.cov(draws.T, bias=True)
         total[np.ix_(present, present)] += block
     return total
@@ -249,9 +245,7 @@ def test_invariant_to_units_and_column_order(table, seed):
         return
     order = rng.permutation(scores.shape[1])
     moved = skillings_mack(100.0 * scores[:, order] + 0.1)
-    assert moved.statistic == pytest.approx(
-        reference.statistic, rel=1e-9, abs=1e-12
-    )
+    assert moved.statistic == pytest.approx(reference.statistic, rel=1e-9, abs=1e-12)
     assert moved.df == reference.df
     assert_allclose(moved.adjusted_sums, reference.adjusted_sums[order], atol=1e-9)
     post = skillings_mack_posthoc(scores)

@@ -299,8 +299,11 @@ def _long_columns(frame):
             lowered.setdefault(column.lower(), column)
     if "dataset" not in lowered or "estimator" not in lowered:
         return None
-    keys = {key: lowered[key] for key in ("dataset", "estimator", "run", "split")}
-    keys = {key: column for key, column in keys.items() if column is not None}
+    keys = {
+        key: lowered[key]
+        for key in ("dataset", "estimator", "run", "split")
+        if key in lowered
+    }
     if "run" in keys and "split" in keys:
         raise ValueError(
             "scores: a long table has a 'run' column (several runs per cell) or a "

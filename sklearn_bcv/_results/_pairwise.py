@@ -331,6 +331,10 @@ def pair_a_better(result, test, table, a, b):
     if result.alternative == "less":
         return False
     sign = 1.0 if result.get("greater_is_better", True) else -1.0
+    scores = np.asarray(result.get("scores", ()), dtype=float)
+    if scores.ndim == 2 and np.isnan(scores[:, [a, b]]).any():
+        # Holes: the pair was tested on the data sets both have.
+        return sign * np.nanmean(scores[:, a] - scores[:, b]) >= 0
     return sign * result.mean_scores[a] >= sign * result.mean_scores[b]
 
 
