@@ -134,10 +134,9 @@ class IncompleteTable(ScoreTable):
         """The needs of A = column ``a``, B = ``b`` on the data sets both
         have (and, for the split differences, where both have every split
         or run)."""
-        rows = self.observed[:, a] & self.observed[:, b]
+        rows, complete = self._pair_rows((a, b))
         needs = {"dataset_differences": self._difference(self.scores[rows], a, b)}
         if self.split_scores is not None:
-            complete = self.complete[:, a] & self.complete[:, b]
             needs["split_differences"] = self._difference(
                 self.split_scores[complete], a, b
             )
@@ -146,12 +145,37 @@ class IncompleteTable(ScoreTable):
             needs = {key: value for key, value in needs.items() if key in only}
         return needs
 
+    def _pair_rows(self, pair):
+        """The rows of a pair: where both are scored, and where both have
+        every split or run."""
+        a, b = pair
+        return (
+            self.observed[:, a] & self.observed[:, b],
+            self.complete[:, a] & self.complete[:, b],
+        )
+
     @property
     def pairs_needs(self):
-        """The batched needs of many pairs, or None when the pairs have
-        different rows (each pair is then tested on its own)."""
+        """The batched needs of many pairs; with holes, of pairs with the
+        same rows (``group_of`` gives a pair's group, by which
+        :func:`~sklearn_bcv._results._pairwise.run_pairwise` batches)."""
         if self.per_pair:
-            return None
+
+            def needs_of_group(pairs, only=None):
+                parts = [self.pair_needs(a, b, only) for a, b in pairs]
+                needs = {}
+                for name, value in parts[0].items():
+                    if value is None or name in ("n_train", "n_test"):
+                        needs[name] = value
+                    else:
+                        needs[name] = np.stack([part[name] for part in parts])
+                return needs
+
+            def group_of(pair):
+                return tuple(rows.tobytes() for rows in self._pair_rows(pair))
+
+            needs_of_group.group_of = group_of
+            return needs_of_group
 
         def needs_of_pairs(pairs, only=None):
             needs = ScoreTable.pairs_needs(self, pairs, only)

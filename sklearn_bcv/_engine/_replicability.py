@@ -191,7 +191,7 @@ def pairwise_replicability(
             tested[better, worse] = True
             identified[(names[better], names[worse])] = found.identified_datasets
         results[(names[a], names[b])] = one
-    unique_tests = sorted({t for t in np.ravel(tests) if t is not None})
+    unique_tests = sorted({str(t) for t in tests if t is not None})
     return Bunch(
         method=method,
         alpha=alpha,
