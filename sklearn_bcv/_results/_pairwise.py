@@ -225,9 +225,7 @@ def _run_batched(test, pairs, needs_of_pairs, alpha, alternative, bayesian, swap
     group_of = getattr(needs_of_pairs, "group_of", None)
     groups = {}
     for pair in pairs:
-        groups.setdefault(None if group_of is None else group_of(pair), []).append(
-            pair
-        )
+        groups.setdefault(None if group_of is None else group_of(pair), []).append(pair)
     parts = [
         members[start : start + chunk]
         for members in groups.values()
