@@ -509,3 +509,66 @@ def test_cli_run_column(tmp_path):
     both.write_text("dataset,estimator,run,split,score\nd1,x,1,1,0.5\n")
     status, _, err = run_cli(both)
     assert status == 2 and "not both" in err
+
+
+def test_pairs_with_holes_batched_by_their_data_sets():
+    # Every pair's Wilcoxon and sign test, run in batches of the pairs with
+    # the same common data sets, is the test of that pair alone.
+    result = compare_scores(
+        HOLED,
+        names=NAMES,
+        missing="skillings_mack",
+        pairwise_tests=["wilcoxon", "sign"],
+    )
+    scale = float(np.nanmax(np.abs(HOLED)))
+    for (a, b), found in result.pairwise.wilcoxon.results.items():
+        i, j = NAMES.index(a), NAMES.index(b)
+        rows = ~np.isnan(HOLED[:, i]) & ~np.isnan(HOLED[:, j])
+        alone = wilcoxon(HOLED[rows, i] - HOLED[rows, j], score_scale=scale)
+        assert found.pvalue == pytest.approx(alone.pvalue, rel=1e-12)
+        assert found.statistic == alone.statistic
+    assert set(result.pairwise.sign.results) == set(result.pairwise.wilcoxon.results)
+
+
+def test_hierarchical_model_on_the_runs():
+    from sklearn_bcv.stats import bayesian_hierarchical
+
+    params = {"n_samples": 2000, "n_warmup": 200, "random_state": 0}
+    result = compare_scores(
+        RUNS,
+        runs=True,
+        tests=[],
+        pairwise_tests={"bayesian_hierarchical": params},
+        effect_size=False,
+        random_state=0,
+    )
+    found = result.pairwise.bayesian_hierarchical.results[
+        ("estimator_0", "estimator_1")
+    ]
+    d = RUNS[:, 0, :] - RUNS[:, 1, :]
+    alone = bayesian_hierarchical(
+        d, None, None, rho=0.0, score_scale=float(np.max(np.abs(RUNS))), **params
+    )
+    assert found.p_a_better == pytest.approx(alone.p_a_better)
+    assert found.delta0.mean == pytest.approx(alone.delta0.mean)
+    # A test of set sizes that cannot take rho is refused on independent runs.
+    with pytest.raises(ValueError, match="the runs are independent"):
+        from sklearn.utils import Bunch
+
+        from sklearn_bcv import register_test, unregister_test
+
+        @register_test(
+            "sizes_only",
+            needs=("split_differences", "n_train", "n_test"),
+            kind="datasets",
+            role="pairwise",
+        )
+        def sizes_only(
+            split_differences, n_train, n_test, *, alpha=0.05, alternative="two-sided"
+        ):  # pragma: no cover - refused
+            return Bunch(statistic=0.0, pvalue=1.0, df=None, reject=False)
+
+        try:
+            compare_scores(RUNS, runs=True, tests=[], pairwise_tests=["sizes_only"])
+        finally:
+            unregister_test("sizes_only")
