@@ -1012,7 +1012,7 @@ effect_size, effect_size_intervals
     holes = benchmark_holes(
         table, np.array([s.failed.any(axis=0) for s in stores]), missing
     )
-    kept = np.isin(dataset_names, holes.table.datasets)
+    kept = ~np.isin(dataset_names, holes.missing.dropped)
     runnable = not failed or (missing != "error" and kept.sum() >= 2)
     if runnable:
         table = holes.table

@@ -572,3 +572,31 @@ def test_hierarchical_model_on_the_runs():
             compare_scores(RUNS, runs=True, tests=[], pairwise_tests=["sizes_only"])
         finally:
             unregister_test("sizes_only")
+
+
+def test_a_cell_missing_a_split_is_a_hole_everywhere():
+    splits = 0.8 + RNG.normal(0, 0.02, (8, 10, 3))
+    splits[2, 4, 1] = nan  # estimator_1 lacks one split of dataset_2
+    result = compare_scores(
+        splits, n_train=90, n_test=10, missing="skillings_mack", random_state=0
+    )
+    assert np.isnan(result.scores[2, 1])
+    assert np.isnan(result.split_scores[2, 4, 1])  # as given
+    rep = result.replicability.results[("estimator_0", "estimator_1")]
+    assert rep.n_datasets == 7
+    pb = result.pairwise.poisson_binomial.results[("estimator_0", "estimator_1")]
+    assert pb.n_datasets == 7
+
+
+def test_benchmark_drop_leaving_too_few_runs_nothing():
+    with pytest.warns(FitFailedWarning):
+        result = benchmark(
+            ESTIMATORS,
+            {"large": LARGE, "larger": make_classification(450, 4, random_state=2)},
+            error_score=np.nan,
+            cv=KFold(3),
+            random_state=0,
+            missing="drop",
+        )
+    assert not result.tests and not result.pairwise
+    assert "fewer than 2 data sets" in result.verdict.text

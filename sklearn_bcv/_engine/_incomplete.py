@@ -562,8 +562,9 @@ def read_table(
         complete = ~np.isnan(arr).any(axis=2)
         means = nan_mean(arr, axis=2)
     elif kind == "splits":
-        by_run = arr
         observed = complete = ~np.isnan(arr).any(axis=1)
+        # A cell that lacks a split is a hole: none of its splits is used.
+        by_run = np.where(observed[:, None, :], arr, np.nan)
         means = np.where(observed, nan_mean(arr, axis=1), np.nan)
     else:
         by_run = None
@@ -598,7 +599,7 @@ def read_table(
     report = Bunch(mode=missing, cells=cells, dropped=dropped)
     kept = [datasets[i] for i in np.flatnonzero(keep)]
     sizes = [None if s is None else s[keep] for s in (n_train, n_test)]
-    user_splits = None if kind != "splits" else by_run[keep]
+    user_splits = None if kind != "splits" else arr[keep]
     if kind != "runs" and bool(observed[keep].all()):  # today's path, unchanged
         table = _complete_table(
             means[keep] if kind == "means" else by_run[keep],
