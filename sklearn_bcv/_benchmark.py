@@ -28,6 +28,7 @@ from ._engine._incomplete import (
     check_takes_holes,
     incomplete_defaults,
     nan_mean,
+    pairs_without_data,
     planning_needs,
     read_table,
     table_score_scale,
@@ -1048,6 +1049,15 @@ effect_size, effect_size_intervals
             else " (missing='drop' leaves fewer than 2 data sets)"
         )
     compared_pairs = pairs_tested(len(names), control_index)
+    unpaired = {}
+    short = pairs_without_data(table, compared_pairs) if runnable else []
+    if short:  # the fits are done: say why, rather than lose them
+        shown = ", ".join(f"{names[a]} and {names[b]}" for a, b in short[:10])
+        unpaired = {
+            t.name: f"{shown} have fewer than 2 data sets in common"
+            for t in pairwise_plan
+        }
+        pairwise_plan = []
     if runnable:
         check_plan(table, rank_plan, pairwise_plan, compared_pairs, names)
     result = build_datasets_result(
@@ -1063,6 +1073,7 @@ effect_size, effect_size_intervals
         else None,
     )
     result["missing"] = holes.missing
+    result["skipped_tests"].update(unpaired)
     if runnable and replicability is not False:
         tests_used, greater, less = store_pvalues(
             stores,
