@@ -368,6 +368,7 @@ def _long_values(frame, keys):
 
     dataset_codes, datasets = pd.factorize(frame[keys["dataset"]], sort=False)
     name_codes, names = pd.factorize(frame[keys["estimator"]], sort=False)
+    datasets, names = [str(d) for d in datasets], [str(n) for n in names]
     if (dataset_codes < 0).any() or (name_codes < 0).any():
         raise ValueError(
             "scores: a long table's dataset and estimator cells must not be empty."
@@ -550,9 +551,7 @@ def read_table(
         argument="datasets",
         expected="data set (row)",
     )
-    names = check_names(
-        [str(n) if not isinstance(n, str) else n for n in names], argument="names"
-    )
+    names = check_names(list(names), argument="names")
     datasets = check_names([str(d) for d in datasets], argument="datasets")
     n_train = check_sizes(n_train, n_datasets, name="n_train")
     n_test = check_sizes(n_test, n_datasets, name="n_test")
