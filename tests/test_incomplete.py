@@ -600,3 +600,35 @@ def test_benchmark_drop_leaving_too_few_runs_nothing():
         )
     assert not result.tests and not result.pairwise
     assert "fewer than 2 data sets" in result.verdict.text
+
+
+def test_benchmark_replicability_batched_equals_pair_by_pair(monkeypatch):
+    from sklearn_bcv._engine import _replicability
+
+    estimators = {
+        "tree": DecisionTreeClassifier(random_state=0),
+        "bayes": GaussianNB(),
+        "stump": DecisionTreeClassifier(max_depth=1, random_state=0),
+    }
+    data = {"small": SMALL, "other": DATASETS["other"], "large": LARGE}
+    batched = benchmark(estimators, data, random_state=0, dataset_tests=[])
+    monkeypatch.setattr(_replicability, "_store_needs", lambda *args: None)
+    one_by_one = benchmark(estimators, data, random_state=0, dataset_tests=[])
+    assert batched.replicability.tests == ["bcv_mcnemar"]
+    for pair, found in batched.replicability.results.items():
+        again = one_by_one.replicability.results[pair]
+        for side in ("a_better", "b_better"):
+            assert_allclose(found[side].pvalues, again[side].pvalues, rtol=1e-12)
+    # The p-values are those of the recommended test on each data set.
+    greater = benchmark(
+        estimators,
+        data,
+        random_state=0,
+        dataset_tests=["bcv_mcnemar"],
+        alternative="greater",
+    )
+    p = greater.replicability.results[("tree", "bayes")].a_better.pvalues
+    for i, name in enumerate(data):
+        one = greater.per_dataset[name].pairwise.bcv_mcnemar.results[("tree", "bayes")]
+        assert p[i] == pytest.approx(one.pvalue, rel=1e-12)
+    assert greater.replicability.results[("tree", "bayes")].b_better is None

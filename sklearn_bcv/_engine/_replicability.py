@@ -50,81 +50,118 @@ def check_replicability(replicability):
     return check_method(replicability)
 
 
-def _rows_with(values):
-    return ~np.isnan(values).any(axis=-1)
+#: The most difference values one batched call holds (8 MiB of floats).
+_BATCH_VALUES = 2**20
 
 
-def _t_pvalues(differences, test, sizes, scale):
-    """One-sided p-values ``(greater, less)`` of the t test ``test`` on
-    each row of ``differences`` (n_rows, n_splits), ties in the user's units
-    made exact (the tie rule), rows grouped by their set sizes."""
-    d = merged_split_differences(differences, test, scale)
-    greater = np.full(d.shape[0], np.nan)
-    less = np.full(d.shape[0], np.nan)
-    func = get_test(test)
-    if test == "paired_t":
-        groups = [(np.arange(d.shape[0]), {})]
-    else:
-        n_train, n_test = sizes
-        keys = np.stack([n_train, n_test], axis=1)
-        unique, inverse = np.unique(keys, axis=0, return_inverse=True)
-        groups = [
-            (
-                np.flatnonzero(np.ravel(inverse) == g),
-                {"n_train": float(unique[g, 0]), "n_test": float(unique[g, 1])},
-            )
-            for g in range(unique.shape[0])
-        ]
-    for rows, kwargs in groups:
-        greater[rows] = func(d[rows], alternative="greater", **kwargs).pvalue
-        less[rows] = func(d[rows], alternative="less", **kwargs).pvalue
-    return greater, less
+def _size_groups(table, rows):
+    """``[(data set indices, {n_train, n_test}), ...]``: the data sets of
+    ``rows`` grouped by their set sizes (none for the paired t test)."""
+    if table.n_train is None:
+        return [(rows, {})]
+    keys = np.stack([table.n_train[rows], table.n_test[rows]], axis=1)
+    unique, inverse = np.unique(keys, axis=0, return_inverse=True)
+    return [
+        (
+            rows[np.ravel(inverse) == g],
+            {"n_train": float(unique[g, 0]), "n_test": float(unique[g, 1])},
+        )
+        for g in range(unique.shape[0])
+    ]
+
+
+def _one_sided(func, d, kwargs):
+    """``(greater, less)`` p-values of the t test ``func`` on ``d``."""
+    return (
+        func(d, alternative="greater", **kwargs).pvalue,
+        func(d, alternative="less", **kwargs).pvalue,
+    )
 
 
 def table_pvalues(table, pairs):
     """``(test, greater, less)``: the per-data-set one-sided p-values of
     each pair (arrays (n_pairs, n_datasets), NaN where the pair lacks the
     data set, or has fewer than 2 runs there in common), or ``(None, None,
-    None)`` when the table has none (see :data:`NO_PVALUES`)."""
-    if table.split_scores is None:
+    None)`` when the table has none (see :data:`NO_PVALUES`).
+
+    The pairs are tested in batches (a leading axis of pairs), their ties
+    in the user's units made exact pair by pair (the tie rule)."""
+    if table.split_scores is None or table.split_scores.shape[1] < 2:
         return None, None, None
     runs = isinstance(table, IncompleteTable) and table.runs
     if table.n_train is None and not runs:
         return None, None, None
     test = "paired_t" if table.n_train is None else "corrected_t"
-    splits = table.split_scores
-    n_datasets = splits.shape[0]
+    func = get_test(test)
+    splits = table.split_scores  # (N, S, k)
+    n_datasets, n_splits = splits.shape[:2]
     scale = table_score_scale(table)
     greater = np.full((len(pairs), n_datasets), np.nan)
     less = np.full((len(pairs), n_datasets), np.nan)
-    for p, (a, b) in enumerate(pairs):
-        d = splits[..., a] - splits[..., b]
-        whole = _rows_with(d)
-        rows = [(np.flatnonzero(whole), None)]
-        # Runs missing in one cell: that data set on the runs both have.
-        rows += [
-            (np.array([i]), ~np.isnan(d[i]))
-            for i in np.flatnonzero(~whole)
-            if np.count_nonzero(~np.isnan(d[i])) >= 2
-        ]
-        for index, keep in rows:
-            if index.size == 0:
-                continue
-            values = d[index] if keep is None else d[index][:, keep]
-            sizes = None
-            if test == "corrected_t":
-                sizes = (table.n_train[index], table.n_test[index])
-            own_scale = scale if np.ndim(scale) == 0 else scale[index]
-            g, s = _t_pvalues(values, test, sizes, own_scale)
-            greater[p, index], less[p, index] = g, s
+    if not pairs:
+        return test, greater, less
+    by_estimator = np.moveaxis(splits, 2, 0)  # (k, N, S)
+    groups = _size_groups(table, np.arange(n_datasets))
+    chunk = max(1, _BATCH_VALUES // (n_datasets * n_splits))
+    for start in range(0, len(pairs), chunk):
+        part = np.array(pairs[start : start + chunk], dtype=np.intp)
+        d = by_estimator[part[:, 0]] - by_estimator[part[:, 1]]  # (P, N, S)
+        missing = np.isnan(d).any(axis=2)
+        merged = merged_split_differences(
+            np.where(missing[..., None], 0.0, d), test, scale, batch=True
+        )
+        for rows, kwargs in groups:
+            g, s = _one_sided(func, merged[:, rows, :], kwargs)
+            greater[start : start + len(part), rows] = g
+            less[start : start + len(part), rows] = s
+        greater[start : start + len(part)][missing] = np.nan
+        less[start : start + len(part)][missing] = np.nan
+        if runs:  # a run missing in one cell: that data set on the runs both have
+            for p, i in zip(*np.nonzero(missing)):
+                keep = ~np.isnan(d[p, i])
+                if np.count_nonzero(keep) < 2:
+                    continue
+                kwargs = next(kw for rows, kw in groups if i in rows)
+                own = scale if np.ndim(scale) == 0 else scale[[i]]
+                values = merged_split_differences(d[p, i][None, keep], test, own)
+                g, s = _one_sided(func, values, kwargs)
+                greater[start + p, i], less[start + p, i] = float(g[0]), float(s[0])
     return test, greater, less
+
+
+def _store_needs(store, pairs, needs):
+    """The needs of a two-estimator test for every pair of ``pairs`` at once
+    (a leading axis of pairs), from one data set's fits; None when one of
+    them has no batched form (``loss_differences``)."""
+    rows, cols = (np.array(side, dtype=np.intp) for side in zip(*pairs))
+    out = {}
+    for need in needs:
+        if need in ("n_train", "n_test"):
+            out[need] = getattr(store, need)
+        elif need == "differences":
+            out[need] = (store.scores[:, rows] - store.scores[:, cols]).T
+        elif need in ("scores_a", "scores_b"):
+            out[need] = store.scores[:, rows if need == "scores_a" else cols].T
+        elif need == "tables":
+            tables = np.empty((len(pairs), store.n_splits, 2, 2), dtype=np.int64)
+            for s, correct in enumerate(store.correct):
+                right = correct.astype(np.int64)
+                wrong = 1 - right
+                for i, first in enumerate((wrong, right)):  # A wrong, A right
+                    for j, second in enumerate((wrong, right)):
+                        tables[:, s, i, j] = (first.T @ second)[rows, cols]
+            out[need] = tables
+        else:
+            return None
+    return out
 
 
 def store_pvalues(stores, designs, task, scoring, pairs):
     """``(tests, greater, less)`` of :func:`~sklearn_bcv.benchmark`: on each
     data set the recommended one-sided test of its design (``tests``, one
     name per data set, None where none applies), on every pair whose fits
-    all succeeded there."""
+    all succeeded there; the pairs in batches when the test takes a leading
+    axis of comparisons (the built-in ones do), else one by one."""
     greater = np.full((len(pairs), len(stores)), np.nan)
     less = np.full((len(pairs), len(stores)), np.nan)
     tests = []
@@ -135,13 +172,28 @@ def store_pvalues(stores, designs, task, scoring, pairs):
             continue
         func = get_test(name)
         needs = get_entry(name).needs
-        for p, (a, b) in enumerate(pairs):
-            if store.failed_among(a, b):
-                continue
-            given = store.pair_needs(a, b, only=needs)
-            kwargs = {need: given[need] for need in needs}
-            greater[p, i] = func(**kwargs, alternative="greater").pvalue
-            less[p, i] = func(**kwargs, alternative="less").pvalue
+        index = [p for p, (a, b) in enumerate(pairs) if not store.failed_among(a, b)]
+        chunk = max(1, _BATCH_VALUES // max(1, 4 * store.n_splits))
+        for start in range(0, len(index), chunk):
+            part = index[start : start + chunk]
+            batched = _store_needs(store, [pairs[p] for p in part], needs)
+            try:
+                if batched is None:
+                    raise TypeError("no batched form")
+                g = np.broadcast_to(
+                    func(**batched, alternative="greater").pvalue, (len(part),)
+                )
+                s = np.broadcast_to(
+                    func(**batched, alternative="less").pvalue, (len(part),)
+                )
+            except (TypeError, ValueError):  # one pair at a time
+                g, s = [], []
+                for p in part:
+                    given = store.pair_needs(*pairs[p], only=needs)
+                    kwargs = {need: given[need] for need in needs}
+                    g.append(func(**kwargs, alternative="greater").pvalue)
+                    s.append(func(**kwargs, alternative="less").pvalue)
+            greater[part, i], less[part, i] = g, s
     return tests, greater, less
 
 
