@@ -23,7 +23,12 @@ from sklearn.utils import Bunch
 
 from ..stats._pairwise_across import merged_split_differences
 from ..stats._registry import get_entry, get_test
-from ..stats._replicability import REFERENCES, check_method, replicability
+from ..stats._replicability import (
+    REFERENCES,
+    check_method,
+    one_result,
+    replicability_rows,
+)
 from ._incomplete import IncompleteTable, table_score_scale
 from ._plan import recommend
 
@@ -145,11 +150,15 @@ def _store_needs(store, pairs, needs):
         elif need == "tables":
             tables = np.empty((len(pairs), store.n_splits, 2, 2), dtype=np.int64)
             for s, correct in enumerate(store.correct):
+                # One product per split: both right (n11); the other cells
+                # from each estimator's count of right answers.
                 right = correct.astype(np.int64)
-                wrong = 1 - right
-                for i, first in enumerate((wrong, right)):  # A wrong, A right
-                    for j, second in enumerate((wrong, right)):
-                        tables[:, s, i, j] = (first.T @ second)[rows, cols]
+                both = (right.T @ right)[rows, cols]
+                total = right.sum(axis=0)
+                tables[:, s, 1, 1] = both
+                tables[:, s, 1, 0] = total[rows] - both  # A right, B wrong
+                tables[:, s, 0, 1] = total[cols] - both  # A wrong, B right
+                tables[:, s, 0, 0] = right.shape[0] - total[rows] - total[cols] + both
             out[need] = tables
         else:
             return None
@@ -172,7 +181,8 @@ def store_pvalues(stores, designs, task, scoring, pairs):
             continue
         func = get_test(name)
         needs = get_entry(name).needs
-        index = [p for p, (a, b) in enumerate(pairs) if not store.failed_among(a, b)]
+        failed = store.failed.any(axis=0)  # per estimator
+        index = [p for p, (a, b) in enumerate(pairs) if not (failed[a] or failed[b])]
         chunk = max(1, _BATCH_VALUES // max(1, 4 * store.n_splits))
         for start in range(0, len(index), chunk):
             part = index[start : start + chunk]
@@ -223,26 +233,54 @@ def pairwise_replicability(
     count = np.zeros((k, k), dtype=np.int64)
     tested = np.zeros((k, k), dtype=bool)
     identified, results = {}, {}
-    for p, (a, b) in enumerate(pairs):
-        rows = np.flatnonzero(~np.isnan(greater[p]))
-        names_here = [datasets[i] for i in rows]
-        one = Bunch(n_datasets=int(rows.size), a_better=None, b_better=None)
-        sides = []
-        if alternative in ("two-sided", "greater"):
-            sides.append(("a_better", greater, a, b))
-        if alternative in ("two-sided", "less"):
-            sides.append(("b_better", less, b, a))
-        for key, pvalues, better, worse in sides:
-            if rows.size == 0:
-                continue
-            found = replicability(
-                pvalues[p, rows], alpha=level, method=method, datasets=names_here
+    sides = []
+    if alternative in ("two-sided", "greater"):
+        sides.append(("a_better", greater, False))
+    if alternative in ("two-sided", "less"):
+        sides.append(("b_better", less, True))
+    # The pairs with the same data sets (no hole, or the same holes) are
+    # counted together.
+    groups = {}
+    for p, row in enumerate(~np.isnan(greater)):
+        groups.setdefault(row.tobytes(), (row, []))[1].append(p)
+    found_by_pair = [{} for _ in pairs]
+    sizes = np.zeros(len(pairs), dtype=np.int64)
+    for rows, members in groups.values():
+        columns = np.flatnonzero(rows)
+        if columns.size == 0:
+            continue
+        sizes[members] = columns.size
+        here = [datasets[i] for i in columns]
+        for key, pvalues, swap in sides:
+            block = np.clip(pvalues[np.ix_(members, columns)], 0.0, 1.0)
+            counts, partial, order, n_identified = replicability_rows(
+                block, level, method
             )
-            one[key] = found
-            count[better, worse] = found.count
-            tested[better, worse] = True
-            identified[(names[better], names[worse])] = found.identified_datasets
-        results[(names[a], names[b])] = one
+            for q, p in enumerate(members):
+                a, b = pairs[p]
+                better, worse = (b, a) if swap else (a, b)
+                found_by_pair[p][key] = one_result(
+                    block[q],
+                    counts[q],
+                    partial[q],
+                    order[q],
+                    n_identified[q],
+                    alpha=level,
+                    method=method,
+                    datasets=here,
+                )
+                count[better, worse] = counts[q]
+                tested[better, worse] = True
+                identified[(names[better], names[worse])] = [
+                    here[i] for i in order[q, : n_identified[q]]
+                ]
+    for p, (a, b) in enumerate(pairs):
+        found = found_by_pair[p]
+        results[(names[a], names[b])] = Bunch(
+            n_datasets=int(sizes[p]),
+            a_better=found.get("a_better"),
+            b_better=found.get("b_better"),
+        )
     unique_tests = sorted({str(t) for t in tests if t is not None})
     return Bunch(
         method=method,

@@ -65,9 +65,10 @@ def check_method(method):
 
 def partial_conjunction(pvalues, method):
     """The partial conjunction p-values of "at least u of the N", u = 1..N,
-    made non-decreasing in u (so that the count is a step down)."""
-    ordered = np.sort(pvalues)
-    n = ordered.size
+    made non-decreasing in u (so that the count is a step down), of the
+    p-values ``pvalues`` (..., N), each row apart (sorted here)."""
+    ordered = np.sort(np.asarray(pvalues, dtype=np.float64), axis=-1)
+    n = ordered.shape[-1]
     u = np.arange(1, n + 1)
     if method == "bonferroni":
         raw = np.minimum(1.0, (n - u + 1) * ordered)
@@ -75,9 +76,47 @@ def partial_conjunction(pvalues, method):
         with np.errstate(divide="ignore"):
             logs = np.log(ordered)
         # -2 Σ_{i >= u} ln p_(i): the sums of the largest N - u + 1.
-        tail = -2.0 * np.cumsum(logs[::-1])[::-1]
+        tail = -2.0 * np.flip(np.cumsum(np.flip(logs, -1), axis=-1), -1)
         raw = stats.chi2.sf(tail, 2 * (n - u + 1))
-    return np.maximum.accumulate(raw)
+    return np.maximum.accumulate(raw, axis=-1)
+
+
+def replicability_rows(pvalues, alpha, method):
+    """The counts of many comparisons at once: ``pvalues`` (R, N) checked
+    p-values, one row per comparison. Returns ``(count, partial, order,
+    n_identified)``: the counts (R,), the partial conjunction p-values
+    (R, N), each row's data sets sorted by p-value (stable), and how many of
+    them Holm's procedure identifies (R,): the Bonferroni sequence of the
+    same p-values."""
+    order = np.argsort(pvalues, axis=-1, kind="stable")
+    partial = partial_conjunction(pvalues, method)
+    count = np.count_nonzero(partial <= alpha, axis=-1)
+    holm = (
+        partial
+        if method == "bonferroni"
+        else partial_conjunction(pvalues, "bonferroni")
+    )
+    return count, partial, order, np.count_nonzero(holm <= alpha, axis=-1)
+
+
+def one_result(
+    pvalues, count, partial, order, n_identified, *, alpha, method, datasets
+):
+    """The Bunch of :func:`replicability` of one comparison."""
+    identified = [int(i) for i in order[: int(n_identified)]]
+    return Bunch(
+        test="replicability",
+        count=int(count),
+        partial_pvalues=partial,
+        identified=identified,
+        identified_datasets=None
+        if datasets is None
+        else [datasets[i] for i in identified],
+        pvalues=pvalues,
+        n_datasets=int(pvalues.size),
+        method=method,
+        alpha=alpha,
+    )
 
 
 def replicability(pvalues, *, alpha=0.05, method="bonferroni", datasets=None):
@@ -189,21 +228,16 @@ def replicability(pvalues, *, alpha=0.05, method="bonferroni", datasets=None):
             raise ValueError(
                 f"datasets must hold {n} names (one per p-value); got {len(datasets)}."
             )
-    partial = partial_conjunction(pvalues, method)
-    count = int(np.count_nonzero(partial <= alpha))
-    order = np.argsort(pvalues, kind="stable")
-    holm = np.maximum.accumulate(np.minimum(1.0, (n - np.arange(n)) * pvalues[order]))
-    identified = [int(i) for i in order[holm <= alpha]]
-    return Bunch(
-        test="replicability",
-        count=count,
-        partial_pvalues=partial,
-        identified=identified,
-        identified_datasets=None
-        if datasets is None
-        else [datasets[i] for i in identified],
-        pvalues=pvalues,
-        n_datasets=int(n),
-        method=method,
+    count, partial, order, n_identified = replicability_rows(
+        pvalues[None, :], alpha, method
+    )
+    return one_result(
+        pvalues,
+        count[0],
+        partial[0],
+        order[0],
+        n_identified[0],
         alpha=alpha,
+        method=method,
+        datasets=datasets,
     )
