@@ -353,10 +353,12 @@ def test_bad_tables(test):
 
 def test_registry_declares_the_family():
     assert declared_tests(role="omnibus") == [
+        "durbin",  # tables with holes (missing="skillings_mack")
         "friedman",
         "friedman_aligned",
         "quade",
         "rm_anova",  # the parametric path of tests="auto"
+        "skillings_mack",
     ]
     assert declared_tests(role="posthoc", diagram="bar") == [
         "bonferroni_dunn",
@@ -367,6 +369,7 @@ def test_registry_declares_the_family():
         "friedman_posthoc",
         "holm",
         "quade_posthoc",
+        "skillings_mack_posthoc",
     }
     assert get_entry("aligned_posthoc").omnibus == "friedman_aligned"
     assert get_entry("quade_posthoc").omnibus == "quade"

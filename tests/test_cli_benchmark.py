@@ -476,6 +476,7 @@ def test_tests_list_prints_the_tests_each_option_takes():
     assert names == [
         "aligned_posthoc",
         "bonferroni_dunn",
+        "durbin",
         "friedman",
         "friedman_aligned",
         "friedman_posthoc",
@@ -485,6 +486,8 @@ def test_tests_list_prints_the_tests_each_option_takes():
         "quade",
         "quade_posthoc",
         "rm_anova",
+        "skillings_mack",
+        "skillings_mack_posthoc",
         "tukey_rm",
     ]
     assert all(" needs=scores" in line for line in out.splitlines())

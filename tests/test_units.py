@@ -30,15 +30,16 @@ HIERARCHICAL = {
     "bayesian_hierarchical": {"n_samples": 400, "n_warmup": 100, "n_chains": 2}
 }
 #: The tests of ranks, counts and Monte Carlo on the same draws: identical.
-#: The others (t and F statistics, posteriors of continuous models) are the
-#: same up to the rounding of their arithmetic.
+#: The others (t and F statistics, posteriors of continuous models, and the
+#: Skillings–Mack quadratic forms of ranks, a pseudo-inverse in floating
+#: point) are the same up to the rounding of their arithmetic.
 EXACT = {
     *RANK_TESTS,
     "wilcoxon",
     "sign",
     "bayesian_signed_rank",
     "bayesian_sign",
-} - {"rm_anova", "tukey_rm"}
+} - {"rm_anova", "tukey_rm", "skillings_mack", "skillings_mack_posthoc"}
 
 #: a > 0 and b, decimal constants applied in floating point (percents,
 #: shifts, both).

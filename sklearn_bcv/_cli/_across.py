@@ -18,6 +18,8 @@ from ._output import new_figure, result_document, result_table
 
 __all__ = [
     "add_effect_sizes_argument",
+    "add_replicability_argument",
+    "replicability_option",
     "effect_size_intervals",
     "compares_all_at_once",
     "list_tests_of",
@@ -61,6 +63,28 @@ def add_effect_sizes_argument(group):
         help="effect-size intervals that cover all the pairs together at 95%% "
         "(Bonferroni: each at 1 - 0.05/n_pairs), instead of each pair alone",
     )
+
+
+def add_replicability_argument(group):
+    """``--replicability``: the count of data sets on which each pair
+    differs (``replicability=`` of :func:`~sklearn_bcv.compare_scores`)."""
+    group.add_argument(
+        "--replicability",
+        choices=("bonferroni", "fisher", "none"),
+        default=None,
+        help="on how many data sets each pair differs (partial conjunctions of "
+        "per-data-set one-sided tests; needs per-split scores with --n-train "
+        "and --n-test, runs, or the fits of benchmark): bonferroni (default "
+        "where possible; any dependence between data sets), fisher "
+        "(independent data sets) or none",
+    )
+
+
+def replicability_option(args):
+    """``replicability`` of :func:`~sklearn_bcv.compare_scores` from
+    ``--replicability``."""
+    choice = getattr(args, "replicability", None)
+    return False if choice == "none" else choice
 
 
 def effect_size_intervals(args):
@@ -123,7 +147,7 @@ def score_lines(result):
     rows = [
         [dataset]
         + [
-            f"{fixed(score, decimals)} ({rank:g})"
+            "-" if np.isnan(score) else f"{fixed(score, decimals)} ({rank:g})"
             for score, rank in zip(result.scores[i], result.ranks[i])
         ]
         for i, dataset in enumerate(result.datasets)

@@ -19,12 +19,14 @@ import numpy as np
 
 from ._across import (
     add_effect_sizes_argument,
+    add_replicability_argument,
     effect_size_intervals,
     list_tests_of,
     parse_test_options,
     plot_figure,
     plot_test,  # noqa: F401 (the tests read it here)
     plot_title,  # noqa: F401 (the tests read it here)
+    replicability_option,
     result_to_csv,
     result_to_dict,
     rope_width,
@@ -415,6 +417,17 @@ def add_arguments(parser):
         "test becomes bonferroni_dunn)",
     )
     add_effect_sizes_argument(comparison)
+    add_replicability_argument(comparison)
+    comparison.add_argument(
+        "--missing",
+        choices=("error", "drop", "skillings_mack"),
+        default="error",
+        help="a fit that fails: error stops (default); drop leaves out the data "
+        "sets where one failed; skillings_mack keeps every other score (a "
+        "hole where the fits of an estimator failed on a data set: the "
+        "Skillings-Mack test and its post hoc family, each pair on the data "
+        "sets both have); the result names the failed cells",
+    )
     comparison.add_argument(
         "--rope",
         type=rope_width,
@@ -525,6 +538,9 @@ def run(args, *, stdout, stderr):
             verbose=0 if args.quiet else args.verbose,
             random_state=args.random_state,
             store=store,
+            missing=args.missing,
+            error_score="raise" if args.missing == "error" else np.nan,
+            replicability=replicability_option(args),
         )
     descriptions = {name: description for name, (_, _, description) in loaded.items()}
     context = {

@@ -233,7 +233,9 @@ class CriticalDifferenceDisplay:
             isinstance(n_datasets, Integral) and n_datasets >= 2
         ):
             raise ValueError(f"n_datasets must be an integer >= 2; got {n_datasets!r}.")
-        mean_ranks = check_mean_ranks(self.mean_ranks)
+        mean_ranks = check_mean_ranks(
+            self.mean_ranks, complete=not get_entry(self.test).incomplete
+        )
         k = len(mean_ranks)
         names = check_names(self.names, k, per="one per mean rank")
         cd = self.critical_difference

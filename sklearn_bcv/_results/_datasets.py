@@ -4,10 +4,12 @@ its verdict and its content (summary, report, CSV table)."""
 import numpy as np
 from sklearn.utils import Bunch
 
+from .._engine._incomplete import nan_mean
 from .._engine._plan import run_tests
 from ..stats._ranks import rank_scores
 from ..stats._references import EFFECT_SIZE_REFERENCES, SPLITTER_REFERENCES
 from ..stats._registry import declaration
+from ..stats._skillings_mack import table_ranks
 from ..stats._utils import stable_mean
 from ._blocks import (
     Figure,
@@ -26,6 +28,14 @@ from ._blocks import (
     the,
 )
 from ._document import DocumentMixin
+from ._incomplete import csv_rows as replicability_csv_rows
+from ._incomplete import (
+    holes_sentences,
+    replicability_blocks,
+    replicability_lines,
+    run_sd,
+)
+from ._incomplete import summary_lines as incomplete_summary_lines
 from ._methods import (
     Bibliography,
     estimators_sentence,
@@ -153,6 +163,31 @@ class BenchmarkResult(DocumentMixin, Bunch):
         ``cv`` (the splitter, or None), ``random_state`` (the seed; None,
         or the kind of generator given) and ``given`` (``"scores"`` for
         :func:`~sklearn_bcv.compare_scores`, else None).
+    missing : Bunch or None
+        How missing scores were treated: ``mode`` (``missing=`` of
+        :func:`~sklearn_bcv.compare_scores`: ``"error"``, ``"drop"`` or
+        ``"skillings_mack"``), ``cells`` (``[data set, estimator]`` of every
+        hole of the table given, or of every cell with a failed fit) and
+        ``dropped`` (the data sets left out). With holes kept, ``scores``
+        and ``ranks`` are NaN there, each data set ranks the estimators it
+        has, and ``mean_scores`` and ``mean_ranks`` average over the data
+        sets that score each estimator.
+    runs : Bunch or None
+        With several runs per cell: ``scores`` (n_datasets, k, n_runs) as
+        given, ``n_runs`` (n_datasets, k) the runs of each cell, and
+        ``correlation`` (0: independent runs; None: the set sizes give it).
+        ``scores`` of the result are then the means over the runs.
+    replicability : Bunch or None
+        On how many data sets each pair differs
+        (:func:`~sklearn_bcv.stats.replicability`, from a one-sided test of
+        the pair on each data set alone): ``count`` (k, k), row better than
+        column on at least that many data sets (at the error rate
+        ``level``: ``alpha``, or ``alpha / 2`` each way when two-sided),
+        ``identified`` (``(better, worse)`` -> the data sets, by Holm's
+        procedure), ``tested`` (k, k), ``results`` (pair -> ``a_better``,
+        ``b_better``: each the full result), ``method``, ``tests`` (the
+        per-data-set tests), ``alpha``, ``level`` and ``alternative``. None
+        without per-data-set p-values.
     """
 
     _FIELDS = (
@@ -184,6 +219,9 @@ class BenchmarkResult(DocumentMixin, Bunch):
         "auto",
         "greater_is_better",
         "provenance",
+        "missing",
+        "runs",
+        "replicability",
     )
     _DEFAULTS = {"greater_is_better": True}
 
@@ -341,20 +379,26 @@ def build_datasets_result(
     """
     names = list(table.names)
     # Failed fits (error_score=np.nan) leave scores that cannot be ranked:
-    # their ranks are NaN and no test runs (``skipped`` says why).
+    # their ranks are NaN and no test runs (``skipped`` says why). A table
+    # with holes kept (missing="skillings_mack") ranks each data set's
+    # scores among themselves.
     finite = bool(np.all(np.isfinite(table.scores)))
-    ranks = (
-        rank_scores(table.scores)
-        if finite or not skipped
-        else np.full(table.scores.shape, np.nan)
-    )
+    if finite or skipped:
+        ranks = (
+            rank_scores(table.scores) if finite else np.full(table.scores.shape, np.nan)
+        )
+        mean_scores, mean_ranks = stable_mean(table.scores, axis=0), ranks.mean(0)
+    else:
+        ranks = table_ranks(table.scores)
+        mean_scores = nan_mean(table.scores, axis=0)
+        mean_ranks = nan_mean(ranks, axis=0)
     result = BenchmarkResult(
         names=names,
         datasets=list(table.datasets),
         scores=table.scores,
-        mean_scores=stable_mean(table.scores, axis=0),
+        mean_scores=mean_scores,
         ranks=ranks,
-        mean_ranks=ranks.mean(axis=0),
+        mean_ranks=mean_ranks,
         tests=Bunch(),
         skipped_tests=dict(skipped or {}),
         pairwise=Bunch(),
@@ -555,7 +599,9 @@ def _format_summary(result, show="default"):
         where = [d for d, f in zip(result.datasets, failed) if np.any(f)]
         if where:
             lines.append(f"fits failed on: {', '.join(where)} (see failed_fits)")
+    lines += incomplete_summary_lines(result)
     lines += result.verdict.text.split("\n")
+    lines += replicability_lines(result)
     return join_lines(lines)
 
 
@@ -608,6 +654,7 @@ def _report_blocks(result):
     blocks += [Heading("Tables"), *_scores_tables(result)]
     blocks += _pair_tables(result, own)
     blocks += _per_dataset_tables(result)
+    blocks += replicability_blocks(result, bibliography)
     blocks += tables
     blocks += result._report_figures()
     blocks += bibliography.blocks()
@@ -626,6 +673,8 @@ def _design_sentence(result, bibliography):
             if isinstance(split, np.ndarray)
             else "one score per data set and estimator"
         )
+        if result.get("runs"):
+            given = "the score of each run of every estimator on every data set"
         return (
             f"The scores were given as a table ({given}): how they were obtained "
             "(the splitter, its seed, the fits) is not known to sklearn_bcv and "
@@ -672,6 +721,7 @@ def _methods(result, bibliography):
     fits = fits_sentence(result.get("failed_fits"))
     if fits:
         first.append(f"In all, {fits}")
+    first += holes_sentences(result)
     if not result.get("greater_is_better", True):
         first.append("A lower score is better (a loss or an error).")
     second = []
@@ -873,11 +923,20 @@ MAX_INLINE_SD = 4
 
 
 def _split_sd(result):
-    """The sd of each data set's per-split scores, (n_datasets, k), or None."""
+    """The sd of each data set's per-split scores (or of each cell's runs),
+    (n_datasets, k), or None."""
     split = result.get("split_scores")
     if split is not None and np.ndim(split) == 3 and np.shape(split)[1] > 1:
         return np.std(np.asarray(split, dtype=float), axis=1, ddof=1)
+    runs = (result.get("runs") or {}).get("scores")
+    if runs is not None and np.shape(runs)[2] > 1:
+        return run_sd(runs)
     return None
+
+
+def _spread_of(result):
+    """What :func:`_split_sd` is over: ``"the splits"`` or ``"the runs"``."""
+    return "the runs" if result.get("runs") else "the splits"
 
 
 def _scores_tables(result):
@@ -911,7 +970,7 @@ def _scores_tables(result):
     best = np.flatnonzero(result.mean_ranks == np.min(result.mean_ranks))
     bold += [(i + 1, 1 + int(j)) for j in best]
     marked, note = _marks_against(result, names)
-    caption = "Mean score" + (" (± sd over the splits)" if inline else "")
+    caption = "Mean score" + (f" (± sd over {_spread_of(result)})" if inline else "")
     caption += (
         " per data set and estimator, and the mean ranks (1 = best); the best"
         " of each row in bold."
@@ -936,8 +995,8 @@ def _scores_tables(result):
                     [dataset, *[fixed(v, decimals) for v in sd[i]]]
                     for i, dataset in enumerate(result.datasets)
                 ],
-                caption="Standard deviation of the scores over the splits of each "
-                "data set.",
+                caption=f"Standard deviation of the scores over {_spread_of(result)} "
+                "of each data set.",
                 label="scores-sd",
             )
         )
@@ -1175,6 +1234,7 @@ def _csv_table(result):
         )
         row["section"] = "pairwise" if name in result.pairwise else "posthoc"
         rows.append(row)
+    rows += replicability_csv_rows(result)
     for i, dataset in enumerate(result.datasets):
         for j, name in enumerate(result.names):
             rows.append(

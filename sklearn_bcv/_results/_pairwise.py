@@ -220,8 +220,18 @@ def _run_batched(test, pairs, needs_of_pairs, alpha, alternative, bayesian, swap
     chunk = max(1, _BATCH_VALUES // max(1, int(size)))
     mirror = alternative == "two-sided" and not bayesian
     results = {}
-    for start in range(0, len(pairs), chunk):
-        part = pairs[start : start + chunk]
+    # Pairs whose needs differ in shape (a table with holes: each pair on
+    # the data sets both have) are batched by group (``group_of``).
+    group_of = getattr(needs_of_pairs, "group_of", None)
+    groups = {}
+    for pair in pairs:
+        groups.setdefault(None if group_of is None else group_of(pair), []).append(pair)
+    parts = [
+        members[start : start + chunk]
+        for members in groups.values()
+        for start in range(0, len(members), chunk)
+    ]
+    for part in parts:
         forward = _run_one(test, needs_of_pairs(part, test.needs), alpha, alternative)
         swapped = None
         if mirror and swap == "recompute":
@@ -350,6 +360,10 @@ def pair_a_better(result, test, table, a, b):
     if result.alternative == "less":
         return False
     sign = 1.0 if result.get("greater_is_better", True) else -1.0
+    scores = np.asarray(result.get("scores", ()), dtype=float)
+    if scores.ndim == 2 and np.isnan(scores[:, [a, b]]).any():
+        # Holes: the pair was tested on the data sets both have.
+        return sign * np.nanmean(scores[:, a] - scores[:, b]) >= 0
     return sign * result.mean_scores[a] >= sign * result.mean_scores[b]
 
 

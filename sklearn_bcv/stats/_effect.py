@@ -90,6 +90,8 @@ def magnitude(estimate, kind, tolerance=0.0):
     if kind not in _THRESHOLDS:
         return None
     size = abs(float(estimate))
+    if np.isnan(size):  # no estimate (a pair without two data sets in common)
+        return None
     for label, bound in zip(("negligible", "small", "medium"), _THRESHOLDS[kind]):
         if size < bound - tolerance:
             return label
@@ -646,6 +648,37 @@ def _effect_sizes(table, pairs, kind, *, confidence_level, n_resamples, random_s
     return out
 
 
+#: The note of a pair of a table with holes that shares fewer than two
+#: data sets: it has no effect size.
+_TOO_FEW_NOTE = "fewer than 2 data sets in common: no effect size"
+
+
+def _effect_sizes_by_rows(table, pairs, kind, **kwargs):
+    """:func:`_effect_sizes` of a table that may have holes (NaN): each pair
+    on the data sets where both are scored, the pairs that share the same
+    data sets in one call (on those rows and their columns)."""
+    if not np.isnan(table).any():
+        return _effect_sizes(table, pairs, kind, **kwargs)
+    observed = ~np.isnan(table)
+    groups = {}
+    for p, (i, j) in enumerate(pairs):
+        rows = observed[:, i] & observed[:, j]
+        groups.setdefault(rows.tobytes(), (rows, []))[1].append(p)
+    out = [None] * len(pairs)
+    for rows, members in groups.values():
+        if np.count_nonzero(rows) < 2:
+            for p in members:
+                out[p] = (np.nan, np.nan, np.nan, _TOO_FEW_NOTE, 0.0)
+            continue
+        columns = sorted({c for p in members for c in pairs[p]})
+        position = {c: q for q, c in enumerate(columns)}
+        own = [(position[pairs[p][0]], position[pairs[p][1]]) for p in members]
+        found = _effect_sizes(table[np.ix_(rows, columns)], own, kind, **kwargs)
+        for p, value in zip(members, found):
+            out[p] = value
+    return out
+
+
 def _check_samples(a, b):
     arrays = []
     for values, name in ((a, "a"), (b, "b")):
@@ -885,7 +918,7 @@ def pairwise_effect_sizes(
     family_level = float(confidence_level) if simultaneous else None
     if simultaneous:  # Bonferroni over the pairs
         confidence_level = 1.0 - (1.0 - float(confidence_level)) / max(len(pairs), 1)
-    found = _effect_sizes(
+    found = _effect_sizes_by_rows(
         scores,
         pairs,
         kind,

@@ -9,7 +9,6 @@ from ._across_utils import (
     _ZERO_METHODS,
     _check_dataset_differences,
     _check_split_differences,
-    check_dataset_sizes,
 )
 from ._bayesian import (
     _posterior_probabilities,
@@ -18,6 +17,7 @@ from ._bayesian import (
 )
 from ._references import CORANI_2015, DEMSAR_2006, LACOSTE_2012, WILCOXON_1945
 from ._registry import register_test
+from ._runs import check_rho, sizes_or_rho
 from ._signed_rank import signed_rank_test
 from ._ties import check_score_scale, difference_tolerance, merge_magnitudes
 from ._utils import (
@@ -406,6 +406,11 @@ def _outcome_probabilities(pmf):
     return tuple(float(v) if np.ndim(v) == 0 else v for v in sides)
 
 
+def _check_split_params(score_scale=None, rho=None):
+    check_score_scale(score_scale)
+    check_rho(rho)
+
+
 @register_test(
     "poisson_binomial",
     needs=("split_differences", "n_train", "n_test"),
@@ -420,6 +425,7 @@ def _outcome_probabilities(pmf):
     "splits, combined over the data sets",
     references=(CORANI_2015, LACOSTE_2012),
     batched=True,
+    param_check=_check_split_params,
 )
 def poisson_binomial(
     split_differences,
@@ -429,6 +435,7 @@ def poisson_binomial(
     alpha=0.05,
     alternative="two-sided",
     score_scale=None,
+    rho=None,
 ):
     """Poisson-binomial test of two estimators across data sets (seed 002).
 
@@ -458,6 +465,11 @@ def poisson_binomial(
         equal, and within that of 0 are 0 (see :func:`wilcoxon`), so a data
         set whose differences are equal in your decimals has zero variance
         whatever the units. None takes the largest ``|difference|``.
+    rho : float, default=None
+        The correlation of a data set's split differences, given directly:
+        0 for independent runs (random seeds) of the estimators, where there
+        are no set sizes (``n_train`` and ``n_test`` are then not read and
+        may be None). None: ``n_test / (n_train + n_test)``.
 
     Returns
     -------
@@ -551,8 +563,7 @@ def poisson_binomial(
     alternative = check_alternative(alternative, test=test)
     d = merged_split_differences(split_differences, test, score_scale, batch=True)
     n_datasets = d.shape[-2]
-    n_train = check_dataset_sizes(n_train, n_datasets, name="n_train")
-    n_test = check_dataset_sizes(n_test, n_datasets, name="n_test")
+    n_train, n_test = sizes_or_rho(n_train, n_test, rho, n_datasets)
     # Each data set's p_i is scale invariant (rope 0): computed on its own
     # differences divided by a power of two, it never overflows.
     loc, scale, df, _ = scaled_correlated_t_posterior(d, n_train, n_test, test=test)

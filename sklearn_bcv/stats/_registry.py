@@ -32,11 +32,12 @@ __all__ = [
 #: ``by_default`` of :func:`register_test`), by kind: a test of two or of k
 #: estimators on one data set runs wherever its design fits (``"design"``);
 #: a test across data sets on every pair (``"all_pairs"``) or against a
-#: control (``"control"``).
+#: control (``"control"``), and on a table with holes (``"incomplete"``,
+#: ``"incomplete_control"``: ``compare_scores(missing="skillings_mack")``).
 DEFAULT_CONTEXTS = {
     "pair": ("design",),
     "many": ("design",),
-    "datasets": ("all_pairs", "control"),
+    "datasets": ("all_pairs", "control", "incomplete", "incomplete_control"),
 }
 
 #: What a test across data sets is (``role`` of :func:`register_test`).
@@ -96,6 +97,7 @@ class RegisteredTest:
     references: tuple = ()
     posterior: str | None = None
     batched: bool = False
+    incomplete: bool = False
 
     @property
     def title(self):
@@ -176,6 +178,7 @@ def register_test(
     references=None,
     posterior=None,
     batched=False,
+    incomplete=False,
     overwrite=False,
 ):
     """Register a statistical test under ``name`` (decorator).
@@ -331,6 +334,14 @@ def register_test(
         fields are arrays over it (or tuples of such arrays, an interval's
         bounds), the same numbers as one call per comparison. The pairs of
         a comparison are then tested in one call.
+    incomplete : bool, default=False
+        For a test of all k estimators at once across data sets: whether it
+        takes a table with holes (NaN where an estimator has no score on a
+        data set, e.g. the Skillings–Mack test), which
+        ``compare_scores(missing="skillings_mack")`` keeps. The other tests
+        run on complete tables only. Its ``by_default`` contexts
+        ``"incomplete"`` (all pairs) and ``"incomplete_control"`` say whether
+        it runs there when the user names none.
     overwrite : bool, default=False
         Whether to replace a test already registered under ``name``.
 
@@ -426,6 +437,7 @@ def register_test(
         references=_check_references(references),
         posterior=_check_choice("posterior", posterior, POSTERIORS),
         batched=_check_bool("batched", batched),
+        incomplete=_check_bool("incomplete", incomplete),
     )
     if name in _REGISTRY and not overwrite:
         raise ValueError(
@@ -514,8 +526,9 @@ def _check_by_default(kind, by_default, defaults):
         by_default = defaults
     if by_default is None:
         by_default = kind != "datasets"
-    if isinstance(by_default, bool):
-        return dict.fromkeys(contexts, 0) if by_default else {}
+    if isinstance(by_default, bool):  # tables with holes: by name only
+        complete = [c for c in contexts if not c.startswith("incomplete")]
+        return dict.fromkeys(complete, 0) if by_default else {}
     if not isinstance(by_default, dict) or not all(
         context in contexts and isinstance(rank, int) and not isinstance(rank, bool)
         for context, rank in by_default.items()
