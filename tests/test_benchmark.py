@@ -627,9 +627,12 @@ def test_largest_training_sets_are_fitted_first():
 
 def test_summary_says_when_a_pairwise_test_cannot_reject(rng):
     few = compare_scores(rng.uniform(size=(5, 3)))
-    assert "note: with 5 data sets wilcoxon cannot reach p < 0.05" in repr(few)
+    assert (
+        "note: no outcome could change this verdict: with 5 data sets and their "
+        "ties the smallest p-value the Wilcoxon signed-rank test can reach is 0.0625"
+    ) in repr(few)
     many = compare_scores(rng.uniform(size=(8, 3)))
-    assert "cannot reach" not in repr(many)
+    assert "no outcome could change" not in repr(many)
 
 
 def test_batched_pairwise_tests_give_what_one_call_per_pair_gives(rng):

@@ -1,0 +1,159 @@
+"""Verdicts that no outcome could change, said where they are printed.
+
+A test with a discrete null law has a smallest p-value it can reach with
+the data sets at hand, their ties and the correction in use (its result's
+``min_pvalue``, and ``min_pvalue_adjusted`` for a family; a pairwise
+table holds both per pair). When even that floor is not below alpha, no
+scores whatever could have made the test reject: the verdict was fixed in
+advance. This module is the one place that notices it, for every role
+(omnibus, post hoc family, pairwise test), and words it with what would
+change it (more data sets, a control, fewer pairs, the exact post hoc
+test). The summary and the report both print :func:`fixed_note`.
+"""
+
+import numpy as np
+from sklearn.utils import Bunch
+
+from ..stats._attainable import adjusted_floor, datasets_needed
+from ..stats._corrections import PAIRS_ONLY
+from ..stats._exact_ranks import smallest_difference_pvalue
+from ..stats._registry import declaration
+from ._blocks import count, the
+from ._text import format_number
+
+__all__ = ["attainable_floor", "fixed_note"]
+
+#: How a note names the p-value of a test that says what gave it
+#: (``method``), so that the supplementary p-values printed beside it are
+#: not read as contradicting it.
+_METHOD_WORDS = {
+    "exact": "exact permutation ",
+    "monte_carlo": "Monte Carlo permutation ",
+    "chi2": "chi-squared ",
+    "iman_davenport": "Iman-Davenport ",
+}
+
+#: The tests whose family the exact post hoc test can stand in for.
+_RANK_FAMILIES = ("wilcoxon", "sign", "nemenyi", "friedman_posthoc", "holm")
+
+
+def attainable_floor(name, test, k):
+    """The floor of ``test`` (the result of ``name``; a pairwise table
+    too): a Bunch with ``raw`` (the smallest raw p-value of a comparison),
+    ``adjusted`` (of the family after its correction), ``n_comparisons``
+    and ``correction``; None when the test reports no floor."""
+    if "results" in test:  # a pairwise table: per pair
+        floors = test.get("min_pvalue")
+        if floors is None or not test.results:
+            return None
+        adjusted = np.asarray(test.get("min_pvalue_adjusted", floors), dtype=float)
+        floors = np.asarray(floors, dtype=float)
+        tested = np.asarray(test.get("tested", ~np.eye(k, dtype=bool)), dtype=bool)
+        return Bunch(
+            raw=float(np.min(floors[tested])),
+            adjusted=float(np.min(adjusted[tested])),
+            n_comparisons=len(test.results),
+            correction=test.get("correction"),
+        )
+    raw = test.get("min_pvalue")
+    if raw is None or np.ndim(raw):
+        return None
+    adjusted = test.get("min_pvalue_adjusted", raw)
+    role = declaration(name).role
+    n_comparisons = test.get("n_comparisons")
+    if role == "posthoc" and n_comparisons is None:
+        n_comparisons = k * (k - 1) // 2
+    return Bunch(
+        raw=float(raw),
+        adjusted=float(adjusted),
+        n_comparisons=int(n_comparisons or 1),
+        correction=test.get("correction"),
+    )
+
+
+def _p(value):
+    return format_number(value, 3)
+
+
+def fixed_note(name, test, result):
+    """The note of a verdict fixed in advance (a string), or None.
+
+    ``result`` is the comparison across data sets (its ``names``,
+    ``datasets``, ``alpha``, ``control``, ``ranks``)."""
+    k = len(result.names)
+    alpha = float(result.alpha)
+    floor = attainable_floor(name, test, k)
+    if floor is None or floor.adjusted < alpha:
+        return None
+    n = len(result.datasets)
+    title = the(declaration(name).title)
+    m, correction = floor.n_comparisons, floor.correction
+    if m > 1 and correction and floor.adjusted != floor.raw:
+        what = (
+            f"{_p(floor.raw)} for one comparison and {_p(floor.adjusted)} after "
+            f"the {correction} correction over {count(m, 'comparison')}"
+        )
+    elif m > 1 and floor.adjusted != floor.raw:
+        what = f"{_p(floor.adjusted)} over its {count(m, 'comparison')}"
+    else:
+        what = _p(floor.adjusted)
+    kind = _METHOD_WORDS.get(test.get("method"), "")
+    text = (
+        f"no outcome could change this verdict: with {count(n, 'data set')} and "
+        f"their ties the smallest {kind}p-value {title} can reach is {what}, not "
+        f"below alpha = {alpha:g}."
+    )
+    changes = _what_would_change(name, test, result, floor)
+    if len(changes) > 1:
+        changes[-1] = "or " + changes[-1]
+    if changes:
+        text += " It could reject " + "; ".join(changes) + "."
+    return text
+
+
+def _what_would_change(name, test, result, floor):
+    k, n = len(result.names), len(result.datasets)
+    alpha = float(result.alpha)
+    alternative = "two-sided" if "results" not in test else result.alternative
+    m, correction = floor.n_comparisons, floor.correction
+    out = []
+    needed = datasets_needed(
+        name,
+        k,
+        n_comparisons=m,
+        correction=correction,
+        alpha=alpha,
+        alternative=alternative,
+    )
+    if needed is not None:
+        more = "" if needed > n else " (ties count for nothing)"
+        out.append(f"with at least {needed} data sets without ties{more}")
+    else:
+        out.append("with more data sets")
+    if m > 1:
+        if correction and result.get("control") is None and m > k - 1 >= 1:
+            one = "holm" if correction in PAIRS_ONLY else correction
+            against = adjusted_floor(floor.raw, k - 1, one, alpha=alpha)
+            if against < alpha:
+                out.append(
+                    f"against a control ({count(k - 1, 'comparison')}: smallest "
+                    f"adjusted p-value {_p(against)})"
+                )
+        if floor.raw < alpha:
+            out.append(f"with fewer comparisons (one alone can reach {_p(floor.raw)})")
+    ranks = result.get("ranks")
+    if name in _RANK_FAMILIES and m > 1 and ranks is not None:
+        exact = smallest_difference_pvalue(np.asarray(ranks, dtype=float))
+        family = correction or "holm"
+        if adjusted_floor(exact, m, family, alpha=alpha) < alpha:
+            out.append(
+                "by the exact rank-sum post hoc test (tests=['exact_posthoc']; its "
+                f"smallest adjusted p-value here is "
+                f"{_p(adjusted_floor(exact, m, family, alpha=alpha))})"
+            )
+    if "results" in test and result.get("split_scores") is not None:
+        out.append(
+            "by the Poisson-binomial test of the per-split scores "
+            "(pairwise_tests=['poisson_binomial'])"
+        )
+    return out
