@@ -364,6 +364,7 @@ def test_registry_declares_the_family():
     ]
     assert set(declared_tests(role="posthoc", diagram="groups")) == {
         "aligned_posthoc",
+        "exact_posthoc",
         "friedman_posthoc",
         "holm",
         "quade_posthoc",

@@ -18,8 +18,7 @@ from ..stats._attainable import adjusted_floor, datasets_needed
 from ..stats._corrections import PAIRS_ONLY
 from ..stats._exact_ranks import smallest_difference_pvalue
 from ..stats._registry import declaration
-from ._blocks import count, the
-from ._text import format_number
+from ._blocks import Text, alpha_is, count, math_number, the
 
 __all__ = ["attainable_floor", "fixed_note"]
 
@@ -72,11 +71,15 @@ def attainable_floor(name, test, k):
 
 
 def _p(value):
-    return format_number(value, 3)
+    """A p-value in a note: 3 significant digits, a power of ten in math."""
+    return math_number(value, 3)
 
 
-def fixed_note(name, test, result):
-    """The note of a verdict fixed in advance (a string), or None.
+def fixed_note(name, test, result, *, sentence=False):
+    """The note of a verdict fixed in advance, or None: a
+    :class:`~._blocks.Text` (alpha and powers of ten in math for LaTeX;
+    ``str()`` of it is the plain note), starting with a capital when
+    ``sentence``.
 
     ``result`` is the comparison across data sets (its ``names``,
     ``datasets``, ``alpha``, ``control``, ``ranks``)."""
@@ -89,25 +92,34 @@ def fixed_note(name, test, result):
     title = the(declaration(name).title)
     m, correction = floor.n_comparisons, floor.correction
     if m > 1 and correction and floor.adjusted != floor.raw:
-        what = (
-            f"{_p(floor.raw)} for one comparison and {_p(floor.adjusted)} after "
-            f"the {correction} correction over {count(m, 'comparison')}"
+        what = Text(
+            _p(floor.raw),
+            " for one comparison and ",
+            _p(floor.adjusted),
+            f" after the {correction} correction over {count(m, 'comparison')}",
         )
     elif m > 1 and floor.adjusted != floor.raw:
-        what = f"{_p(floor.adjusted)} over its {count(m, 'comparison')}"
+        what = Text(_p(floor.adjusted), f" over its {count(m, 'comparison')}")
     else:
-        what = _p(floor.adjusted)
+        what = Text(_p(floor.adjusted))
     kind = _METHOD_WORDS.get(test.get("method"), "")
-    text = (
-        f"no outcome could change this verdict: with {count(n, 'data set')} and "
-        f"their ties the smallest {kind}p-value {title} can reach is {what}, not "
-        f"below alpha = {alpha:g}."
+    opening = "No" if sentence else "no"
+    text = Text(
+        f"{opening} outcome could change this verdict: with {count(n, 'data set')} "
+        f"and their ties the smallest {kind}p-value {title} can reach is ",
+        what,
+        ", not below ",
+        alpha_is(alpha),
+        ".",
     )
     changes = _what_would_change(name, test, result, floor)
     if len(changes) > 1:
-        changes[-1] = "or " + changes[-1]
+        changes[-1] = Text("or ", changes[-1])
     if changes:
-        text += " It could reject " + "; ".join(changes) + "."
+        joined = changes[0]
+        for change in changes[1:]:
+            joined = Text(joined, "; ", change)
+        text += Text(" It could reject ", joined, ".")
     return text
 
 
@@ -126,34 +138,43 @@ def _what_would_change(name, test, result, floor):
         alternative=alternative,
     )
     if needed is not None:
-        more = "" if needed > n else " (ties count for nothing)"
-        out.append(f"with at least {needed} data sets without ties{more}")
+        more = "" if needed > n else ", as ties count for nothing"
+        out.append(Text(f"with at least {needed} data sets without ties{more}"))
     else:
-        out.append("with more data sets")
+        out.append(Text("with more data sets"))
     if m > 1:
         if correction and result.get("control") is None and m > k - 1 >= 1:
             one = "holm" if correction in PAIRS_ONLY else correction
             against = adjusted_floor(floor.raw, k - 1, one, alpha=alpha)
             if against < alpha:
                 out.append(
-                    f"against a control ({count(k - 1, 'comparison')}: smallest "
-                    f"adjusted p-value {_p(against)})"
+                    Text(
+                        f"against a control, whose {count(k - 1, 'comparison')} "
+                        "can reach an adjusted p-value of ",
+                        _p(against),
+                    )
                 )
         if floor.raw < alpha:
-            out.append(f"with fewer comparisons (one alone can reach {_p(floor.raw)})")
+            out.append(
+                Text("with fewer comparisons, one alone reaching ", _p(floor.raw))
+            )
     ranks = result.get("ranks")
     if name in _RANK_FAMILIES and m > 1 and ranks is not None:
         exact = smallest_difference_pvalue(np.asarray(ranks, dtype=float))
-        family = correction or "holm"
-        if adjusted_floor(exact, m, family, alpha=alpha) < alpha:
+        reach = adjusted_floor(exact, m, correction or "holm", alpha=alpha)
+        if reach < alpha:
             out.append(
-                "by the exact rank-sum post hoc test (tests=['exact_posthoc']; its "
-                f"smallest adjusted p-value here is "
-                f"{_p(adjusted_floor(exact, m, family, alpha=alpha))})"
+                Text(
+                    "by the exact rank-sum post hoc test, tests=['exact_posthoc'], "
+                    "whose smallest adjusted p-value here is ",
+                    _p(reach),
+                )
             )
     if "results" in test and result.get("split_scores") is not None:
         out.append(
-            "by the Poisson-binomial test of the per-split scores "
-            "(pairwise_tests=['poisson_binomial'])"
+            Text(
+                "by the Poisson-binomial test of the per-split scores, "
+                "pairwise_tests=['poisson_binomial']"
+            )
         )
     return out

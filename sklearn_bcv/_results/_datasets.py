@@ -448,7 +448,7 @@ def _fixed_lines(result, name, test):
     """The note of a verdict no outcome could change (its smallest
     attainable p-value, after the correction in use, is not below alpha)."""
     note = fixed_note(name, test, result)
-    return [] if note is None else [f"  note: {note}"]
+    return [] if note is None else [f"  note: {str(note)}"]
 
 
 def _named(result, pairs):
@@ -471,7 +471,7 @@ def _omnibus_line(result, name, test):
         text = (
             f"{name}: statistic {format_number(test.statistic)} (df "
             f"{format_number(test.df)}), p = {format_number(test.pvalue, 3)} by "
-            f"{decided}"
+            f"{str(decided)}"
         )
     supplementary = []
     if decided is not None and test.get("method") != "chi2":
@@ -614,9 +614,9 @@ def _report_blocks(result):
         pairwise_sentences(names, result.pairwise, verdict.differ_by_test, alpha)
     )
     for name, test in [*result.tests.items(), *result.pairwise.items()]:
-        note = fixed_note(name, test, result)
+        note = fixed_note(name, test, result, sentence=True)
         if note is not None and name in sentences:
-            sentences[name] = [*sentences[name], capital(note)]
+            sentences[name] = [*sentences[name], note]
     verdicts, tables = verdict_blocks(sentences, own, verdict.text)
     blocks += verdicts
     blocks += _effect_blocks(result, bibliography)

@@ -140,27 +140,32 @@ def decided_by(test, k, *, brackets=True):
     """What gave an omnibus test's p-value, in words, for a test that says
     (its ``method``): ``"the exact permutation test given the ties (N = 8,
     k = 5)"`` (``brackets=False``: ``", N = 8, k = 5"``, inside a
-    parenthesis already); None for a test that does not."""
+    parenthesis already), a :class:`~._blocks.Text` (a standard error's
+    power of ten in math; ``str()`` is the plain words); None for a test
+    that does not."""
     method = test.get("method")
     n = test.get("n_datasets")
     size = f"N = {n}, k = {k}" if n is not None else f"k = {k}"
     if method == "exact":
         what = "the exact permutation test given the ties"
-        return f"{what} ({size})" if brackets else f"{what}, {size}"
+        return Text(f"{what} ({size})" if brackets else f"{what}, {size}")
     if method == "monte_carlo":
         resamples = test.get("n_resamples")
         se = test.get("pvalue_mc_se")
-        parts = [f"{resamples:,} resamples" if resamples else None]
-        parts.append(None if se is None else f"standard error {num(se, 2)}")
-        how = ", ".join(part for part in parts if part)
         what = "a Monte Carlo permutation test given the ties"
+        how = Text(f"{resamples} resamples" if resamples else "")
+        if se is not None:
+            how += Text(
+                ", standard error " if brackets else " with standard error ",
+                math_number(se, 2),
+            )
         if brackets:
-            return f"{what} ({how}; {size})" if how else f"{what} ({size})"
-        return f"{what}, {how.replace(', ', ' with ')}, {size}" if how else what
+            return Text(f"{what} (", how, f"; {size})")
+        return Text(f"{what}, ", how, f", {size}")
     if method == "chi2":
-        return "the chi-squared approximation"
+        return Text("the chi-squared approximation")
     if method == "iman_davenport":
-        return "Iman and Davenport's F approximation"
+        return Text("Iman and Davenport's F approximation")
     return None
 
 
@@ -193,7 +198,7 @@ def omnibus_sentence(name, test, alpha, what, cite=""):
         shown,
         ", p = ",
         math_number(test.get("pvalue")),
-        f" by {decided}; " if decided else ", ",
+        Text(" by ", decided, "; ") if decided else ", ",
         alpha_is(alpha),
         ")",
     )
