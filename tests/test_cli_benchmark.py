@@ -153,9 +153,13 @@ def test_text_ranks_the_estimators_and_reports_friedman(text_output):
         ["2", "stump", "2.000"],
         ["3", "majority", "3.000"],
     ]
-    # The same ranking on 3 data sets: Friedman's chi2 = 6 (df 2), p = e^-3.
+    # The same ranking on 3 data sets: Friedman's chi2 = 6 (df 2), chi-squared
+    # p = e^-3; its exact p-value, that every data set ranks alike, 1/3!².
     friedman = next(line for line in lines if line.startswith("friedman:"))
-    assert friedman.startswith("friedman: statistic 6 (df 2, p = 0.0498)")
+    assert friedman.startswith(
+        "friedman: statistic 6 (df 2), p = 0.0278 by the exact permutation test "
+        "given the ties (N = 3, k = 3); supplementary: chi-squared p = 0.0498"
+    )
     assert friedman.endswith("the estimators differ at alpha=0.05.")
     assert any(line.startswith("Post hoc nemenyi on mean ranks") for line in lines)
     assert any("wilcoxon" in line for line in lines)
@@ -179,7 +183,8 @@ def test_json_holds_the_numbers_of_the_python_api():
     assert list(document["tests"]) == list(expected.tests)
     friedman = document["tests"]["friedman"]
     assert friedman["statistic"] == pytest.approx(expected.tests.friedman.statistic)
-    assert friedman["pvalue"] == pytest.approx(np.exp(-3))
+    assert friedman["pvalue_chi2"] == pytest.approx(np.exp(-3))
+    assert friedman["pvalue"] == pytest.approx(1 / 36)  # exact
     assert list(document["pairwise"]) == list(expected.pairwise)
     assert document["verdict"]["omnibus_test"] == "friedman"
     assert document["verdict"]["omnibus_reject"] is True
@@ -260,7 +265,7 @@ def test_plot_figure_is_sized_as_the_display_would_size_it():
     assert plot_test(result) == "nemenyi"
     assert fig._suptitle.get_text() == plot_title(result, "nemenyi")
     assert plot_title(result, "nemenyi").startswith(
-        "friedman (p = 0.0498): the estimators differ\nnemenyi: "
+        "friedman (p = 0.0278): the estimators differ\nnemenyi: "
     )
     width, height = fig.get_size_inches()
     assert 4 < width < 8 and 1 < height < 4
@@ -476,6 +481,7 @@ def test_tests_list_prints_the_tests_each_option_takes():
     assert names == [
         "aligned_posthoc",
         "bonferroni_dunn",
+        "exact_posthoc",
         "friedman",
         "friedman_aligned",
         "friedman_posthoc",

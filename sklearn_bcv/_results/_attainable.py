@@ -170,7 +170,12 @@ def _what_would_change(name, test, result, floor):
                     _p(reach),
                 )
             )
-    if "results" in test and result.get("split_scores") is not None:
+    ran = result.get("pairwise") or {}
+    if (
+        "results" in test
+        and result.get("split_scores") is not None
+        and "poisson_binomial" not in ran
+    ):
         out.append(
             Text(
                 "by the Poisson-binomial test of the per-split scores, "

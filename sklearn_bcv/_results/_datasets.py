@@ -1167,7 +1167,17 @@ def _csv_table(result):
     for name, test in result._tests_of("omnibus").items():
         if name in own:
             continue
-        rows.append(test_row(name, test))
+        row = test_row(name, test)
+        decided = decided_by(test, len(result.names))
+        if decided is not None:
+            row["note"] = "; ".join(
+                part for part in (row.get("note"), f"p-value by {str(decided)}") if part
+            )
+        rows.append(row)
+        if decided is not None and test.get("method") != "chi2":
+            chi2_row = {**test, "pvalue": test.get("pvalue_chi2")}
+            chi2_row["reject"] = bool(chi2_row["pvalue"] < result.alpha)
+            rows.append(test_row(f"{name} (chi-squared)", chi2_row))
         iman = test.get("iman_davenport")
         if iman is not None:
             rows.append(test_row(f"{name} (Iman-Davenport F)", iman))
