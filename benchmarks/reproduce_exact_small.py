@@ -16,7 +16,9 @@ rate at alpha = 0.05:
   continuity correction); ``bonf_dunn``: Bonferroni–Dunn against the first
   estimator (the default with a control);
 * ``exact_ph``: the exact rank-sum post hoc test of all pairs
-  (:func:`sklearn_bcv.stats.exact_posthoc`, Holm);
+  (:func:`sklearn_bcv.stats.exact_posthoc`, Holm; the default of all pairs
+  is Nemenyi's); ``exact_ctl``: the same against the first estimator (the
+  default with a control);
 * ``wilcoxon``, ``sign``: the pairwise tests of all pairs, Holm-adjusted
   (the default pairwise test and correction; with k = 2 one pair).
 
@@ -76,6 +78,7 @@ COLUMNS = (
     "nemenyi",
     "bonf_dunn",
     "exact_ph",
+    "exact_ctl",
     "wilcoxon",
     "sign",
 )
@@ -189,13 +192,15 @@ def pairwise_decisions(tables, alpha=ALPHA):
 
 
 def exact_decisions(tables, resamples, seed, alpha=ALPHA):
-    """``{"exact", "exact_ph"}``: Friedman's default p-value and the exact
-    post hoc family (Holm), through the registered tests; and how many
-    Friedman p-values were exact (rather than Monte Carlo)."""
+    """``{"exact", "exact_ph", "exact_ctl"}``: Friedman's default p-value
+    and the exact post hoc family (Holm) of all pairs and against the first
+    estimator, through the registered tests; and how many Friedman p-values
+    were exact (rather than Monte Carlo)."""
     n_tables, n, k = tables.shape
     pairs = np.triu_indices(k, 1)
     omnibus = np.empty((n_tables, 1), dtype=bool)
     posthoc = np.empty((n_tables, len(pairs[0])), dtype=bool)
+    control = np.empty((n_tables, k - 1), dtype=bool)
     n_exact = 0
     for t, scores in enumerate(tables):
         result = friedman(
@@ -204,7 +209,8 @@ def exact_decisions(tables, resamples, seed, alpha=ALPHA):
         omnibus[t, 0] = result.reject
         n_exact += result.method == "exact"
         posthoc[t] = exact_posthoc(scores, alpha=alpha).reject[pairs]
-    return {"exact": omnibus, "exact_ph": posthoc}, n_exact
+        control[t] = exact_posthoc(scores, alpha=alpha, control=0).reject[1:, 0]
+    return {"exact": omnibus, "exact_ph": posthoc, "exact_ctl": control}, n_exact
 
 
 def run_cell(k, n, ties, shift, n_tables, n_exact_tables, resamples, seed):
@@ -233,7 +239,7 @@ def _table(results, title, n_tables, n_exact_tables):
     print(
         f"\n{title} (alpha = {ALPHA}; Monte Carlo standard error at 0.05: "
         f"{se_big:.4f} over {n_tables} tables, {se_small:.4f} over "
-        f"{n_exact_tables} for exact and exact_ph)"
+        f"{n_exact_tables} for exact, exact_ph and exact_ctl)"
     )
     header = ["ties", "k", "N", *COLUMNS, "exact share"]
     widths = [10, 2, 3, *[9] * len(COLUMNS), 11]

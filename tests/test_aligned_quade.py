@@ -373,7 +373,7 @@ def test_registry_declares_the_family():
     assert get_entry("quade_posthoc").omnibus == "quade"
     assert default_tests("all_pairs", role="omnibus") == ["friedman"]
     assert default_tests("all_pairs", role="posthoc") == ["nemenyi"]
-    assert default_tests("control", role="posthoc") == ["bonferroni_dunn"]
+    assert default_tests("control", role="posthoc") == ["exact_posthoc"]
     assert default_tests(
         "all_pairs", role="pairwise", available={"dataset_differences"}
     ) == ["wilcoxon"]

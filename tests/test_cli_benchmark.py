@@ -217,12 +217,12 @@ def test_csv_has_one_row_per_test_and_pair():
     assert "wilcoxon" in tests
 
 
-def test_control_runs_bonferroni_dunn_against_it():
+def test_control_runs_the_exact_posthoc_test_against_it():
     status, out, _ = run_cli(*FAST, "--control", "majority", "--format", "json")
     assert status == 0
     document = json.loads(out)
     assert document["control"] == "majority"
-    assert list(document["tests"]) == ["friedman", "bonferroni_dunn"]
+    assert list(document["tests"]) == ["friedman", "exact_posthoc"]
     pairs = {
         (r["estimator_a"], r["estimator_b"])
         for r in document["pairwise"]["wilcoxon"]["results"]

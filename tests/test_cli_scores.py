@@ -146,12 +146,12 @@ def test_same_as_compare_scores(tmp_path):
         == list(result.tests)
         == [
             "friedman",
-            "bonferroni_dunn",
+            "exact_posthoc",
         ]
     )
     np.testing.assert_allclose(
-        document["tests"]["bonferroni_dunn"]["pvalue"],
-        result.tests.bonferroni_dunn.pvalue,
+        document["tests"]["exact_posthoc"]["pvalue"],
+        result.tests.exact_posthoc.pvalue,
     )
     assert document["control"] == "C"
 

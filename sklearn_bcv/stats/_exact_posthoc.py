@@ -33,6 +33,7 @@ __all__ = ["exact_posthoc"]
     role="posthoc",
     omnibus="friedman",
     diagram="groups",
+    by_default={"control": 1},
     display_name="exact rank-sum post hoc test",
     rationale="each pair (or each estimator against the control) by the exact "
     "law of the difference of its Friedman rank sums given the ties, with a "

@@ -704,7 +704,6 @@ def friedman_posthoc(
     role="posthoc",
     omnibus="friedman",
     diagram="bar",
-    by_default={"control": 1},
     display_name="Bonferroni-Dunn post hoc test",
     rationale="each estimator against the control by mean ranks",
     references=(DUNN_1961, DEMSAR_2006),
