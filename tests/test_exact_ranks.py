@@ -257,7 +257,7 @@ def test_friedman_exact_invariances(n, k, seed):
 @pytest.mark.parametrize("k, n", [(2, 7), (3, 4), (5, 5), (4, 10), (10, 10)])
 def test_rank_difference_is_the_closed_form_without_ties(k, n):
     ranks = np.tile(np.arange(1.0, k + 1), (n, 1))
-    law = rank_difference_law(ranks)
+    law = rank_difference_law(ranks, max_work=np.inf)
     for d in range(n * (k - 1) + 1):
         expected = float(_eisinga_closed_form(d, k, n))
         assert float(rank_difference_pvalue(2 * d, law)) == pytest.approx(
@@ -268,7 +268,7 @@ def test_rank_difference_is_the_closed_form_without_ties(k, n):
 def test_rank_difference_the_papers_example():
     # Eisinga et al.'s supplementary code: d = k = n = 100 gives 0.8085251.
     ranks = np.tile(np.arange(1.0, 101), (100, 1))
-    law = rank_difference_law(ranks)
+    law = rank_difference_law(ranks, max_work=np.inf)
     assert round(float(rank_difference_pvalue(200, law)), 7) == 0.8085251
 
 
@@ -362,3 +362,40 @@ def test_exact_posthoc_invariances(n, k, seed):
     np.testing.assert_array_equal(moved.statistic, result.statistic[np.ix_(cols, cols)])
     assert np.all(result.pvalue >= result.min_pvalue - 1e-15)
     assert np.all((result.pvalue >= 0) & (result.pvalue <= 1))
+
+
+def test_exact_posthoc_normal_law_on_large_tables():
+    # Beyond the exact convolution's budget: the normal law of D with its
+    # exact variance given the ties and half a step of continuity, which
+    # the exact law approaches.
+    rng = np.random.default_rng(30)
+    scores = np.round(rng.normal(size=(60, 6)) + 0.1 * np.arange(6), 1)
+    ranks = rank_scores(scores)
+    exact = rank_difference_law(ranks, max_work=np.inf)
+    normal = rank_difference_law(ranks, max_work=0)
+    assert exact[0] == "exact" and normal[0] == "normal" and exact[1] == normal[1]
+    # The variance: the exact law's second moment.
+    step, tail = exact[1], exact[2]
+    pmf = -np.diff(np.r_[tail, 0.0])
+    d = step * np.arange(len(pmf))
+    variance = 2 * np.sum(d[1:] ** 2 * pmf[1:])  # symmetric about 0
+    assert normal[2] ** 2 == pytest.approx(variance, rel=1e-9)
+    for observed in (0, 2 * step, 10 * step, 30 * step):
+        assert float(rank_difference_pvalue(observed, normal)) == pytest.approx(
+            float(rank_difference_pvalue(observed, exact)), abs=0.01
+        )
+    big = exact_posthoc(np.round(rng.normal(size=(400, 12)), 1))
+    assert big.method == "normal"
+    assert exact_posthoc(scores).method == "exact"
+
+
+def test_friedman_on_huge_tables_decides_by_chi_squared():
+    # More ranks than the Monte Carlo draws by default: the chi-squared
+    # approximation, said in method; an explicit Monte Carlo that large is
+    # refused before any draw.
+    rng = np.random.default_rng(31)
+    scores = rng.normal(size=(20_000, 3))
+    result = friedman(scores)
+    assert result.method == "chi2" and result.pvalue == result.pvalue_chi2
+    with pytest.raises(ValueError, match="at most 4294967296"):
+        friedman(scores, method="monte_carlo", n_resamples=10**6)

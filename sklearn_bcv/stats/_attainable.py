@@ -38,7 +38,7 @@ def pvalue_floor(test, n_datasets, k, *, alternative="two-sided"):
     >>> from sklearn_bcv.stats._attainable import pvalue_floor
     >>> pvalue_floor("wilcoxon", 5, 2)
     0.0625
-    >>> pvalue_floor("exact_posthoc", 2, 5)  # 2·(1/20)²
+    >>> round(pvalue_floor("exact_posthoc", 2, 5), 12)  # 2·(1/20)²
     0.005
     """
     n, k = int(n_datasets), int(k)

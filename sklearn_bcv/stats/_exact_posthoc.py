@@ -89,6 +89,9 @@ def exact_posthoc(
             The smallest adjusted p-value the family can give: the
             correction applied to its M comparisons all at ``min_pvalue``.
             Above ``alpha``, no scores could make a pair differ.
+        method : str
+            ``"exact"``, or ``"normal"`` on tables too large for the exact
+            convolution (see Notes).
         control, correction, n_comparisons, mean_ranks : as named.
         rank_sums : ndarray of shape (k,)
             ``N·R_j``, the rank sum of each estimator (1 = best).
@@ -118,7 +121,12 @@ def exact_posthoc(
     and the p-value is ``P(|D| >= |d_obs|)``. The law does not depend on
     the pair, so the whole family costs one convolution. Without ties it
     is the paper's closed form (its example: ``d = k = n = 100`` gives
-    0.8085251).
+    0.8085251). The convolution is exact up to 2**27 multiply-adds (some
+    150 data sets of 20 estimators with ties, 1,300 of 3); beyond, where
+    the difference is a sum of many independent small terms, the p-value is
+    the normal law's with the exact variance of ``D`` given the ties,
+    ``Σ_i 2·Σ_j (r_ij − r̄_i)² / (k − 1)``, and half a lattice step of
+    continuity correction (``method="normal"``).
 
     The normal approximation of the same difference
     (:func:`friedman_posthoc`) and Nemenyi's studentized range
@@ -181,6 +189,7 @@ def exact_posthoc(
     difference = doubled[pairs[1]] - doubled[pairs[0]]
     law = rank_difference_law(ranks)
     pvalue = rank_difference_pvalue(difference, law, "two-sided")
+    method = law[0]
     return posthoc_family(
         test=test,
         statistic=difference / 2.0,
@@ -192,6 +201,7 @@ def exact_posthoc(
         alpha=alpha,
         alternative=alternative,
         min_pvalue=smallest_difference_pvalue(ranks),
+        method=method,
         mean_ranks=mean_ranks,
         rank_sums=doubled / 2.0,
     )

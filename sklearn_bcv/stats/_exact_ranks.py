@@ -26,10 +26,11 @@ from itertools import permutations
 from math import factorial, prod
 
 import numpy as np
-from scipy import stats
+from scipy import special, stats
 from sklearn.utils import check_random_state
 
 __all__ = [
+    "EXACT_MAX_CONVOLUTION",
     "EXACT_MAX_WORK",
     "MONTE_CARLO_RESAMPLES",
     "doubled_ranks",
@@ -49,6 +50,15 @@ EXACT_MAX_WORK = 2**19
 #: Monte Carlo resamples of Friedman's statistic by default: a standard
 #: error of at most 0.002 for a p-value near 0.05 (sqrt(0.05·0.95/12000)).
 MONTE_CARLO_RESAMPLES = 12_000
+
+#: Ranks drawn by the Monte Carlo of ``method="auto"`` at most (about a
+#: second): beyond (more than some 11,000 ranked scores at the default
+#: resamples), Friedman's chi-squared approximation decides, its error then
+#: far below the Monte Carlo's.
+MONTE_CARLO_MAX_DRAWS = 2**27
+
+#: Ranks an explicit ``method="monte_carlo"`` may draw (minutes, not hours).
+MONTE_CARLO_REFUSED = 2**32
 
 #: Resamples times data sets times estimators held at once by the Monte
 #: Carlo (about 40 MiB with the indices), so memory does not grow with the
@@ -73,14 +83,28 @@ def friedman_spread(doubled):
     return len(totals) * sum(v * v for v in totals) - sum(totals) ** 2
 
 
+def _counted_rows(doubled):
+    """The distinct rows of ``doubled`` sorted and shifted to start at 0,
+    with their counts: ``((row, count), ...)`` of tuples, sorted (a table
+    and its rows in another order share a cache entry)."""
+    rows = np.sort(np.asarray(doubled, dtype=np.int64), axis=1)
+    rows = rows - rows[:, :1]
+    distinct, counts = np.unique(rows, axis=0, return_counts=True)
+    return tuple(
+        (tuple(int(v) for v in row), int(count)) for row, count in zip(distinct, counts)
+    )
+
+
 def _patterns(doubled):
     """The data sets' doubled ranks sorted and shifted to start at 0 (a
     shift of a row moves every rank sum alike and leaves the spread), the
     fully tied ones dropped (they move nothing): tuples, sorted so that a
     table and its rows in another order share a cache entry."""
-    rows = np.sort(np.asarray(doubled, dtype=np.int64), axis=1)
-    rows = rows - rows[:, :1]
-    return tuple(sorted(tuple(int(v) for v in row) for row in rows if row[-1] > 0))
+    out = []
+    for row, count in _counted_rows(doubled):
+        if row[-1] > 0:
+            out += [row] * count
+    return tuple(out)
 
 
 def _n_arrangements(pattern):
@@ -209,13 +233,17 @@ def _monte_carlo_spreads(patterns, k, n_resamples, rng):
     if k <= _TABLE_K:
         table = _permutation_table(k)
         distinct, which = np.unique(rows, axis=0, return_inverse=True)
-        arranged = distinct[:, table]  # (patterns, k!, k)
-        which = np.ravel(which)[None, :]
+        # Every arrangement of every distinct row, one table: row
+        # pattern·k! + arrangement.
+        arranged = distinct[:, table].reshape(-1, k).astype(np.int32)
+        offset = (np.ravel(which) * len(table))[:, None]
     for start in range(0, n_resamples, block):
         size = min(block, n_resamples - start)
         if k <= _TABLE_K:
-            draws = rng.integers(0, len(table), size=(size, n_rows))
-            sums = arranged[which, draws].sum(axis=1, dtype=np.int64)
+            draws = rng.integers(0, len(table), size=(n_rows, size))
+            draws += offset
+            # (rows, resamples, k), summed over the leading axis: contiguous.
+            sums = np.take(arranged, draws, axis=0).sum(axis=0, dtype=np.int64)
         elif k <= _RADIX_K:
             sums = _radix_sums(rows, size, rng)
         else:
@@ -237,7 +265,7 @@ def _radix_sums(rows, size, rng):
     and the value never written back. Column-major, with flat indices."""
     n_rows, k = rows.shape
     m = size * n_rows
-    arr = np.broadcast_to(rows.T[:, None, :], (k, size, n_rows)).reshape(k, m).copy()
+    arr = np.broadcast_to(rows.T[:, :, None], (k, n_rows, size)).reshape(k, m).copy()
     flat = arr.reshape(-1)
     code = rng.integers(0, factorial(k), size=m, dtype=np.int64)
     every = np.arange(m, dtype=np.int64)
@@ -249,8 +277,9 @@ def _radix_sums(rows, size, rng):
         index += every
         final = flat[index]
         flat[index] = arr[j]
-        sums[:, j] = final.reshape(size, n_rows).sum(axis=1, dtype=np.int64)
-    sums[:, 0] = arr[0].reshape(size, n_rows).sum(axis=1, dtype=np.int64)
+        # (rows, resamples), summed over the leading axis: contiguous.
+        sums[:, j] = final.reshape(n_rows, size).sum(axis=0, dtype=np.int64)
+    sums[:, 0] = arr[0].reshape(n_rows, size).sum(axis=0, dtype=np.int64)
     return sums
 
 
@@ -310,7 +339,10 @@ def friedman_permutation_test(
 
     Returns
     -------
-    (pvalue, method, mc_se, min_pvalue) : tuple
+    (pvalue, method, mc_se, min_pvalue) : tuple or None
+        None when ``method="auto"`` would draw more than
+        :data:`MONTE_CARLO_MAX_DRAWS` ranks (the caller decides by the
+        chi-squared approximation); else
         ``P(S >= s_obs)`` (exact), or ``(1 + #{S_b >= s_obs}) / (1 + B)``
         with its standard error ``mc_se`` (None when exact); the method
         that gave it; the smallest p-value the method can give here
@@ -341,6 +373,16 @@ def friedman_permutation_test(
             f"The exact permutation law of Friedman's statistic on {len(doubled)} "
             f"data sets and {k} estimators would visit more than {max_work} "
             "states; use method='auto' or 'monte_carlo'."
+        )
+    draws = len(patterns) * k * n_resamples
+    if method == "auto" and draws > MONTE_CARLO_MAX_DRAWS:
+        return None
+    if draws > MONTE_CARLO_REFUSED:
+        raise ValueError(
+            f"A Monte Carlo of Friedman's statistic with n_resamples={n_resamples} "
+            f"on {len(patterns)} data sets of {k} estimators would draw {draws} "
+            f"ranks; at most {MONTE_CARLO_REFUSED} (2**32). Lower n_resamples, or "
+            "use method='chi2' (on so many data sets its error is negligible)."
         )
     rng = _generator(random_state)
     spreads = _monte_carlo_spreads(patterns, k, n_resamples, rng)
@@ -376,16 +418,15 @@ def _power(pmf, n):
 
 
 @lru_cache(maxsize=64)
-def _difference_law(patterns, k):
+def _difference_law(counted, k):
     """``(step, tail)`` of the law of ``D = Σ_i (v_ia − v_ib)`` in doubled
     units over ``D = 0, step, 2·step, ...``: ``tail[j] = P(D >= j·step)``
-    (the law is symmetric about 0)."""
-    counts = Counter(patterns)
-    rows = {p: _row_difference_counts(p) for p in counts}
+    (the law is symmetric about 0). ``counted``: ``((row, count), ...)``."""
+    rows = {p: _row_difference_counts(p) for p, _ in counted}
     support = [abs(d) for c in rows.values() for d in c if d]
     step = int(np.gcd.reduce(support)) if support else 1
     law, low = np.ones(1), 0
-    for pattern, times in counts.items():
+    for pattern, times in counted:
         c = rows[pattern]
         lowest = min(c) // step
         pmf = np.zeros(max(c) // step - lowest + 1)
@@ -400,24 +441,56 @@ def _difference_law(patterns, k):
     return step, tail
 
 
-def rank_difference_law(ranks):
+#: The most multiply-adds the exact convolution of the rank-sum difference
+#: may take (about 0.1 s); beyond it (some 150 data sets of 20 estimators
+#: with ties, 1,300 of 3), the normal law of the difference with its exact
+#: variance given the ties, whose error is then negligible.
+EXACT_MAX_CONVOLUTION = 2**27
+
+
+def rank_difference_law(ranks, *, max_work=EXACT_MAX_CONVOLUTION):
     """The null law of the difference of two doubled rank sums given the
-    ties of ``ranks`` (n_datasets, k): ``(step, tail)`` with
-    ``tail[j] = P(D >= j·step)``, j = 0, 1, ..."""
-    doubled = doubled_ranks(ranks)
-    k = doubled.shape[1]
-    rows = np.sort(doubled, axis=1)
-    patterns = tuple(sorted(tuple(int(v) for v in row - row[0]) for row in rows))
-    return _difference_law(patterns, k)
+    ties of ``ranks`` (n_datasets, k): ``("exact", step, tail)`` with
+    ``tail[j] = P(D >= j·step)``, j = 0, 1, ..., or, when the exact
+    convolution would take more than ``max_work`` multiply-adds,
+    ``("normal", step, sd)``: the standard deviation of D (its mean is 0),
+    ``E d² = 2·Σ_j (v_j − v̄)² / (k − 1)`` summed over the data sets."""
+    counted = _counted_rows(doubled_ranks(ranks))
+    k = np.shape(ranks)[1]
+    width = sum(2 * row[-1] * count for row, count in counted)  # support of D
+    support = {abs(a - b) for row, _ in counted for a in row for b in row if a != b}
+    step = int(np.gcd.reduce(sorted(support))) if support else 1
+    if (width // step) ** 2 // 2 <= max_work:
+        return ("exact", *_difference_law(counted, k))
+    v = np.array([row for row, _ in counted], dtype=float)
+    counts = np.array([count for _, count in counted], dtype=float)
+    centred = v - v.mean(axis=1, keepdims=True)
+    variance = float(np.sum(counts * 2.0 * np.sum(centred**2, axis=1) / (k - 1)))
+    return "normal", step, float(np.sqrt(variance))
 
 
 def rank_difference_pvalue(difference, law, alternative="two-sided"):
     """p-values of doubled rank-sum differences ``difference`` (an int array,
     ``v_a − v_b`` summed) under ``law`` (:func:`rank_difference_law`):
     two-sided ``P(|D| >= |d|)``, ``"greater"`` ``P(D >= d)``, ``"less"``
-    ``P(D <= d)``."""
-    step, tail = law
+    ``P(D <= d)``; the normal law with half a lattice step of continuity
+    correction."""
+    method, step, tail = law
     d = np.asarray(difference, dtype=np.int64) // step  # whole multiples
+    if method == "normal":
+        sd = tail / step
+        if sd == 0:
+            upper = np.where(d <= 0, 1.0, 0.0)
+            lower = np.where(d >= 0, 1.0, 0.0)
+        else:
+            upper = special.ndtr(-(d - 0.5) / sd)
+            lower = special.ndtr((d + 0.5) / sd)
+        if alternative == "greater":
+            return np.minimum(1.0, upper)
+        if alternative == "less":
+            return np.minimum(1.0, lower)
+        two = 2.0 * np.minimum(upper, lower)
+        return np.where(d == 0, 1.0, np.minimum(1.0, two))
     if alternative == "greater":
         return _upper(tail, d)
     if alternative == "less":
@@ -438,17 +511,15 @@ def _upper(tail, j):
 
 def smallest_difference_pvalue(ranks, alternative="two-sided"):
     """The smallest p-value of the exact rank-sum difference given the ties:
-    every data set puts A at its best rank and B at its worst."""
+    every data set puts A at its best rank and B at its worst (0 where it
+    is below the smallest double)."""
     doubled = np.sort(doubled_ranks(ranks), axis=1)
     k = doubled.shape[1]
-    log_p = 0.0
-    for row in doubled:
-        if row[-1] == row[0]:
-            continue
-        n_low = int(np.count_nonzero(row == row[0]))
-        n_high = int(np.count_nonzero(row == row[-1]))
-        log_p += np.log(n_low * n_high / (k * (k - 1)))
-    if log_p == 0.0:
+    spread = doubled[:, -1] > doubled[:, 0]
+    if not spread.any():
         return 1.0
+    n_low = np.sum(doubled == doubled[:, :1], axis=1)[spread]
+    n_high = np.sum(doubled == doubled[:, -1:], axis=1)[spread]
+    log_p = float(np.sum(np.log(n_low * n_high / (k * (k - 1.0)))))
     factor = 2.0 if alternative == "two-sided" else 1.0
     return float(min(1.0, factor * np.exp(log_p)))

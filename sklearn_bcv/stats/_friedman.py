@@ -149,7 +149,10 @@ default="auto"
             ``P(chi2_F >= observed)`` given the ties, exact or Monte Carlo.
         method : str
             What gave ``pvalue``: ``"exact"``, ``"monte_carlo"``, ``"chi2"``
-            or ``"iman_davenport"``.
+            or ``"iman_davenport"`` (``"auto"`` gives ``"chi2"`` on tables
+            so large that the Monte Carlo would draw more than 2**27 ranks,
+            some 11,000 ranked scores at the default resamples, where the
+            chi-squared error is far below the Monte Carlo's).
         pvalue_chi2 : float
             ``chi2.sf(chi2_F, k - 1)``, the large-sample approximation.
         pvalue_mc_se : float or None
@@ -210,7 +213,11 @@ default="auto"
     estimators up to about 80 data sets, 4 up to 18, 5 up to 7, 6 up to 3
     and 7 or 8 on 2 (more with ties). Beyond, ``n_resamples`` tables with
     each data set's ranks shuffled give ``p = (1 + #{S_b >= s_obs}) / (1 +
-    B)`` (a valid test at every B), with its standard error. With two
+    B)`` (a valid test at every B), with its standard error. On tables so
+    large that the Monte Carlo would draw more than 2**27 ranks (some
+    11,000 ranked scores at the default 12,000 resamples), the chi-squared
+    approximation decides: its error is then far below the Monte Carlo's
+    (``method`` says ``"chi2"``). With two
     estimators the law is that of the exact sign test of the data sets
     that do not tie (a tie is the same ranks whatever the arrangement):
     60 data sets tied on 55 and won by A on the other 5 give p = 0.0625,
@@ -301,18 +308,19 @@ default="auto"
     extra = {"pvalue_mc_se": None, "n_resamples": None}
     if method == "chi2":
         pvalue = pvalue_chi2
-        smallest = (
-            1.0
-            if largest == 0
-            else chi2_sf(3.0 * (k - 1) * largest / (k * denominator), k - 1)
-        )
+        smallest = _chi2_floor(largest, denominator, k)
     elif method == "iman_davenport":
         pvalue = iman_davenport.pvalue
         smallest = _iman_davenport(largest, denominator, ranks, alpha).pvalue
     else:
-        pvalue, method, mc_se, smallest = friedman_permutation_test(
+        permutation = friedman_permutation_test(
             ranks, method=method, n_resamples=n_resamples, random_state=random_state
         )
+        if permutation is None:  # too large: chi-squared, whose error is tiny
+            method, pvalue = "chi2", pvalue_chi2
+            smallest = _chi2_floor(largest, denominator, k)
+        else:
+            pvalue, method, mc_se, smallest = permutation
         if method == "monte_carlo":
             extra = {"pvalue_mc_se": mc_se, "n_resamples": int(n_resamples)}
     return make_result(
@@ -352,6 +360,13 @@ def _iman_davenport(spread, denominator, ranks, alpha):
         df=id_df,
         reject=bool(id_pvalue < alpha),
     )
+
+
+def _chi2_floor(largest, denominator, k):
+    """The chi-squared p-value of the largest spread the ties allow."""
+    if largest == 0:
+        return 1.0
+    return chi2_sf(3.0 * (k - 1) * largest / (k * denominator), k - 1)
 
 
 def _largest_spread(ranks):
