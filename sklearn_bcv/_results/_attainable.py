@@ -33,7 +33,20 @@ _METHOD_WORDS = {
 }
 
 #: The tests whose family the exact post hoc test can stand in for.
-_RANK_FAMILIES = ("wilcoxon", "sign", "nemenyi", "friedman_posthoc", "holm")
+_RANK_FAMILIES = (
+    "wilcoxon",
+    "sign",
+    "nemenyi",
+    "friedman_posthoc",
+    "holm",
+    "bonferroni_dunn",
+)
+
+
+def _pairwise(name):
+    """Whether ``name`` is a test of one pair at a time (its result here is
+    a (k, k) table over the pairs), as the registry declares."""
+    return declaration(name).role == "pairwise"
 
 
 def attainable_floor(name, test, k):
@@ -41,7 +54,7 @@ def attainable_floor(name, test, k):
     too): a Bunch with ``raw`` (the smallest raw p-value of a comparison),
     ``adjusted`` (of the family after its correction), ``n_comparisons``
     and ``correction``; None when the test reports no floor."""
-    if "results" in test:  # a pairwise table: per pair
+    if _pairwise(name):  # a (k, k) table of a test of one pair: per pair
         floors = test.get("min_pvalue")
         if floors is None or not test.results:
             return None
@@ -126,7 +139,7 @@ def fixed_note(name, test, result, *, sentence=False):
 def _what_would_change(name, test, result, floor):
     k, n = len(result.names), len(result.datasets)
     alpha = float(result.alpha)
-    alternative = "two-sided" if "results" not in test else result.alternative
+    alternative = result.alternative if _pairwise(name) else "two-sided"
     m, correction = floor.n_comparisons, floor.correction
     out = []
     needed = datasets_needed(
@@ -159,7 +172,13 @@ def _what_would_change(name, test, result, floor):
                 Text("with fewer comparisons, one alone reaching ", _p(floor.raw))
             )
     ranks = result.get("ranks")
-    if name in _RANK_FAMILIES and m > 1 and ranks is not None:
+    ran = result.get("tests") or {}
+    if (
+        name in _RANK_FAMILIES
+        and m > 1
+        and ranks is not None
+        and "exact_posthoc" not in ran
+    ):
         exact = smallest_difference_pvalue(np.asarray(ranks, dtype=float))
         reach = adjusted_floor(exact, m, correction or "holm", alpha=alpha)
         if reach < alpha:
@@ -172,7 +191,7 @@ def _what_would_change(name, test, result, floor):
             )
     ran = result.get("pairwise") or {}
     if (
-        "results" in test
+        _pairwise(name)
         and result.get("split_scores") is not None
         and "poisson_binomial" not in ran
     ):
