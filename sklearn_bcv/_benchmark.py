@@ -4,7 +4,7 @@
 joblib pool (data set × split × estimator, no barrier between data sets)
 and :func:`compare_scores` takes a score table made elsewhere; both run the
 same statistics on the table of scores: Friedman's test with its post hoc
-rank tests (Nemenyi, or Bonferroni–Dunn / Holm against a control), and
+rank tests (Nemenyi, or the exact rank-sum test against a control), and
 pairwise tests across data sets (Wilcoxon's signed-rank and the sign test,
 the Poisson-binomial test of per-split posteriors, the Bayesian signed-rank
 and sign tests), the frequentist p-values adjusted for multiplicity.
@@ -313,20 +313,23 @@ def compare_scores(
         normal, else Wilcoxon, with ``alternative`` honoured; k ≥ 3:
         repeated-measures ANOVA with Tukey's HSD on its error term
         (``rm_anova``, ``tukey_rm``) when all are normal with equal
-        variances, else Friedman with Nemenyi (Bonferroni–Dunn with a
-        control). Fewer than 3 data sets, or an estimator with constant
+        variances, else Friedman with Nemenyi (the exact rank-sum post hoc
+        test with a control). Fewer than 3 data sets, or an estimator with constant
         scores, cannot be tested for normality and take the rank-based
         path. ``result.auto`` says which path and why. Otherwise, tests
         of all k estimators at once (``available_tests(kind=
         "datasets")`` that need ``scores``): the omnibus tests
         ``friedman`` (with Iman–Davenport inside it), ``friedman_aligned``
         and ``quade``, and the post hoc families ``nemenyi`` (all pairs),
-        ``bonferroni_dunn``, ``holm``, ``friedman_posthoc``,
-        ``aligned_posthoc`` and ``quade_posthoc`` (against ``control``, or
-        all pairs without one; the last three with any ``correction``).
-        None runs the tests the registry declares as defaults: ``friedman``
-        and ``nemenyi`` (or ``bonferroni_dunn`` with a control); ``[]``
-        runs none; ``{name: {param: value}}`` sets parameters.
+        ``exact_posthoc``, ``bonferroni_dunn``, ``holm``,
+        ``friedman_posthoc``, ``aligned_posthoc`` and ``quade_posthoc``
+        (against ``control``, or all pairs without one; ``exact_posthoc``
+        and the last three with any ``correction``). None runs the tests
+        the registry declares as defaults: ``friedman`` (its p-value exact
+        given the ties) and ``nemenyi``, or ``friedman`` and
+        ``exact_posthoc`` with a control (Bonferroni–Dunn's normal
+        approximation exceeds its level on few data sets); ``[]`` runs
+        none; ``{name: {param: value}}`` sets parameters.
     pairwise_tests : str, list of str or dict, default=None
         Tests of one pair at a time, run on every pair or every estimator
         against ``control``: ``wilcoxon``, ``sign``, ``poisson_binomial``,
@@ -546,15 +549,15 @@ def compare_scores(
     >>> result.verdict.differ  # Nemenyi finds no pair at alpha = 0.05
     []
 
-    Against C4.5 as the control (Bonferroni–Dunn, critical difference 1.168),
-    one variant is better:
+    Against C4.5 as the control (the exact rank-sum post hoc test, Holm's
+    correction), two variants are better:
 
     >>> result = compare_scores(
     ...     auc, names=["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"], control="C4.5")
     >>> list(result.tests)
-    ['friedman', 'bonferroni_dunn']
+    ['friedman', 'exact_posthoc']
     >>> result.verdict.differ
-    [('C4.5+m+cf', 'C4.5')]
+    [('C4.5+m+cf', 'C4.5'), ('C4.5+m', 'C4.5')]
     """
     refuse_split_tables(scores, datasets=datasets)  # one data set's splits
     read = read_table(

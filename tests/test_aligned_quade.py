@@ -366,6 +366,7 @@ def test_registry_declares_the_family():
     ]
     assert set(declared_tests(role="posthoc", diagram="groups")) == {
         "aligned_posthoc",
+        "exact_posthoc",
         "friedman_posthoc",
         "holm",
         "quade_posthoc",
@@ -375,7 +376,7 @@ def test_registry_declares_the_family():
     assert get_entry("quade_posthoc").omnibus == "quade"
     assert default_tests("all_pairs", role="omnibus") == ["friedman"]
     assert default_tests("all_pairs", role="posthoc") == ["nemenyi"]
-    assert default_tests("control", role="posthoc") == ["bonferroni_dunn"]
+    assert default_tests("control", role="posthoc") == ["exact_posthoc"]
     assert default_tests(
         "all_pairs", role="pairwise", available={"dataset_differences"}
     ) == ["wilcoxon"]

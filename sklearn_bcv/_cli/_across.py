@@ -173,8 +173,8 @@ def result_to_csv(result):
 def plot_test(result):
     """The post hoc family the diagram draws: the first that ran and that
     the registry declares drawable (a critical-difference bar of a family
-    against a control needs one), else Bonferroni–Dunn with a control, else
-    Nemenyi."""
+    against a control needs one), else the exact post hoc test with a
+    control, else Nemenyi."""
     from ..stats._registry import declared_tests
 
     control = result.get("control")
@@ -185,7 +185,7 @@ def plot_test(result):
             name in bar and (name == "nemenyi" or control is not None)
         ):
             return name
-    return "bonferroni_dunn" if control is not None else "nemenyi"
+    return "exact_posthoc" if control is not None else "nemenyi"
 
 
 def plot_title(result, test):

@@ -380,9 +380,9 @@ def add_arguments(parser):
         comparison,
         help="comma-separated tests of all the estimators at once: an omnibus "
         "test (friedman, friedman_aligned, quade) and post hoc families "
-        "(nemenyi, bonferroni_dunn, holm, friedman_posthoc, aligned_posthoc, "
-        "quade_posthoc) (default: friedman,nemenyi, or "
-        "friedman,bonferroni_dunn with --control); 'auto' chooses them from "
+        "(nemenyi, exact_posthoc, bonferroni_dunn, holm, friedman_posthoc, "
+        "aligned_posthoc, quade_posthoc) (default: friedman,nemenyi, or "
+        "friedman,exact_posthoc with --control); 'auto' chooses them from "
         "the scores (normality and variance checks: repeated-measures ANOVA "
         "and Tukey, or Friedman and Nemenyi); "
         "'list' prints the tests across data sets",
@@ -414,7 +414,7 @@ def add_arguments(parser):
         metavar="NAME",
         default=None,
         help="compare every other estimator with this one only (the post hoc "
-        "test becomes bonferroni_dunn)",
+        "test becomes exact_posthoc against it)",
     )
     add_effect_sizes_argument(comparison)
     add_replicability_argument(comparison)

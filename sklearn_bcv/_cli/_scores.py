@@ -529,7 +529,7 @@ def add_arguments(parser):
     add_tests_argument(
         comparison,
         help="comma-separated tests of all the estimators at once, as in "
-        "'benchmark' (default: friedman,nemenyi, or friedman,bonferroni_dunn "
+        "'benchmark' (default: friedman,nemenyi, or friedman,exact_posthoc "
         "with --control); 'auto' chooses them by the assumptions checked "
         "(where the library offers it); 'list' prints them",
     )

@@ -572,8 +572,9 @@ class CriticalDifferenceDisplay:
             The post hoc family drawn. ``"nemenyi"`` and
             ``"bonferroni_dunn"`` (which needs ``result.control``) are
             drawn with their critical-difference bar; every other family
-            the registry declares (``"holm"``, ``"friedman_posthoc"``,
-            ``"aligned_posthoc"``, ``"quade_posthoc"``, with the
+            the registry declares (``"exact_posthoc"``, ``"holm"``,
+            ``"friedman_posthoc"``, ``"aligned_posthoc"``,
+            ``"quade_posthoc"``, with the
             correction they ran with) by its groups: the maximal sets of
             estimators no two of which it finds different (with a control,
             the control and the estimators not different from it), each a

@@ -6,11 +6,12 @@ from sklearn.utils import Bunch
 
 from .._engine._incomplete import nan_mean
 from .._engine._plan import run_tests
-from ..stats._ranks import rank_scores
+from ..stats._ranks import nemenyi_continuity, rank_scores
 from ..stats._references import EFFECT_SIZE_REFERENCES, SPLITTER_REFERENCES
 from ..stats._registry import declaration
 from ..stats._skillings_mack import table_ranks
 from ..stats._utils import stable_mean
+from ._attainable import fixed_note
 from ._blocks import (
     Figure,
     Heading,
@@ -55,6 +56,7 @@ from ._pairwise import (
     split_pairs,
 )
 from ._roles import (
+    decided_by,
     hooked_content,
     omnibus_sentence,
     p_evidence,
@@ -464,22 +466,21 @@ def _verdict(result):
         name, test = next(iter(omnibus.items()))
         verdict.omnibus_test, verdict.omnibus_reject = name, bool(test.reject)
         lines += said(name, [_omnibus_line(result, name, test)])
+        lines += _fixed_lines(result, name, test)
     for name, test in result._tests_of("posthoc").items():
         differ = _rank_differ(result, test)
         verdict.differ_by_test[name] = _named(result, differ)
         verdict.posthoc_test = verdict.posthoc_test or name
         lines += said(name, _rank_lines(result, name, test, differ))
+        lines += _fixed_lines(result, name, test)
     for name in result._rankings():
         lines += own[name].summary
     for name, table in result.pairwise.items():
         differ, same = split_pairs(result, name, table)
         verdict.differ_by_test[name] = _named(result, differ)
         verdict.pairwise_test = verdict.pairwise_test or name
-        lines += said(
-            name,
-            pairwise_lines(result, name, table, differ, same)
-            + _powerless_line(result, name, table),
-        )
+        lines += said(name, pairwise_lines(result, name, table, differ, same))
+        lines += _fixed_lines(result, name, table)
     first = verdict.posthoc_test or verdict.pairwise_test
     if first is not None:
         verdict.differ = verdict.differ_by_test[first]
@@ -487,18 +488,11 @@ def _verdict(result):
     return verdict
 
 
-def _powerless_line(result, name, table):
-    """A warning when a test cannot reject any pair whatever the scores
-    (its smallest attainable p-value is not below alpha)."""
-    smallest = [r.get("min_pvalue") for r in table.results.values()]
-    if not smallest or any(p is None or p < result.alpha for p in smallest):
-        return []
-    return [
-        f"  note: with {len(result.datasets)} data sets {name} cannot reach "
-        f"p < {result.alpha} (its smallest p-value is "
-        f"{format_number(min(smallest), 3)}): more data sets, or the "
-        "Poisson-binomial test of per-split scores."
-    ]
+def _fixed_lines(result, name, test):
+    """The note of a verdict no outcome could change (its smallest
+    attainable p-value, after the correction in use, is not below alpha)."""
+    note = fixed_note(name, test, result)
+    return [] if note is None else [f"  note: {str(note)}"]
 
 
 def _named(result, pairs):
@@ -511,16 +505,31 @@ def _omnibus_line(result, name, test):
         if test.reject
         else "no significant difference among the estimators"
     )
-    text = (
-        f"{name}: statistic {format_number(test.statistic)} (df "
-        f"{format_number(test.df)}, p = {format_number(test.pvalue, 3)})"
-    )
+    decided = decided_by(test, len(result.names))
+    if decided is None:
+        text = (
+            f"{name}: statistic {format_number(test.statistic)} (df "
+            f"{format_number(test.df)}, p = {format_number(test.pvalue, 3)})"
+        )
+    else:
+        text = (
+            f"{name}: statistic {format_number(test.statistic)} (df "
+            f"{format_number(test.df)}), p = {format_number(test.pvalue, 3)} by "
+            f"{str(decided)}"
+        )
+    supplementary = []
+    if decided is not None and test.get("method") != "chi2":
+        chi2_p = test.get("pvalue_chi2")
+        if chi2_p is not None:
+            supplementary.append(f"chi-squared p = {format_number(chi2_p, 3)}")
     iman = test.get("iman_davenport")
-    if iman is not None:
-        text += (
-            f", Iman-Davenport F {format_number(iman.statistic)} (df "
+    if iman is not None and test.get("method") != "iman_davenport":
+        supplementary.append(
+            f"Iman-Davenport F {format_number(iman.statistic)} (df "
             f"{format_number(tuple(iman.df))}, p = {format_number(iman.pvalue, 3)})"
         )
+    if supplementary:
+        text += ("; supplementary: " if decided else ", ") + ", ".join(supplementary)
     return f"{text}: {outcome} at alpha={result.alpha}."
 
 
@@ -528,10 +537,12 @@ def _rank_lines(result, name, test, differ):
     cd = test.get("critical_difference")
     cd_text = "" if cd is None else f", critical difference {format_number(cd, 3)}"
     if cd is not None and test.get("continuity"):
-        n = len(result.datasets)
+        n, k = len(result.datasets), len(result.names)
+        half = nemenyi_continuity(k, n)
         cd_text += (
-            f" (with the continuity correction 1/(2N) = {format_number(0.5 / n, 3)};"
-            f" the textbook CD of Demšar is {format_number(cd - 0.5 / n, 3)})"
+            f" (with the continuity correction {'1/N' if k == 2 else '1/(2N)'} = "
+            f"{format_number(half, 3)};"
+            f" the textbook CD of Demšar is {format_number(cd - half, 3)})"
         )
     correction = test.get("correction")
     label = name
@@ -648,6 +659,10 @@ def _report_blocks(result):
     sentences.update(
         pairwise_sentences(names, result.pairwise, verdict.differ_by_test, alpha)
     )
+    for name, test in [*result.tests.items(), *result.pairwise.items()]:
+        note = fixed_note(name, test, result, sentence=True)
+        if note is not None and name in sentences:
+            sentences[name] = [*sentences[name], note]
     verdicts, tables = verdict_blocks(sentences, own, verdict.text)
     blocks += verdicts
     blocks += _effect_blocks(result, bibliography)
@@ -1211,7 +1226,17 @@ def _csv_table(result):
     for name, test in result._tests_of("omnibus").items():
         if name in own:
             continue
-        rows.append(test_row(name, test))
+        row = test_row(name, test)
+        decided = decided_by(test, len(result.names))
+        if decided is not None:
+            row["note"] = "; ".join(
+                part for part in (row.get("note"), f"p-value by {str(decided)}") if part
+            )
+        rows.append(row)
+        if decided is not None and test.get("method") != "chi2":
+            chi2_row = {**test, "pvalue": test.get("pvalue_chi2")}
+            chi2_row["reject"] = bool(chi2_row["pvalue"] < result.alpha)
+            rows.append(test_row(f"{name} (chi-squared)", chi2_row))
         iman = test.get("iman_davenport")
         if iman is not None:
             rows.append(test_row(f"{name} (Iman-Davenport F)", iman))

@@ -101,9 +101,29 @@ def pairwise_table(results, pairs, k, names, *, test, correction, alpha, alterna
                 table.reject[row, col] = bool(q < alpha)
                 tested[row, col] = True
         table.correction = correction
+        _attach_floors(table, results, pairs, k, correction, alpha)
     table.tested = tested
     table.results = {(names[a], names[b]): results[(a, b)][0] for a, b in pairs}
     return table
+
+
+def _attach_floors(table, results, pairs, k, correction, alpha):
+    """``min_pvalue`` and ``min_pvalue_adjusted`` (k, k) of a frequentist
+    table whose test reports the smallest p-value it can reach on each
+    pair (``min_pvalue``): the floors, and the correction applied to all
+    the pairs at their floors (every correction is monotone in each
+    p-value, so no outcome gives a pair a smaller adjusted p-value)."""
+    floors = [results[pair][0].get("min_pvalue") for pair in pairs]
+    if not floors or any(f is None or np.ndim(f) for f in floors):
+        return
+    floors = np.array(floors, dtype=float)
+    adjusted = adjust_pvalues(floors, correction, alpha=alpha, pairs=pairs)
+    table.min_pvalue = np.ones((k, k))
+    table.min_pvalue_adjusted = np.ones((k, k))
+    for (a, b), floor, q in zip(pairs, floors, adjusted):
+        for row, col in ((a, b), (b, a)):
+            table.min_pvalue[row, col] = floor
+            table.min_pvalue_adjusted[row, col] = q
 
 
 def run_pairwise(

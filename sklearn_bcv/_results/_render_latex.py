@@ -51,6 +51,7 @@ _LATEX_SPECIAL = {
     "|": r"\textbar{}",
     "±": r"$\pm$",
     "†": r"$^\dagger$",
+    "∞": r"$\infty$",
     "−": "-",
 }
 

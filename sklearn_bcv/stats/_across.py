@@ -62,6 +62,7 @@ from ._bayesian import (
     _check_rope,
     posterior_decision,
 )
+from ._exact_posthoc import exact_posthoc  # noqa: F401 (re-exported)
 from ._friedman import (  # noqa: F401 (re-exported)
     bonferroni_dunn,
     friedman,
@@ -90,6 +91,7 @@ __all__ = [
     "bayesian_sign",
     "bayesian_signed_rank",
     "bonferroni_dunn",
+    "exact_posthoc",
     "friedman",
     "friedman_aligned",
     "friedman_posthoc",

@@ -10,7 +10,12 @@ from scipy.stats import norm, studentized_range
 from ._ties import row_tolerance, tied_ranks
 from ._utils import check_alpha, check_finite
 
-__all__ = ["critical_difference", "rank_scores", "rank_std_error"]
+__all__ = [
+    "critical_difference",
+    "nemenyi_continuity",
+    "rank_scores",
+    "rank_std_error",
+]
 
 #: The critical differences this module has a formula for. Which tests a
 #: critical-difference diagram can draw, and how, is the registry's
@@ -75,6 +80,14 @@ def rank_scores(scores):
     return tied_ranks(-scores, row_tolerance(scores), axis=1)
 
 
+def nemenyi_continuity(k, n_datasets):
+    """Half a step of a difference of two mean ranks: ``1/(2N)`` (rank sums
+    move by whole ranks), ``1/N`` for two estimators (without ties each
+    data set moves the difference by ±1, so the rank sums of the two
+    differ by an even number or an odd one, in steps of 2)."""
+    return (1.0 if int(k) == 2 else 0.5) / int(n_datasets)
+
+
 def rank_std_error(k, n_datasets):
     """Standard error of a difference of mean ranks, ``sqrt(k(k+1)/(6N))``."""
     return float(np.sqrt(k * (k + 1) / (6.0 * n_datasets)))
@@ -101,10 +114,10 @@ def critical_difference(
         The number M of comparisons Bonferroni–Dunn adjusts for; None means
         k − 1 (against a control). Ignored by Nemenyi.
     continuity : bool, default=True
-        Nemenyi only: add the continuity correction ``1/(2N)`` of
-        :func:`~sklearn_bcv.stats.nemenyi` (rank sums are whole numbers, and
-        without it the test exceeds its level for some N and k); False gives
-        Demšar's CD.
+        Nemenyi only: add the continuity correction ``1/(2N)`` (``1/N``
+        with two estimators) of :func:`~sklearn_bcv.stats.nemenyi` (rank
+        sums are whole numbers, and without it the test exceeds its level
+        for some N and k); False gives Demšar's CD.
 
     Returns
     -------
@@ -153,7 +166,7 @@ def critical_difference(
     se = rank_std_error(int(k), int(n_datasets))
     if test == "nemenyi":
         q_alpha = studentized_range.ppf(1.0 - alpha, int(k), np.inf) / np.sqrt(2.0)
-        correction = 0.5 / int(n_datasets) if continuity else 0.0
+        correction = nemenyi_continuity(k, n_datasets) if continuity else 0.0
         return float(q_alpha * se + correction)
     q_alpha = norm.ppf(1.0 - alpha / (2.0 * int(n_comparisons)))
     return float(q_alpha * se)
