@@ -23,7 +23,7 @@ from ._engine._fit import default_cv
 from ._engine._plan import check_tests_argument, plan_across, plan_many
 from ._engine._prepare import fit_datasets, prepare_fits
 from ._engine._progress import FitProgress
-from ._engine._scores import ScoreTable, score_table
+from ._engine._scores import ScoreTable, mean_scores, score_table
 from ._engine._validation import (
     check_estimator_list,
     check_names_subset,
@@ -42,6 +42,7 @@ from .stats._registry import (
     get_entry,
     keyword_names,
 )
+from .stats._ties import scores_precision
 from .stats._utils import stable_mean
 
 __all__ = ["BenchmarkResult", "benchmark", "compare_scores"]
@@ -64,24 +65,30 @@ def _is_auto(tests):
     return isinstance(tests, str) and tests == "auto"
 
 
-def _auto(scores, names, alpha, control):
+def _auto(scores, names, alpha, control, cell_tolerance=None):
     """The ``auto`` field: :func:`~sklearn_bcv.stats._parametric_across.auto_path`
     as Bunches."""
-    decision = auto_path(scores, names, alpha=alpha, control=control)
+    decision = auto_path(
+        scores, names, alpha=alpha, control=control, cell_tolerance=cell_tolerance
+    )
     decision["normality"] = [Bunch(**row) for row in decision["normality"]]
     if decision["variance"] is not None:
         decision["variance"] = Bunch(**decision["variance"])
     return Bunch(**decision)
 
 
-def _attach_effect_sizes(result, scores, effect_size, auto, *, seed, intervals):
+def _attach_effect_sizes(
+    result, scores, effect_size, auto, *, seed, intervals, table=None
+):
     """``result.effect_sizes`` from the (N, k) higher-is-better ``scores``
     (none when a fit failed: no statistic runs then), of the kind
     ``effect_size``, else that of the automatic path ``auto``, else
     ``cohen_dz``, and beside them ``result.mean_differences``, the mean
     difference of every pair in the scores' units; the intervals per pair,
     or simultaneous over the pairs (``intervals``); ``effect_size=False``
-    computes none (the three fields None)."""
+    computes none (the three fields None). ``table`` (the
+    :class:`~._engine._scores.ScoreTable`) says whether the scores are the
+    user's own or means, and their precision (the tie rule's)."""
     if effect_size is False:
         result["effect_size_kind"] = result["effect_sizes"] = None
         result["mean_differences"] = None
@@ -98,15 +105,19 @@ def _attach_effect_sizes(result, scores, effect_size, auto, *, seed, intervals):
         else int(np.argmin(result.mean_ranks))
     )
     effects = {}
+    precision = None if table is None else table.precision
+    cells = None if table is None else table.cell_tolerance()
     for each in dict.fromkeys([kind, "mean_difference"]):
-        effects[each] = pairwise_effect_sizes(
-            scores,
-            names,
-            kind=each,
-            reference=reference,
-            random_state=seed,
-            simultaneous=intervals == "simultaneous",
-        )
+        with scores_precision(precision or np.finfo(np.float64).eps):
+            effects[each] = pairwise_effect_sizes(
+                scores,
+                names,
+                kind=each,
+                reference=reference,
+                random_state=seed,
+                simultaneous=intervals == "simultaneous",
+                cell_tolerance=cells,
+            )
     result["effect_sizes"] = effects[kind]
     result["mean_differences"] = effects["mean_difference"]
 
@@ -169,20 +180,19 @@ def _plan(
     return plans[0], plans[1], control
 
 
-def _with_score_scale(plan, table):
-    """The pairwise ``plan`` with ``score_scale`` set, for every test that
-    takes it (unless the user set it), to each data set's largest
-    ``|score|``: the tie rule of the tests on differences (equal in the
-    user's decimals means equal) then reads the scores' units, not the
-    differences'."""
-    scale = np.max(np.abs(table.scores), axis=1)
-    if table.split_scores is not None:
-        scale = np.maximum(scale, np.max(np.abs(table.split_scores), axis=(1, 2)))
+def _with_score_scale(plan):
+    """The pairwise ``plan`` with ``score_scale`` among the needs of every
+    test that takes it (unless the user set it): each pair's, per data set,
+    the largest ``|score|`` of its two estimators there (their per-split
+    scores included). The tie rule of the tests on differences (equal in
+    the user's decimals means equal) then reads the units of the scores
+    each difference came from -- never another estimator's or another data
+    set's."""
     planned = []
     for test in plan:
         accepted = keyword_names(get_entry(test.name).func) or frozenset()
         if "score_scale" in accepted and "score_scale" not in test.params:
-            test = test._replace(params={**test.params, "score_scale": scale})
+            test = test._replace(needs=(*test.needs, "score_scale"))
         planned.append(test)
     return planned
 
@@ -481,7 +491,7 @@ def compare_scores(
     auto = None
     if _is_auto(tests):
         check_names_subset(control, table.names, name="control")
-        auto = _auto(table.scores, table.names, alpha, control)
+        auto = _auto(table.scores, table.names, alpha, control, table.cell_tolerance())
         tests = auto.tests
         if pairwise_tests is None:
             pairwise_tests = auto.pairwise_tests
@@ -499,7 +509,7 @@ def compare_scores(
     result = build_datasets_result(
         table,
         rank_plan=rank_plan,
-        pairwise_plan=_with_score_scale(pairwise_plan, table),
+        pairwise_plan=_with_score_scale(pairwise_plan),
         correction=correction,
         control=control,
         alpha=alpha,
@@ -519,6 +529,7 @@ def compare_scores(
         auto,
         seed=seed,
         intervals=effect_size_intervals,
+        table=table,
     )
     return result
 
@@ -853,17 +864,19 @@ effect_size, effect_size_intervals
     stores = [store for _, store in fitted]
     split_scores = _stack([store.scores for store in stores])
     failed = [name for name, store in zip(dataset_names, stores) if store.any_failed]
+    means, cell_scale = mean_scores([store.scores for store in stores])
     table = ScoreTable(
-        scores=np.array([stable_mean(store.scores, axis=0) for store in stores]),
+        scores=means,
         names=names,
         datasets=dataset_names,
         split_scores=split_scores if isinstance(split_scores, np.ndarray) else None,
         n_train=np.array([store.n_train for store in stores]),
         n_test=np.array([store.n_test for store in stores]),
+        cell_scale=cell_scale,
     )
     auto = None
     if auto_requested and not failed:
-        auto = _auto(table.scores, names, alpha, control)
+        auto = _auto(table.scores, names, alpha, control, table.cell_tolerance())
         rank_plan, pairwise_plan, _ = _plan(
             full_needs,
             names,
@@ -879,7 +892,7 @@ effect_size, effect_size_intervals
     result = build_datasets_result(
         table,
         rank_plan=rank_plan,
-        pairwise_plan=_with_score_scale(pairwise_plan, table),
+        pairwise_plan=_with_score_scale(pairwise_plan),
         correction=correction,
         control=control_index,
         alpha=alpha,
@@ -898,6 +911,7 @@ effect_size, effect_size_intervals
         auto,
         seed=sampling_seed,
         intervals=effect_size_intervals,
+        table=table,
     )
     if not isinstance(split_scores, np.ndarray):
         result["split_scores"] = split_scores

@@ -11,6 +11,7 @@ set's ranks by the rank of its range. Each comes with its post hoc family
 
 import numpy as np
 from scipy import special
+from scipy.stats import rankdata
 
 from ._across_utils import (
     _TWO_SIDED,
@@ -374,10 +375,10 @@ def _quade_terms(scores):
     """``(S_j, A, B)`` of Quade's test; ``S_j`` larger is better."""
     n_datasets, k = scores.shape
     scores, _ = power_of_two_scale(scores, axis=None)
-    # Ranges (and split means) equal in the user's decimals tie.
-    tolerance = row_tolerance(scores)
-    weights = tied_ranks(np.ptp(scores, axis=1), tolerance[:, 0])
-    within = tied_ranks(scores, tolerance, axis=1)  # 1 = worst
+    # Ranges equal in the user's decimals tie, each by its own data set's
+    # magnitude; the scores themselves are compared as they are.
+    weights = tied_ranks(np.ptp(scores, axis=1), row_tolerance(scores)[:, 0])
+    within = rankdata(scores, method="average", axis=1)  # 1 = worst
     s = weights[:, None] * (within - (k + 1) / 2.0)
     totals = s.sum(axis=0)
     return totals, float(np.sum(s**2)), float(np.sum(totals**2) / n_datasets)

@@ -342,18 +342,26 @@ def paired_t_datasets(
     )
 
 
-def _shapiro(column, tolerance=0.0):
+def _constant(column, tolerance=None):
+    """Whether ``column`` is constant: every score equal, or for derived
+    scores (means, ``tolerance`` their tie-rule tolerances) equal in the
+    user's decimals."""
+    spread = np.ptp(column)
+    return spread == 0 or (tolerance is not None and spread <= np.max(tolerance))
+
+
+def _shapiro(column, tolerance=None):
     """``(statistic, pvalue, note)`` of Shapiro–Wilk; None where undefined."""
     if column.size < 3:
         return None, None, "fewer than 3 data sets"
-    if np.ptp(column) <= tolerance:  # constant in the user's decimals
+    if _constant(column, tolerance):
         return None, None, "constant scores"
     with np.errstate(all="ignore"):
         res = stats.shapiro(column)
     return float(res.statistic), float(res.pvalue), None
 
 
-def auto_path(scores, names, *, alpha=0.05, control=None):
+def auto_path(scores, names, *, alpha=0.05, control=None, cell_tolerance=None):
     """The decision of ``tests="auto"`` on an (N, k) higher-is-better table.
 
     Returns a Bunch: ``path`` ("paired_t", "wilcoxon", "rm_anova" or
@@ -366,15 +374,17 @@ def auto_path(scores, names, *, alpha=0.05, control=None):
 
     Shapiro–Wilk is undefined on fewer than 3 data sets or a constant
     column: that column is then not taken as normal (the rank-based path,
-    which needs no such assumption).
+    which needs no such assumption). The user's scores are constant when
+    they are equal; ``cell_tolerance`` (N, k), for derived scores (means of
+    per-split scores), is each one's tie-rule tolerance.
     """
     scores = check_score_table(scores)
     n, k = scores.shape
     level = alpha / k
-    tolerance = tie_tolerance(scores)
+    cells = [None if cell_tolerance is None else cell_tolerance[:, j] for j in range(k)]
     normality = []
     for j, name in enumerate(names):
-        statistic, pvalue, note = _shapiro(scores[:, j], tolerance)
+        statistic, pvalue, note = _shapiro(scores[:, j], cells[j])
         normality.append(
             {
                 "estimator": name,
@@ -387,7 +397,7 @@ def auto_path(scores, names, *, alpha=0.05, control=None):
     all_normal = all(row["normal"] for row in normality)
     variance = None
     columns = [scores[:, j] for j in range(k)]
-    if n >= 2 and not all(np.ptp(c) <= tolerance for c in columns):
+    if n >= 2 and not all(_constant(c, t) for c, t in zip(columns, cells)):
         test = "bartlett" if all_normal else "levene"
         with np.errstate(all="ignore"):
             res = (

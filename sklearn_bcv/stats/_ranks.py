@@ -5,9 +5,8 @@ diagram, so a rank and a CD are computed in one place.
 """
 
 import numpy as np
-from scipy.stats import norm, studentized_range
+from scipy.stats import norm, rankdata, studentized_range
 
-from ._ties import row_tolerance, tied_ranks
 from ._utils import check_alpha, check_finite
 
 __all__ = ["critical_difference", "rank_scores", "rank_std_error"]
@@ -56,23 +55,22 @@ def rank_scores(scores):
     Returns
     -------
     ranks : ndarray of shape (n_datasets, k)
-        Ties get the average of the ranks they span. Scores within
-        ``2**-46`` times the data set's largest ``|score|`` of each other tie
-        (the tie rule of :mod:`._ties`): the mean of per-split scores that
-        are equal in your decimals can differ in its last bits.
+        Ties get the average of the ranks they span. The scores are your
+        numbers: two tie only when they are equal (the tie rule of
+        :mod:`._ties`); :func:`~sklearn_bcv.compare_scores` makes the means
+        of per-split scores that are equal in your decimals equal before
+        it ranks them, each data set on its own.
 
     Examples
     --------
     >>> from sklearn_bcv.stats._ranks import rank_scores
     >>> rank_scores([[0.9, 0.8, 0.8], [0.7, 0.9, 0.5]]).tolist()
     [[1.0, 2.5, 2.5], [2.0, 1.0, 3.0]]
-    >>> (0.1 + 0.2) / 2 == 0.3 / 2
-    False
-    >>> rank_scores([[(0.1 + 0.2) / 2, 0.3 / 2]]).tolist()
-    [[1.5, 1.5]]
+    >>> rank_scores([[1e-14, 2e-14, 0.9]]).tolist()  # distinct: never merged
+    [[3.0, 2.0, 1.0]]
     """
     scores = check_score_table(scores, min_datasets=1, min_estimators=1)
-    return tied_ranks(-scores, row_tolerance(scores), axis=1)
+    return rankdata(-scores, method="average", axis=1)
 
 
 def rank_std_error(k, n_datasets):
