@@ -150,8 +150,11 @@ def _plan(
     rope,
     alternative,
     random_state,
+    table_shape=None,
 ):
-    """``(rank plan, pairwise plan, control index)``, checked before any fit."""
+    """``(rank plan, pairwise plan, control index)``, checked before any fit
+    (``table_shape``: ``(n_datasets, k)``, for the tests' bounds on the work
+    of the whole table)."""
     control = check_names_subset(control, names, name="control")
     check_family(correction, control)
     control = None if control is None else names.index(control)
@@ -175,6 +178,7 @@ def _plan(
                 # The rank tests compare all k at once: two-sided.
                 alternative=alternative if pairwise else "two-sided",
                 context=context,
+                table_shape=table_shape,
             )
         )
     return plans[0], plans[1], control
@@ -505,6 +509,7 @@ def compare_scores(
         rope=rope,
         alternative=alternative,
         random_state=seed,
+        table_shape=table.scores.shape,
     )
     result = build_datasets_result(
         table,
@@ -808,6 +813,7 @@ effect_size, effect_size_intervals
         rope=rope,
         alternative=alternative,
         random_state=sampling_seed,
+        table_shape=(len(pairs), len(names)),
     )
     full_needs = {
         "scores",
