@@ -363,14 +363,17 @@ def test_weak_order_levels_by_hand():
     )
 
 
-def test_weak_order_levels_tie_equal_scores_only():
-    """The user's own scores tie only when they are equal: 0.1 + 0.2 is not
-    0.3, and log losses of 1e-14 and 2e-14 beside 0.9 stay apart (the
-    means of per-split scores equal in the decimals are made equal by
-    compare_scores, tests/test_hostile_round4_ties.py); any change of
-    units that keeps the order keeps the levels."""
-    scores = np.array([[0.1 + 0.2, 0.3, 0.3], [1e-14, 2e-14, 0.9]])
-    np.testing.assert_array_equal(weak_order_levels(scores), [[0, 1, 1], [2, 1, 0]])
+def test_weak_order_levels_tie_what_the_decimals_tie():
+    """0.1 + 0.2 and 0.3, 0.81 typed and 1 - 0.19 computed: equal in the
+    user's decimals, one ulp apart in floating point; 0.3 and 0.30000001
+    are not tied, nor are log losses of 1e-14 and 2e-14 beside 0.9 (each
+    score at its own precision, never another's)."""
+    scores = np.array(
+        [[0.1 + 0.2, 0.3, 0.30000001], [1 - 0.19, 0.81, 0.8], [1e-14, 2e-14, 0.9]]
+    )
+    np.testing.assert_array_equal(
+        weak_order_levels(scores), [[1, 1, 0], [0, 0, 1], [2, 1, 0]]
+    )
     np.testing.assert_array_equal(
         weak_order_levels(100 * scores), weak_order_levels(scores)
     )

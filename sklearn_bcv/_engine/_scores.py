@@ -37,16 +37,18 @@ class ScoreTable:
     precision: float = float(np.finfo(np.float64).eps)
     #: (N, k): the largest |score| each cell's mean was computed from (its
     #: per-split scores), when ``scores`` are means; None when they are the
-    #: user's own numbers (compared as they are).
+    #: user's own numbers (each its own scale).
     cell_scale: np.ndarray | None = None
 
     def cell_tolerance(self):
-        """(N, k) tie-rule tolerance of each derived score (a mean of
-        per-split scores), or None for the user's own scores."""
-        if self.cell_scale is None:
-            return None
+        """(N, k) tie-rule tolerance of each score: of the user's own, from
+        its own magnitude (equal at their own precision); of a mean of
+        per-split scores, from those scores."""
+        scale = np.abs(self.scores)
+        if self.cell_scale is not None:
+            scale = np.maximum(scale, self.cell_scale)
         with scores_precision(self.precision):
-            return tie_unit() * self.cell_scale
+            return tie_unit() * scale
 
     def _pair_scale(self, rows, cols):
         """The largest |score| each difference of ``scores[:, a] -

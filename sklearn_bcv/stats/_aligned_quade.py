@@ -11,7 +11,6 @@ set's ranks by the rank of its range. Each comes with its post hoc family
 
 import numpy as np
 from scipy import special
-from scipy.stats import rankdata
 
 from ._across_utils import (
     _TWO_SIDED,
@@ -23,7 +22,7 @@ from ._across_utils import (
 from ._ranks import check_score_table
 from ._references import CONOVER_1999, GARCIA_2010, HODGES_1962, QUADE_1979
 from ._registry import register_test
-from ._ties import row_tolerance, tied_ranks
+from ._ties import row_tolerance, tied_ranks, value_tolerance
 from ._utils import (
     check_alpha,
     check_alternative,
@@ -376,9 +375,10 @@ def _quade_terms(scores):
     n_datasets, k = scores.shape
     scores, _ = power_of_two_scale(scores, axis=None)
     # Ranges equal in the user's decimals tie, each by its own data set's
-    # magnitude; the scores themselves are compared as they are.
+    # magnitude; the scores themselves at their own precision, as ranked
+    # everywhere (rank_scores).
     weights = tied_ranks(np.ptp(scores, axis=1), row_tolerance(scores)[:, 0])
-    within = rankdata(scores, method="average", axis=1)  # 1 = worst
+    within = tied_ranks(scores, value_tolerance(scores), axis=1)  # 1 = worst
     s = weights[:, None] * (within - (k + 1) / 2.0)
     totals = s.sum(axis=0)
     return totals, float(np.sum(s**2)), float(np.sum(totals**2) / n_datasets)

@@ -46,6 +46,7 @@ from ._ties import (
     precision_of,
     scores_precision,
     tie_unit,
+    value_tolerance,
 )
 from ._utils import (
     as_numeric_array,
@@ -616,18 +617,21 @@ def _pair_columns(table, pairs, cell_tolerance):
     rule's tolerances: of each pair's centres (P,) and of each pair's
     differences on each data set (P, n), from that pair's own two scores.
 
-    The user's scores (``cell_tolerance`` None) are compared as they are;
-    derived ones (means of per-split scores, each with its own tolerance)
-    that are equal in the user's decimals are made equal within the two
-    columns of each pair, which then get columns of their own.
+    Scores equal by the tie rule (``cell_tolerance``, each score's own:
+    None, the user's own scores at their own precision; means of per-split
+    scores from those) are made equal within the two columns of each pair,
+    which then get columns of their own (never merged with a third
+    estimator's scores).
     """
     i, j = np.array(pairs).T
     unit = tie_unit()
     magnitude = np.abs(table)
     rows = unit * np.maximum(magnitude[:, i], magnitude[:, j]).T  # (P, n)
-    if cell_tolerance is not None:
-        cells = np.maximum(cell_tolerance[:, i], cell_tolerance[:, j]).T
-        rows = np.maximum(rows, cells)
+    if cell_tolerance is None:
+        cell_tolerance = value_tolerance(table)
+    cells = np.maximum(cell_tolerance[:, i], cell_tolerance[:, j]).T
+    rows = np.maximum(rows, cells)
+    if np.any(cell_tolerance > 0):
         both = np.stack([table[:, i].T, table[:, j].T], axis=1)  # (P, 2, n)
         widths = np.stack([cell_tolerance[:, i].T, cell_tolerance[:, j].T], axis=1)
         merged = merge_ties(
@@ -654,9 +658,9 @@ def _effect_sizes(
     """``[(estimate, low, high, note, width), ...]`` of ``pairs`` of columns
     of ``table`` (n, k), every pair resampled with the same indices;
     ``width`` is the estimate's rounding (within it, values tie).
-    ``cell_tolerance`` (n, k): the tie rule's tolerance of each score when
-    the scores are derived (means of per-split scores), None for the
-    user's own."""
+    ``cell_tolerance`` (n, k): the tie rule's tolerance of each score
+    (means of per-split scores: from those; None: each score its own
+    scale, as the user's own scores)."""
     # The kinds are scale invariant: a common power-of-two scale (exact)
     # keeps squares and sums of extreme scores finite. A kind in the
     # scores' units is scaled back at the end (exact too).

@@ -19,7 +19,7 @@ from ._pairwise_across import _merged_differences
 from ._ranks import check_score_table
 from ._references import DEMSAR_2006, TUKEY_1949
 from ._registry import register_test
-from ._ties import merge_magnitudes, tie_tolerance
+from ._ties import merge_magnitudes, tie_tolerance, value_tolerance
 from ._ttests import _mean_and_sum_of_squares
 from ._utils import (
     check_alpha,
@@ -342,15 +342,14 @@ def paired_t_datasets(
     )
 
 
-def _constant(column, tolerance=None):
-    """Whether ``column`` is constant: every score equal, or for derived
-    scores (means, ``tolerance`` their tie-rule tolerances) equal in the
-    user's decimals."""
+def _constant(column, tolerance):
+    """Whether ``column`` is constant: its scores all equal by the tie rule
+    (``tolerance``, each score's own)."""
     spread = np.ptp(column)
-    return spread == 0 or (tolerance is not None and spread <= np.max(tolerance))
+    return spread == 0 or spread <= np.max(tolerance)
 
 
-def _shapiro(column, tolerance=None):
+def _shapiro(column, tolerance):
     """``(statistic, pvalue, note)`` of Shapiro–Wilk; None where undefined."""
     if column.size < 3:
         return None, None, "fewer than 3 data sets"
@@ -374,14 +373,16 @@ def auto_path(scores, names, *, alpha=0.05, control=None, cell_tolerance=None):
 
     Shapiro–Wilk is undefined on fewer than 3 data sets or a constant
     column: that column is then not taken as normal (the rank-based path,
-    which needs no such assumption). The user's scores are constant when
-    they are equal; ``cell_tolerance`` (N, k), for derived scores (means of
-    per-split scores), is each one's tie-rule tolerance.
+    which needs no such assumption). A column is constant when its scores
+    are equal by the tie rule: ``cell_tolerance`` (N, k), each score's
+    (from the per-split scores of a mean); None, each at its own precision.
     """
     scores = check_score_table(scores)
     n, k = scores.shape
     level = alpha / k
-    cells = [None if cell_tolerance is None else cell_tolerance[:, j] for j in range(k)]
+    if cell_tolerance is None:
+        cell_tolerance = value_tolerance(scores)
+    cells = [cell_tolerance[:, j] for j in range(k)]
     normality = []
     for j, name in enumerate(names):
         statistic, pvalue, note = _shapiro(scores[:, j], cells[j])

@@ -157,16 +157,18 @@ def weak_order_levels(scores, *, greater_is_better=True):
     levels : ndarray of int of shape (n_datasets, k)
         0 for the group of the best estimators of the row, 1 for the next
         group, ...; tied estimators share a level. Two scores tie when they
-        are equal (the ranks of :func:`~sklearn_bcv.stats.friedman` do the
-        same; :func:`~sklearn_bcv.compare_scores` makes means of per-split
-        scores that are equal in your decimals equal first), so the levels
-        are the same for fractions, percents and shifted scores.
+        are equal at their own precision (within ``2**-46`` of their own
+        magnitude: a rounding, never a difference of decimals; the ranks of
+        :func:`~sklearn_bcv.stats.friedman` do the same, and
+        :func:`~sklearn_bcv.compare_scores` makes means of per-split scores
+        that are equal in your decimals equal first), so the levels are the
+        same for fractions, percents and shifted scores.
 
     Examples
     --------
     >>> import numpy as np
     >>> from sklearn_bcv.stats._plackett_luce import weak_order_levels
-    >>> weak_order_levels(np.array([[0.3, 0.3, 0.5], [0.8, 0.7, 0.9]]))
+    >>> weak_order_levels(np.array([[0.1 + 0.2, 0.3, 0.5], [0.8, 0.7, 0.9]]))
     array([[1, 1, 0],
            [1, 2, 0]])
     """

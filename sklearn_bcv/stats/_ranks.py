@@ -5,8 +5,9 @@ diagram, so a rank and a CD are computed in one place.
 """
 
 import numpy as np
-from scipy.stats import norm, rankdata, studentized_range
+from scipy.stats import norm, studentized_range
 
+from ._ties import tied_ranks, value_tolerance
 from ._utils import check_alpha, check_finite
 
 __all__ = ["critical_difference", "rank_scores", "rank_std_error"]
@@ -56,10 +57,13 @@ def rank_scores(scores):
     -------
     ranks : ndarray of shape (n_datasets, k)
         Ties get the average of the ranks they span. The scores are your
-        numbers: two tie only when they are equal (the tie rule of
-        :mod:`._ties`); :func:`~sklearn_bcv.compare_scores` makes the means
-        of per-split scores that are equal in your decimals equal before
-        it ranks them, each data set on its own.
+        numbers: two tie only when they are equal at their own precision
+        (the tie rule of :mod:`._ties`: within ``2**-46`` of their own
+        magnitude, a rounding, never a difference of decimals, and never
+        because of another score's or another data set's magnitude);
+        :func:`~sklearn_bcv.compare_scores` makes the means of per-split
+        scores that are equal in your decimals equal before it ranks them,
+        each data set on its own.
 
     Examples
     --------
@@ -68,9 +72,11 @@ def rank_scores(scores):
     [[1.0, 2.5, 2.5], [2.0, 1.0, 3.0]]
     >>> rank_scores([[1e-14, 2e-14, 0.9]]).tolist()  # distinct: never merged
     [[3.0, 2.0, 1.0]]
+    >>> rank_scores([[(0.1 + 0.2) / 2, 0.3 / 2]]).tolist()  # a mean's rounding
+    [[1.5, 1.5]]
     """
     scores = check_score_table(scores, min_datasets=1, min_estimators=1)
-    return rankdata(-scores, method="average", axis=1)
+    return tied_ranks(-scores, value_tolerance(scores), axis=1)
 
 
 def rank_std_error(k, n_datasets):

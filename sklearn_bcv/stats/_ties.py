@@ -2,12 +2,15 @@
 compares values it derives from the scores.
 
 Scores come as decimals (0.81, or 81 %). The user's own scores are equal
-only when they are equal: they are ranked and compared exactly. The values
-the tests derive from them -- differences ``a - b``, means of per-split
-scores, aligned values ``x_ij - mean_i``, ranges, Walsh averages, spreads
--- are computed in binary floating point, so two of them that are equal in
-the user's decimals can differ in their last bits, and differently in other
-units or another column order: ``0.83 - 0.82`` is ``0.010000000000000009``,
+only when they are equal at their own precision: each is its own ``M``
+below (a score within ``τ`` of another is that score with a rounding, a
+mean the user computed; two decimals never are), never another score's or
+another data set's. The values the tests derive from them -- differences
+``a - b``, means of per-split scores, aligned values ``x_ij - mean_i``,
+ranges, Walsh averages, spreads -- are computed in binary floating point,
+so two of them that are equal in the user's decimals can differ in their
+last bits, and differently in other units or another column order:
+``0.83 - 0.82`` is ``0.010000000000000009``,
 ``0.82 - 0.81`` is ``0.009999999999999898`` and ``83 - 82`` is ``1``.
 
 The rule (``doc/user_guide.rst``, "Ties in your units"): two derived values
