@@ -31,7 +31,6 @@ from ._engine._incomplete import (
     pairs_without_data,
     planning_needs,
     read_table,
-    table_score_scale,
     with_run_correlation,
 )
 from ._engine._plan import check_tests_argument, plan_across, plan_many
@@ -44,7 +43,7 @@ from ._engine._replicability import (
     store_pvalues,
     table_pvalues,
 )
-from ._engine._scores import ScoreTable
+from ._engine._scores import ScoreTable, mean_scores
 from ._engine._split_scores import refuse_split_tables
 from ._engine._validation import (
     check_estimator_list,
@@ -65,6 +64,7 @@ from .stats._registry import (
     get_entry,
     keyword_names,
 )
+from .stats._ties import scores_precision
 from .stats._utils import stable_mean
 
 __all__ = ["BenchmarkResult", "benchmark", "compare_scores"]
@@ -93,24 +93,30 @@ def _is_auto(tests):
     return isinstance(tests, str) and tests == "auto"
 
 
-def _auto(scores, names, alpha, control):
+def _auto(scores, names, alpha, control, cell_tolerance=None):
     """The ``auto`` field: :func:`~sklearn_bcv.stats._parametric_across.auto_path`
     as Bunches."""
-    decision = auto_path(scores, names, alpha=alpha, control=control)
+    decision = auto_path(
+        scores, names, alpha=alpha, control=control, cell_tolerance=cell_tolerance
+    )
     decision["normality"] = [Bunch(**row) for row in decision["normality"]]
     if decision["variance"] is not None:
         decision["variance"] = Bunch(**decision["variance"])
     return Bunch(**decision)
 
 
-def _attach_effect_sizes(result, scores, effect_size, auto, *, seed, intervals):
+def _attach_effect_sizes(
+    result, scores, effect_size, auto, *, seed, intervals, table=None
+):
     """``result.effect_sizes`` from the (N, k) higher-is-better ``scores``
     (none when a fit failed: no statistic runs then), of the kind
     ``effect_size``, else that of the automatic path ``auto``, else
     ``cohen_dz``, and beside them ``result.mean_differences``, the mean
     difference of every pair in the scores' units; the intervals per pair,
     or simultaneous over the pairs (``intervals``); ``effect_size=False``
-    computes none (the three fields None)."""
+    computes none (the three fields None). ``table`` (the
+    :class:`~._engine._scores.ScoreTable`) says whether the scores are the
+    user's own or means, and their precision (the tie rule's)."""
     if effect_size is False:
         result["effect_size_kind"] = result["effect_sizes"] = None
         result["mean_differences"] = None
@@ -127,15 +133,19 @@ def _attach_effect_sizes(result, scores, effect_size, auto, *, seed, intervals):
         else int(np.argmin(result.mean_ranks))
     )
     effects = {}
+    precision = None if table is None else table.precision
+    cells = None if table is None else table.cell_tolerance()
     for each in dict.fromkeys([kind, "mean_difference"]):
-        effects[each] = pairwise_effect_sizes(
-            scores,
-            names,
-            kind=each,
-            reference=reference,
-            random_state=seed,
-            simultaneous=intervals == "simultaneous",
-        )
+        with scores_precision(precision or np.finfo(np.float64).eps):
+            effects[each] = pairwise_effect_sizes(
+                scores,
+                names,
+                kind=each,
+                reference=reference,
+                random_state=seed,
+                simultaneous=intervals == "simultaneous",
+                cell_tolerance=cells,
+            )
     result["effect_sizes"] = effects[kind]
     result["mean_differences"] = effects["mean_difference"]
 
@@ -168,8 +178,11 @@ def _plan(
     rope,
     alternative,
     random_state,
+    table_shape=None,
 ):
-    """``(rank plan, pairwise plan, control index)``, checked before any fit."""
+    """``(rank plan, pairwise plan, control index)``, checked before any fit
+    (``table_shape``: ``(n_datasets, k)``, for the tests' bounds on the work
+    of the whole table)."""
     control = check_names_subset(control, names, name="control")
     check_family(correction, control)
     control = None if control is None else names.index(control)
@@ -193,23 +206,25 @@ def _plan(
                 # The rank tests compare all k at once: two-sided.
                 alternative=alternative if pairwise else "two-sided",
                 context=context,
+                table_shape=table_shape,
             )
         )
     return plans[0], plans[1], control
 
 
-def _with_score_scale(plan, table):
-    """The pairwise ``plan`` with ``score_scale`` set, for every test that
-    takes it (unless the user set it), to each data set's largest
-    ``|score|``: the tie rule of the tests on differences (equal in the
-    user's decimals means equal) then reads the scores' units, not the
-    differences'."""
-    scale = table_score_scale(table)
+def _with_score_scale(plan):
+    """The pairwise ``plan`` with ``score_scale`` among the needs of every
+    test that takes it (unless the user set it): each pair's, per data set,
+    the largest ``|score|`` of its two estimators there (their per-split
+    scores included). The tie rule of the tests on differences (equal in
+    the user's decimals means equal) then reads the units of the scores
+    each difference came from -- never another estimator's or another data
+    set's."""
     planned = []
     for test in plan:
         accepted = keyword_names(get_entry(test.name).func) or frozenset()
         if "score_scale" in accepted and "score_scale" not in test.params:
-            test = test._replace(params={**test.params, "score_scale": scale})
+            test = test._replace(needs=(*test.needs, "score_scale"))
         planned.append(test)
     return planned
 
@@ -586,7 +601,7 @@ def compare_scores(
     if _is_auto(tests):
         check_auto(table)
         check_names_subset(control, table.names, name="control")
-        auto = _auto(table.scores, table.names, alpha, control)
+        auto = _auto(table.scores, table.names, alpha, control, table.cell_tolerance())
         tests = auto.tests
         if pairwise_tests is None:
             pairwise_tests = auto.pairwise_tests
@@ -601,6 +616,7 @@ def compare_scores(
         rope=rope,
         alternative=alternative,
         random_state=seed,
+        table_shape=table.scores.shape,
     )
     pairs = pairs_tested(len(table.names), control)
     check_plan(table, rank_plan, pairwise_plan, pairs, table.names)
@@ -608,7 +624,7 @@ def compare_scores(
     result = build_datasets_result(
         table,
         rank_plan=rank_plan,
-        pairwise_plan=_with_score_scale(pairwise_plan, table),
+        pairwise_plan=_with_score_scale(pairwise_plan),
         correction=correction,
         control=control,
         alpha=alpha,
@@ -642,6 +658,7 @@ def compare_scores(
         auto,
         seed=seed,
         intervals=effect_size_intervals,
+        table=table,
     )
     return result
 
@@ -943,6 +960,7 @@ effect_size, effect_size_intervals
         rope=rope,
         alternative=alternative,
         random_state=sampling_seed,
+        table_shape=(len(pairs), len(names)),
     )
     full_needs = {
         "scores",
@@ -1004,13 +1022,15 @@ effect_size, effect_size_intervals
     stores = [store for _, store in fitted]
     split_scores = _stack([store.scores for store in stores])
     failed = [name for name, store in zip(dataset_names, stores) if store.any_failed]
+    means, cell_scale = mean_scores([store.scores for store in stores])
     table = ScoreTable(
-        scores=np.array([stable_mean(store.scores, axis=0) for store in stores]),
+        scores=means,
         names=names,
         datasets=dataset_names,
         split_scores=split_scores if isinstance(split_scores, np.ndarray) else None,
         n_train=np.array([store.n_train for store in stores]),
         n_test=np.array([store.n_test for store in stores]),
+        cell_scale=cell_scale,
     )
     # A cell (data set, estimator) with a failed fit is a hole: kept as NaN
     # (missing="skillings_mack"), its data set dropped ("drop"), or no test
@@ -1025,7 +1045,7 @@ effect_size, effect_size_intervals
         stores = [store for store, keep in zip(stores, kept) if keep]
     auto = None
     if auto_requested and not failed:
-        auto = _auto(table.scores, names, alpha, control)
+        auto = _auto(table.scores, names, alpha, control, table.cell_tolerance())
         rank_plan, pairwise_plan, _ = _plan(
             full_needs,
             names,
@@ -1068,7 +1088,7 @@ effect_size, effect_size_intervals
     result = build_datasets_result(
         table,
         rank_plan=rank_plan,
-        pairwise_plan=_with_score_scale(pairwise_plan, table),
+        pairwise_plan=_with_score_scale(pairwise_plan),
         correction=correction,
         control=control_index,
         alpha=alpha,
@@ -1108,6 +1128,7 @@ effect_size, effect_size_intervals
         auto,
         seed=sampling_seed,
         intervals=effect_size_intervals,
+        table=table,
     )
     if not isinstance(split_scores, np.ndarray):
         result["split_scores"] = [s for s, keep in zip(split_scores, kept) if keep]

@@ -229,3 +229,18 @@ def test_auto_path_is_the_same_in_any_units():
     other = compare_scores(100 * scores + 0.1, tests="auto")
     assert base.auto.path == other.auto.path
     assert base.auto.reason == other.auto.reason
+
+
+def test_differences_that_cancel_give_t_zero_in_any_units():
+    # 0.0001 - 0.0002 + 0.0001 = 0 in the decimals: the paired t test across
+    # data sets says 0 (its rounding residue was 2.7e-16 in these units and
+    # 3e-12 after 0.5·x − 2.5; found by the property test above).
+    from sklearn_bcv.stats import paired_t_datasets
+
+    scores = np.array([[0.0003, 0.0002], [0.0, 0.0002], [0.0002, 0.0001]])
+    for a, b in MAPS:
+        moved = a * scores + b
+        d = moved[:, 0] - moved[:, 1]
+        result = paired_t_datasets(d, score_scale=np.abs(moved).max(axis=1))
+        assert result.statistic == 0.0 and result.mean_difference == 0.0
+        assert result.pvalue == 1.0

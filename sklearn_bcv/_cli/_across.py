@@ -50,7 +50,9 @@ def rope_width(text):
 def add_effect_sizes_argument(group):
     """``--no-effect-sizes``: compute no effect sizes (``effect_size=False``);
     ``--simultaneous-intervals``: their intervals simultaneous over the
-    pairs (``effect_size_intervals="simultaneous"``)."""
+    pairs (``effect_size_intervals="simultaneous"``). The two contradict
+    each other: together, a usage error (status 2)."""
+    group = group.add_mutually_exclusive_group()
     group.add_argument(
         "--no-effect-sizes",
         action="store_true",

@@ -39,6 +39,7 @@ from ..stats._registry import (
     get_entry,
     keyword_names,
 )
+from ..stats._ties import merge_rows, precision_of, scores_precision, tie_unit
 from ..stats._utils import power_of_two_scale, unscale
 from ._scores import ScoreTable, _frame_values, _is_frame, _labels, check_sizes
 from ._scores import score_table as _complete_table
@@ -61,7 +62,6 @@ __all__ = [
     "pairs_without_data",
     "planning_needs",
     "read_table",
-    "table_score_scale",
     "with_run_correlation",
 ]
 
@@ -136,6 +136,11 @@ class IncompleteTable(ScoreTable):
         or run)."""
         rows, complete = self._pair_rows((a, b))
         needs = {"dataset_differences": self._difference(self.scores[rows], a, b)}
+        # The tie rule's scale of each difference: its own pair's scores on
+        # its own data set, on the rows of the differences the test takes.
+        scale = np.nan_to_num(self._pair_scale(a, b))
+        splits = only is not None and "split_differences" in only
+        needs["score_scale"] = scale[complete if splits else rows]
         if self.split_scores is not None:
             needs["split_differences"] = self._difference(
                 self.split_scores[complete], a, b
@@ -186,22 +191,6 @@ class IncompleteTable(ScoreTable):
             return needs
 
         return needs_of_pairs
-
-
-def table_score_scale(table):
-    """The largest ``|score|`` of each data set (the tie rule of the tests
-    on differences reads the scores' units), or, for a table whose pairs
-    have different rows, of the whole table (one number for every pair)."""
-    if isinstance(table, IncompleteTable) and table.per_pair:
-        values = [np.abs(table.scores)]
-        if table.split_scores is not None:
-            values.append(np.abs(table.split_scores).ravel())
-        largest = max(float(np.nanmax(v, initial=0.0)) for v in values)
-        return largest if largest > 0 else None
-    scale = np.max(np.abs(table.scores), axis=1)
-    if table.split_scores is not None:
-        scale = np.maximum(scale, np.max(np.abs(table.split_scores), axis=(1, 2)))
-    return scale
 
 
 def pairs_without_data(table, pairs, *, at_least=2):
@@ -525,6 +514,7 @@ def read_table(
     """
     missing = check_missing(missing)
     runs = _check_runs(runs)
+    precision = precision_of(scores)  # float32 scores tie at float32's
     values, frame_datasets, frame_names, kind, labels = _input_values(scores, runs)
     arr = _checked_array(values, kind)
     labels = split_labels if split_labels is not None else labels
@@ -606,8 +596,10 @@ def read_table(
             datasets=kept,
             n_train=sizes[0],
             n_test=sizes[1],
+            precision=precision,
         )
         return TableInput(table, report, None, table.scores, user_splits)
+    means, cell_scale = _merged_means(means, by_run, precision)
     table = IncompleteTable(
         scores=means[keep],
         names=list(names),
@@ -618,6 +610,8 @@ def read_table(
         observed=observed[keep],
         complete=complete[keep],
         runs=kind == "runs",
+        precision=precision,
+        cell_scale=None if cell_scale is None else cell_scale[keep],
     )
     run_info = None
     if kind == "runs":
@@ -628,6 +622,20 @@ def read_table(
             correlation=None if n_train is not None else 0.0,
         )
     return TableInput(table, report, run_info, table.scores, user_splits)
+
+
+def _merged_means(means, by_run, precision):
+    """``(means, cell_scale)``: the means of per-split scores or runs
+    (``by_run``, (N, n, k), NaN where absent) made equal within each data
+    set when equal in the user's decimals (each by the magnitude of its
+    own scores), and the largest ``|score|`` each mean comes from; the
+    user's own scores (``by_run`` None) as they are."""
+    if by_run is None:
+        return means, None
+    magnitude = np.abs(np.where(np.isnan(by_run), 0.0, by_run))
+    cell_scale = magnitude.max(axis=1) if by_run.shape[1] else np.zeros(means.shape)
+    with scores_precision(precision):
+        return merge_rows(means, tie_unit() * cell_scale), cell_scale
 
 
 def array_from_cells(cells, names, datasets, *, per=None):
@@ -711,6 +719,7 @@ def benchmark_holes(table, failed, missing):
             split_scores=None if splits is None else splits[keep],
             n_train=None if table.n_train is None else table.n_train[keep],
             n_test=None if table.n_test is None else table.n_test[keep],
+            cell_scale=None if table.cell_scale is None else table.cell_scale[keep],
         )
         return TableInput(kept, report, None, kept.scores, kept.split_scores)
     scores = np.where(observed, table.scores, np.nan)
@@ -726,6 +735,8 @@ def benchmark_holes(table, failed, missing):
         observed=observed,
         complete=observed,
         runs=False,
+        precision=table.precision,
+        cell_scale=table.cell_scale,
     )
     return TableInput(holed, report, None, scores, splits)
 

@@ -103,9 +103,10 @@ def unavailable_reason(name, need):
     )
 
 
-def _check_params(entry, params, argument):
+def _check_params(entry, params, argument, table_shape=None):
     """Refuse parameters the test's function does not take, and values its
-    own checks refuse (before any fit)."""
+    own checks refuse (before any fit; ``table_shape`` for the checks of
+    the work of a whole table)."""
     accepted = keyword_names(entry.func)
     if accepted is not None:  # else **kwargs, or no signature to check against
         own = sorted(accepted - set(entry.needs))
@@ -116,7 +117,7 @@ def _check_params(entry, params, argument):
                 f"{entry.name} takes {own}."
             )
     try:
-        entry.check_params(params)
+        entry.check_params(params, table_shape=table_shape)
     except ValueError as exc:
         raise ValueError(f"{argument}[{entry.name!r}]: {exc}") from None
 
@@ -338,7 +339,18 @@ _NEED_TEXT = {
 }
 
 
-def plan_across(tests, *, pairwise, available, alternative, context):
+#: Parameters of a test across data sets that describe the table itself:
+#: a comparison sets them from its own arguments, and refuses them in the
+#: test's options (a ranking's ``greater_is_better`` would reverse what
+#: every other test sees; its ``names`` would relabel it).
+_TABLE_PARAMETERS = {
+    "greater_is_better": "the comparison's greater_is_better (compare_scores"
+    "(..., greater_is_better=False), the command line's --lower-is-better)",
+    "names": "the comparison's names (names= or the table's columns)",
+}
+
+
+def plan_across(tests, *, pairwise, available, alternative, context, table_shape=None):
     """The plan of tests across data sets, checked before any fit.
 
     Parameters
@@ -356,7 +368,12 @@ def plan_across(tests, *, pairwise, available, alternative, context):
     context : dict
         Parameters the comparison sets for every test whose function takes
         them (``control``, ``rope``, ``random_state``), unless the user set
-        them in ``tests={name: {...}}``.
+        them in ``tests={name: {...}}``; ``names`` always (the parameters
+        of the table itself, ``names`` and ``greater_is_better``, are
+        refused in ``tests``).
+    table_shape : tuple, default=None
+        ``(n_datasets, k)`` when known before any fit: a test's bound on the
+        work of the whole table is checked then.
     """
     argument = "pairwise_tests" if pairwise else "tests"
     requested = check_tests_argument(tests, argument=argument)
@@ -388,7 +405,15 @@ def plan_across(tests, *, pairwise, available, alternative, context):
                 f"{name} supports alternative in {list(entry.alternatives)} only; "
                 f"got {alternative!r}."
             )
-        _check_params(entry, params, argument)
+        table_params = sorted(set(params) & set(_TABLE_PARAMETERS))
+        if table_params:
+            raise ValueError(
+                f"{argument}[{name!r}] sets {', '.join(table_params)}, which "
+                "describe the table and are the comparison's own: give "
+                + "; ".join(_TABLE_PARAMETERS[key] for key in table_params)
+                + "."
+            )
+        _check_params(entry, params, argument, table_shape=table_shape)
         accepted = keyword_names(entry.func) or frozenset()
         shared = {
             key: value

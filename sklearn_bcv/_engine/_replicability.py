@@ -29,7 +29,7 @@ from ..stats._replicability import (
     one_result,
     replicability_rows,
 )
-from ._incomplete import IncompleteTable, table_score_scale
+from ._incomplete import IncompleteTable
 from ._plan import recommend
 
 __all__ = [
@@ -100,7 +100,6 @@ def table_pvalues(table, pairs):
     func = get_test(test)
     splits = table.split_scores  # (N, S, k)
     n_datasets, n_splits = splits.shape[:2]
-    scale = table_score_scale(table)
     greater = np.full((len(pairs), n_datasets), np.nan)
     less = np.full((len(pairs), n_datasets), np.nan)
     if not pairs:
@@ -111,6 +110,9 @@ def table_pvalues(table, pairs):
     for start in range(0, len(pairs), chunk):
         part = np.array(pairs[start : start + chunk], dtype=np.intp)
         d = by_estimator[part[:, 0]] - by_estimator[part[:, 1]]  # (P, N, S)
+        # Each pair's own scale per data set: the tie rule never reads
+        # another estimator's scores.
+        scale = np.nan_to_num(table._pair_scale(part[:, 0], part[:, 1]))
         missing = np.isnan(d).any(axis=2)
         merged = merged_split_differences(
             np.where(missing[..., None], 0.0, d), test, scale, batch=True
@@ -127,7 +129,7 @@ def table_pvalues(table, pairs):
                 if np.count_nonzero(keep) < 2:
                     continue
                 kwargs = next(kw for rows, kw in groups if i in rows)
-                own = scale if np.ndim(scale) == 0 else scale[[i]]
+                own = scale[p, [i]]
                 values = merged_split_differences(d[p, i][None, keep], test, own)
                 g, s = _one_sided(func, values, kwargs)
                 greater[start + p, i], less[start + p, i] = float(g[0]), float(s[0])

@@ -9,6 +9,7 @@ from .._results._letters import check_posthoc_test, family_decisions, maximal_gr
 from ..stats._ranks import critical_difference
 from ..stats._registry import declared_tests, get_entry
 from ._common import check_result
+from ._labels import display_names
 from ._validate import check_mean_ranks, check_names
 
 __all__ = ["CriticalDifferenceDisplay"]
@@ -355,9 +356,10 @@ class CriticalDifferenceDisplay:
         left = by_x[:n_left]
         right = by_x[n_left:][::-1]
         texts = {}
+        labels = display_names(names)  # drawable text; names stay the keys
         for side, members in (("left", left), ("right", right)):
             for j in members:
-                label = names[j]
+                label = labels[j]
                 if show_ranks:
                     label = f"{label} ({mean_ranks[j]:.2f})"
                 texts[j] = ax.text(

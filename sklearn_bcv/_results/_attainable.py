@@ -177,6 +177,7 @@ def _what_would_change(name, test, result, floor):
         name in _RANK_FAMILIES
         and m > 1
         and ranks is not None
+        and np.isfinite(ranks).all()  # the exact post hoc needs no hole
         and "exact_posthoc" not in ran
     ):
         exact = smallest_difference_pvalue(np.asarray(ranks, dtype=float))

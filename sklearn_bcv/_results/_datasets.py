@@ -10,6 +10,7 @@ from ..stats._ranks import nemenyi_continuity, rank_scores
 from ..stats._references import EFFECT_SIZE_REFERENCES, SPLITTER_REFERENCES
 from ..stats._registry import declaration
 from ..stats._skillings_mack import table_ranks
+from ..stats._ties import scores_precision
 from ..stats._utils import stable_mean
 from ._attainable import fixed_note
 from ._blocks import (
@@ -413,17 +414,21 @@ def build_datasets_result(
         result["split_scores"] = table.split_scores
     result["n_train"], result["n_test"] = table.n_train, table.n_test
     if not skipped:
-        result["tests"] = run_tests(rank_plan, table.all_needs(), alpha, "two-sided")
-        result["pairwise"] = run_pairwise(
-            pairwise_plan,
-            names,
-            table.pair_needs,
-            control=control,
-            correction=correction,
-            alpha=alpha,
-            alternative=alternative,
-            needs_of_pairs=table.pairs_needs,
-        )
+        # The tie rule reads the precision of the scores as given (float32).
+        with scores_precision(getattr(table, "precision", 0.0)):
+            result["tests"] = run_tests(
+                rank_plan, table.all_needs(), alpha, "two-sided"
+            )
+            result["pairwise"] = run_pairwise(
+                pairwise_plan,
+                names,
+                table.pair_needs,
+                control=control,
+                correction=correction,
+                alpha=alpha,
+                alternative=alternative,
+                needs_of_pairs=table.pairs_needs,
+            )
     result["verdict"] = _verdict(result)
     return result
 

@@ -7,7 +7,7 @@ diagram, so a rank and a CD are computed in one place.
 import numpy as np
 from scipy.stats import norm, studentized_range
 
-from ._ties import row_tolerance, tied_ranks
+from ._ties import tied_ranks, value_tolerance
 from ._utils import check_alpha, check_finite
 
 __all__ = [
@@ -61,23 +61,27 @@ def rank_scores(scores):
     Returns
     -------
     ranks : ndarray of shape (n_datasets, k)
-        Ties get the average of the ranks they span. Scores within
-        ``2**-46`` times the data set's largest ``|score|`` of each other tie
-        (the tie rule of :mod:`._ties`): the mean of per-split scores that
-        are equal in your decimals can differ in its last bits.
+        Ties get the average of the ranks they span. The scores are your
+        numbers: two tie only when they are equal at their own precision
+        (the tie rule of :mod:`._ties`: within ``2**-46`` of their own
+        magnitude, a rounding, never a difference of decimals, and never
+        because of another score's or another data set's magnitude);
+        :func:`~sklearn_bcv.compare_scores` makes the means of per-split
+        scores that are equal in your decimals equal before it ranks them,
+        each data set on its own.
 
     Examples
     --------
     >>> from sklearn_bcv.stats._ranks import rank_scores
     >>> rank_scores([[0.9, 0.8, 0.8], [0.7, 0.9, 0.5]]).tolist()
     [[1.0, 2.5, 2.5], [2.0, 1.0, 3.0]]
-    >>> (0.1 + 0.2) / 2 == 0.3 / 2
-    False
-    >>> rank_scores([[(0.1 + 0.2) / 2, 0.3 / 2]]).tolist()
+    >>> rank_scores([[1e-14, 2e-14, 0.9]]).tolist()  # distinct: never merged
+    [[3.0, 2.0, 1.0]]
+    >>> rank_scores([[(0.1 + 0.2) / 2, 0.3 / 2]]).tolist()  # a mean's rounding
     [[1.5, 1.5]]
     """
     scores = check_score_table(scores, min_datasets=1, min_estimators=1)
-    return tied_ranks(-scores, row_tolerance(scores), axis=1)
+    return tied_ranks(-scores, value_tolerance(scores), axis=1)
 
 
 def nemenyi_continuity(k, n_datasets):

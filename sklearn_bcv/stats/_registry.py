@@ -127,13 +127,16 @@ class RegisteredTest:
         runs first), or None when it does not run there unless named."""
         return self.by_default.get(context)
 
-    def check_params(self, params):
+    def check_params(self, params, table_shape=None):
         """Run the test's own checks of ``params`` (a ValueError naming the
         parameter), so that a bad value fails before any fit.
 
         ``alpha`` and ``alternative`` are checked here; the others by the
         test's ``param_check``, called with every parameter of its own, the
-        user's values over the function's defaults.
+        user's values over the function's defaults. ``table_shape``
+        ``(n_datasets, k)``, when the comparison knows it, goes to a
+        ``param_check`` that takes it (a bound on the work of the whole
+        table, refused before any fit).
         """
         if "alpha" in params:
             check_alpha(params["alpha"])
@@ -143,7 +146,13 @@ class RegisteredTest:
             )
         if self.param_check is not None:
             own = _own_defaults(self.func, (*self.needs, "alpha", "alternative"))
-            self.param_check(**{**own, **_without(params, ("alpha", "alternative"))})
+            checked = {**own, **_without(params, ("alpha", "alternative"))}
+            accepted = keyword_names(self.param_check)
+            if table_shape is not None and (
+                accepted is None or "table_shape" in accepted
+            ):
+                checked["table_shape"] = tuple(table_shape)
+            self.param_check(**checked)
 
     def honours(self, alternative):
         """Whether the test can test ``alternative``."""
