@@ -221,7 +221,7 @@ def test_figures_are_pdf_files_included_and_reproducible(results, tmp_path):
     names = sorted(p.name for p in (tmp_path / "a").iterdir())
     # CD diagram, three significance matrices, a posterior, the scores.
     assert len(names) == len(result._report_figures()) == 6
-    assert all(name.startswith("s1-fig-") and name.endswith(".pdf") for name in names)
+    assert all(name.startswith("s1_cfig-") and name.endswith(".pdf") for name in names)
     for name in names:
         assert (
             f"\\includegraphics[width=\\linewidth]{{{tmp_path.as_posix()}/a/{name}}}"

@@ -116,7 +116,10 @@ def check_report_path(text):
 
 def check_report_figures(text, format):
     """The directory of ``--report-figures`` (None without it), checked
-    before any fit: for a LaTeX report only, a path LaTeX reads back."""
+    before any fit: for a LaTeX report only, a path LaTeX reads back, where
+    files can be created (tried for real, in the directory or, when it is
+    still to be made, in the nearest existing one above it: ``/proc`` or a
+    read-only file system fail here, not after the fits)."""
     if text is None:
         return None
     if format != "latex":
@@ -133,6 +136,20 @@ def check_report_figures(text, format):
         raise UsageError(f"--report-figures: {exc}") from None
     if directory.exists() and not directory.is_dir():
         raise UsageError(f"--report-figures: {text} exists and is not a directory")
+    existing = directory
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    try:
+        if not existing.is_dir():
+            raise UsageError(
+                f"--report-figures: cannot create {text}: {existing} is not a directory"
+            )
+        check_creatable(existing / "figure.pdf")
+    except OSError as exc:
+        reason = exc.strerror if exc.strerror and exc.filename else exc
+        raise UsageError(
+            f"--report-figures: cannot write in {text}: {reason}"
+        ) from None
     return directory
 
 

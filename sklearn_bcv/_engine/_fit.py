@@ -421,7 +421,9 @@ def _warn_or_raise_about_fit_failures(outputs, error_score):
     warnings.warn(
         f"\n{len(errors)} fits failed out of a total of {len(outputs)}.\nThe "
         f"scores of these splits are set to {error_score} and no test is run "
-        "(every test needs every split).\nIf these failures are not expected, "
+        "(every test needs every split; across data sets, benchmark's "
+        "missing='skillings_mack' or 'drop' compares the other scores).\nIf "
+        "these failures are not expected, "
         "you can try to debug them by setting error_score='raise'.\n\nBelow are "
         f"more details about the failures:\n{summary}",
         FitFailedWarning,

@@ -9,6 +9,7 @@ from .._compat import check_matplotlib_support
 from ..stats import available_tests
 from ..stats._registry import declaration
 from ._common import check_result, score_name_of
+from ._labels import display_names
 from ._validate import check_bool_matrix, check_matrix_size, check_names
 
 __all__ = ["SignificanceMatrixDisplay"]
@@ -402,7 +403,8 @@ class SignificanceMatrixDisplay:
             order = np.argsort(-mean_scores, kind="stable")
         grid = np.ix_(order, order)
         values, tested, reject = values[grid], tested[grid], reject[grid]
-        labels = [names[j] for j in order]
+        drawn = display_names(names)  # drawable text of the names
+        labels = [drawn[j] for j in order]
         if mean_scores is not None:
             scores = _format_scores(mean_scores)
             labels = [f"{label} ({scores[j]})" for label, j in zip(labels, order)]

@@ -30,7 +30,7 @@ import re
 import unicodedata
 
 from ._blocks import Math, Renderer, Text
-from ._figures import file_stem
+from ._figures import figure_file_name, file_stem
 from ._text import escape_controls
 
 __all__ = ["LatexRenderer", "latex_escape"]
@@ -51,6 +51,7 @@ _LATEX_SPECIAL = {
     "|": r"\textbar{}",
     "±": r"$\pm$",
     "†": r"$^\dagger$",
+    "∞": r"$\infty$",
     "−": "-",
 }
 
@@ -353,12 +354,14 @@ class LatexRenderer(Renderer):
             self._figures_left += 1
             return
         label = self._label(f"fig-{block.label}")
-        path, why = self.figures.pdf(block, f"{file_stem(label)}.pdf")
-        if path is None:
+        path, why = self.figures.pdf(block, figure_file_name(label))
+        if path is None:  # left out, and said where the figure would be
             self.out += [
                 "",
                 f"% Figure not drawn: {escape_controls(str(block.caption))} "
                 f"({escape_controls(why)})",
+                f"\\par\\noindent{{\\small {self.write(block.caption)}: not drawn "
+                f"({self.escape(why)}).}}\\par",
             ]
             return
         self.out += [
