@@ -139,6 +139,26 @@ def _write_files(folder):
                 value = min(1.0, float(mean) + rng.normal(scale=0.01))
                 lines.append(f"{row[0]},{name},{split},{value:.3f}")
     (folder / "runs.csv").write_text("\n".join(lines) + "\n")
+    # holes.csv: the same table with two cells missing (a run that failed).
+    holed = [line.split(",") for line in results.splitlines()]
+    holed[2][1] = holed[5][3] = ""
+    (folder / "holes.csv").write_text("\n".join(",".join(r) for r in holed) + "\n")
+    # seeds.csv: five runs (seeds) of every estimator on every data set.
+    lines = ["dataset,estimator,run,accuracy"]
+    for row in rows[1:]:
+        for name, mean in zip(rows[0][1:], row[1:]):
+            for run in range(5):
+                value = min(1.0, float(mean) + rng.normal(scale=0.01))
+                lines.append(f"{row[0]},{name},seed{run},{value:.3f}")
+    (folder / "seeds.csv").write_text("\n".join(lines) + "\n")
+    # split_scores.csv and repeated_scores.csv: the per-split scores of one
+    # data set, 10 splits (a 5×2 CV) and 100 (10×10-fold).
+    for name, n_splits in (("split_scores.csv", 10), ("repeated_scores.csv", 100)):
+        lines = ["split,tree,forest,bayes"]
+        for split in range(n_splits):
+            values = 0.85 + np.array([0.0, 0.03, -0.02]) + rng.normal(0, 0.02, 3)
+            lines.append(f"split{split}," + ",".join(f"{v:.3f}" for v in values))
+        (folder / name).write_text("\n".join(lines) + "\n")
     # A data set of your own: mine.csv (target "label"), patients.csv
     # (target "outcome").
     X = rng.normal(size=(120, 3))
