@@ -144,8 +144,8 @@ def references(n_datasets, n_estimators, alpha, n_draws=200_000, seed=0):
     """Rates of the decisions of :data:`POOLED`, from their null distribution.
 
     The rank tests and the sign test with Holm's correction from
-    ``n_draws`` random rank tables (the package's formulas, FORMULAS.md
-    Part 2); Wilcoxon's and the sign test on one pair exactly (the
+    ``n_draws`` random rank tables (the package's formulas, in the
+    user guide); Wilcoxon's and the sign test on one pair exactly (the
     signed-rank and binomial distributions); the Bayesian sign test exactly
     over the number of wins, each count's posterior from
     :func:`~sklearn_bcv.stats.bayesian_sign` with 50,000 samples.

@@ -375,8 +375,8 @@ def group_sequential_boundaries(
     Notes
     -----
     Under H0 the standardised look statistics are jointly normal with
-    ``corr(z_m, z_m') = sqrt(V_m' / V_m)`` (FORMULAS, "Sequential m×2
-    BCV"). ``c`` solves ``P(some look crosses) = alpha`` under that law;
+    ``corr(z_m, z_m') = sqrt(V_m' / V_m)`` (the user guide, "Sequential
+    m×2 BCV"). ``c`` solves ``P(some look crosses) = alpha`` under that law;
     the crossing probability is computed by numerical integration of the
     independent increments of ``z_m / sqrt(V_m)`` (accurate to about
     1e-9) and ``c`` by Brent's method; results are cached. With one look

@@ -702,8 +702,8 @@ def bcv_t(differences, *, alpha=0.05, alternative="two-sided", rho1=0.5, rho2=0.
     the mean has the same variance under the model, so :math:`\\bar d` and
     :math:`s^2` are independent and :math:`t(2m - 1)` is exact for normal
     differences; for other correlations it is the usual approximation. This
-    is the look statistic of the differences-based sequential test of FORMULAS
-    (our extension; seed 000 derives the model for its McNemar test).
+    is the look statistic of the differences-based sequential test of the user
+    guide (our extension; seed 000 derives the model for its McNemar test).
     :func:`blocked_t_3x2cv` takes ``V_m = 1/2`` whatever m; here the
     variance of :math:`\\bar d` shrinks with m as the model says, which is
     what lets a sequential design gain from more repetitions.
