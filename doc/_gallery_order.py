@@ -17,6 +17,7 @@ ORDER = [
     "plot_report.py",
     # Inside scikit-learn's model selection, and runs made elsewhere.
     "plot_bcv_in_model_selection.py",
+    "plot_grid_search_comparison.py",
     "plot_compare_predictions.py",
     "plot_nested_cv_comparison.py",
     # Long and costly studies.
