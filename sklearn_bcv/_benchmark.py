@@ -24,14 +24,21 @@ from ._engine._plan import check_tests_argument, plan_across, plan_many
 from ._engine._prepare import fit_datasets, prepare_fits
 from ._engine._progress import FitProgress
 from ._engine._scores import ScoreTable, score_table
+from ._engine._seeds import dataset_seed, derived_seed, study_seed
 from ._engine._validation import (
     check_estimator_list,
     check_names_subset,
     named_items,
 )
 from ._results import BenchmarkResult, build_datasets_result, build_many_result
-from ._results._methods import describe_cv, make_provenance
-from ._store import StudyStore, opened_store
+from ._results._methods import (
+    describe_cv,
+    describe_dataset,
+    describe_source,
+    make_provenance,
+    uses_pandas,
+)
+from ._store import StudyStore, call_seed, opened_store
 from .stats._corrections import CORRECTIONS, check_family
 from .stats._effect import EFFECT_SIZE_KINDS, pairwise_effect_sizes
 from .stats._parametric_across import auto_path
@@ -469,7 +476,8 @@ def compare_scores(
         scores, names=names, datasets=datasets, n_train=n_train, n_test=n_test
     )
     given = table
-    seed = _sampling_seed(random_state)
+    drawn = study_seed(random_state)  # recorded: a run with None can be repeated
+    seed = drawn.seed
     if not greater_is_better:
         # Negate once at the boundary: every statistic below sees "higher is
         # better"; the result gets the user's units back.
@@ -511,7 +519,9 @@ def compare_scores(
         result["split_scores"] = given.split_scores
     result["greater_is_better"] = bool(greater_is_better)
     result["auto"] = auto
-    result["provenance"] = make_provenance(random_state=random_state, given="scores")
+    result["provenance"] = make_provenance(
+        seed=drawn, given="scores", pandas=uses_pandas(scores)
+    )
     _attach_effect_sizes(
         result,
         table.scores,
@@ -787,16 +797,12 @@ effect_size, effect_size_intervals
     pairs = _check_datasets(datasets)
     cv = _check_cv_spec(cv)
     dataset_tests = _check_dataset_tests(dataset_tests)
-    seeds = check_random_state(random_state).randint(
-        np.iinfo(np.int32).max, size=len(pairs)
-    )
-    sampling_seed = _sampling_seed(random_state)
     plan_kwargs = dict(
         control=control,
         correction=correction,
         rope=rope,
         alternative=alternative,
-        random_state=sampling_seed,
+        random_state=0,  # the study seed, once the store is open (below)
     )
     full_needs = {
         "scores",
@@ -806,40 +812,50 @@ effect_size, effect_size_intervals
         "n_test",
     }
     auto_requested = _is_auto(tests)
-    rank_plan, pairwise_plan, control_index = _plan(  # checked before any fit
-        full_needs,
-        names,
+    planned = dict(
         tests=[] if auto_requested else tests,
         pairwise_tests=[]
         if auto_requested and pairwise_tests is None
         else pairwise_tests,
-        **plan_kwargs,
     )
-    prepared, many_plans = [], []
-    for (name, data), seed in zip(pairs, seeds):
-        X, y = _load(name, data)
-        one = prepare_fits(
-            [(repr(label), estimator) for label, estimator in named],
-            X,
-            y,
-            cv=default_cv(int(seed)) if cv is None else cv,
-            scoring=scoring,
-            groups=None,
-            params=None,
-            random_state=None,
-            owner="benchmark",
-            error_score=error_score,
-        )
-        prepared.append(one)
-        many_plans.append(_plan_dataset(dataset_tests, one, alternative, name))
+    _plan(full_needs, names, **planned, **plan_kwargs)  # checked before any fit
     dataset_names = [name for name, _ in pairs]
-    progress = None
-    if verbose > 0:
-        progress = FitProgress(
-            [(n, len(p.splits) * len(names)) for n, p in zip(dataset_names, prepared)],
-            verbose,
-        )
     with opened_store(store) as study_store:
+        # One study seed, drawn or given (or the store's, to resume it); each
+        # data set's splits from it and the data set's name, not its place.
+        seed = call_seed(random_state, study_store)
+        sampling_seed = plan_kwargs["random_state"] = seed.seed
+        split_seeds = {name: dataset_seed(seed.seed, name) for name in dataset_names}
+        rank_plan, pairwise_plan, control_index = _plan(
+            full_needs, names, **planned, **plan_kwargs
+        )
+        prepared, many_plans, loaded = [], [], []
+        for name, data in pairs:
+            X, y = _load(name, data)
+            one = prepare_fits(
+                [(repr(label), estimator) for label, estimator in named],
+                X,
+                y,
+                cv=default_cv(split_seeds[name]) if cv is None else cv,
+                scoring=scoring,
+                groups=None,
+                params=None,
+                random_state=None,
+                owner="benchmark",
+                error_score=error_score,
+            )
+            prepared.append(one)
+            loaded.append((X, y))
+            many_plans.append(_plan_dataset(dataset_tests, one, alternative, name))
+        progress = None
+        if verbose > 0:
+            progress = FitProgress(
+                [
+                    (n, len(p.splits) * len(names))
+                    for n, p in zip(dataset_names, prepared)
+                ],
+                verbose,
+            )
         fitted = fit_datasets(
             prepared,
             labels=names,
@@ -906,9 +922,20 @@ effect_size, effect_size_intervals
     result["failed_fits"] = _stack([fits.failed for fits, _ in fitted])
     provenance = make_provenance(
         estimators=named,
-        cv=describe_cv(cv, random_state, per_dataset=True),
-        random_state=random_state,
+        cv=describe_cv(cv, seed.seed, per_dataset=True),
+        seed=seed,
+        pandas=uses_pandas(*(data for pair in loaded for data in pair)),
     )
+    provenance["datasets"] = {
+        name: describe_dataset(
+            X,
+            y,
+            task=one.task,
+            source=describe_source(data),
+            seed=split_seeds[name] if cv is None else None,
+        )
+        for (name, data), (X, y), one in zip(pairs, loaded, prepared)
+    }
     result["provenance"] = provenance
     result["per_dataset"] = Bunch(
         **{
@@ -931,10 +958,10 @@ effect_size, effect_size_intervals
             )
         }
     )
-    for one, seed in zip(result.per_dataset.values(), seeds):
+    for name, one in result.per_dataset.items():
         one["provenance"] = make_provenance(
             estimators=named,
-            cv=describe_cv(cv, int(seed)),
-            random_state=random_state,
+            cv=describe_cv(cv, split_seeds[name]),
+            seed=None if cv is not None else derived_seed(seed.seed, split_seeds[name]),
         )
     return result

@@ -129,7 +129,7 @@ def describe_cv(cv, random_state=None, *, per_dataset=False):
     if cv is None:
         seed = describe_seed(random_state)
         if per_dataset:
-            return "BlockRegularized5x2CV, seeded per data set"
+            return "BlockRegularized5x2CV, seeded per data set from the study seed"
         if isinstance(seed, str):
             return f"BlockRegularized5x2CV seeded by {seed}"
         return f"BlockRegularized5x2CV(random_state={seed})"
@@ -138,7 +138,114 @@ def describe_cv(cv, random_state=None, *, per_dataset=False):
     return repr(cv)
 
 
-def make_provenance(*, estimators=None, cv=None, random_state=None, given=None):
+def library_versions(*, pandas=False):
+    """The versions a methods section states: Python, sklearn_bcv,
+    scikit-learn, NumPy and SciPy (and pandas when ``pandas``)."""
+    import platform
+
+    import scipy
+    import sklearn
+
+    versions = {
+        "Python": platform.python_version(),
+        "sklearn_bcv": __version__,
+        "scikit-learn": sklearn.__version__,
+        "NumPy": np.__version__,
+        "SciPy": scipy.__version__,
+    }
+    if pandas:
+        import pandas as pd
+
+        versions["pandas"] = pd.__version__
+    return versions
+
+
+def uses_pandas(*objects):
+    """Whether any of ``objects`` is a pandas object (its version is then
+    part of the methods)."""
+    return any(type(obj).__module__.split(".")[0] == "pandas" for obj in objects)
+
+
+def _public_path(func):
+    """``module.name`` of a function, by the shortest public module that
+    holds it (``sklearn.datasets.make_moons``, not
+    ``sklearn.datasets._samples_generator.make_moons``)."""
+    import importlib
+
+    module = getattr(func, "__module__", None) or ""
+    name = getattr(func, "__qualname__", None) or getattr(func, "__name__", "")
+    parts = module.split(".")
+    for end in range(1, len(parts) + 1):
+        candidate = ".".join(parts[:end])
+        if any(part.startswith("_") for part in parts[1:end]):
+            break
+        try:
+            if getattr(importlib.import_module(candidate), name, None) is func:
+                return f"{candidate}.{name}"
+        except Exception:  # a module that cannot be imported again
+            break
+    return f"{module}.{name}" if module else name
+
+
+def describe_source(data):
+    """Where a data set of :func:`~sklearn_bcv.benchmark` comes from, when
+    that can be said exactly: a ``functools.partial`` of a function with
+    its arguments (``sklearn.datasets.make_moons(n_samples=300,
+    random_state=1)``) or a named function called without any; None for
+    arrays and for lambdas and local functions (their code is not read).
+
+    Examples
+    --------
+    >>> from functools import partial
+    >>> from sklearn.datasets import load_iris, make_moons
+    >>> from sklearn_bcv._results._methods import describe_source
+    >>> describe_source(partial(make_moons, n_samples=300, noise=0.3, random_state=1))
+    'sklearn.datasets.make_moons(n_samples=300, noise=0.3, random_state=1)'
+    >>> describe_source(partial(load_iris, return_X_y=True))
+    'sklearn.datasets.load_iris(return_X_y=True)'
+    >>> describe_source(lambda: make_moons()) is None
+    True
+    """
+    import functools
+
+    if isinstance(data, functools.partial):
+        if not callable(data.func) or "<" in getattr(data.func, "__qualname__", "<"):
+            return None
+        arguments = [_value_text(value) for value in data.args]
+        arguments += [f"{key}={_value_text(v)}" for key, v in data.keywords.items()]
+        return f"{_public_path(data.func)}({', '.join(arguments)})"
+    qualname = getattr(data, "__qualname__", None)
+    if inspect.isfunction(data) and qualname and "<" not in qualname:
+        return f"{_public_path(data)}()"
+    return None
+
+
+def describe_dataset(X, y, *, task, source=None, seed=None):
+    """What the methods say of one data set: ``n_samples``, ``n_features``,
+    ``n_classes`` (classification) or ``target_range`` (regression: the
+    smallest and largest target), ``source`` (or None) and ``seed`` (of its
+    splits, or None)."""
+    shape = np.shape(X) if not hasattr(X, "shape") else X.shape
+    n_features = int(shape[1]) if len(shape) > 1 else 1
+    target = np.asarray(y)
+    described = Bunch(
+        n_samples=int(shape[0]),
+        n_features=n_features,
+        n_classes=None,
+        target_range=None,
+        source=source,
+        seed=seed,
+    )
+    if task == "classification":
+        described.n_classes = int(len(np.unique(target)))
+    elif target.size and target.dtype.kind in "biuf":
+        described.target_range = [float(np.min(target)), float(np.max(target))]
+    return described
+
+
+def make_provenance(
+    *, estimators=None, cv=None, random_state=None, given=None, seed=None, pandas=False
+):
     """The ``provenance`` field of a result: how it was made.
 
     Parameters
@@ -150,25 +257,36 @@ def make_provenance(*, estimators=None, cv=None, random_state=None, given=None):
         The splitter (its ``repr``), or a sentence saying how the splits
         were made; None when not known.
     random_state : int, RandomState instance or None, default=None
-        The seed the entry point was given.
+        The seed the entry point was given (when ``seed`` is None).
     given : str, default=None
         What was given instead of fits (``"scores"``, ``"predictions"``),
         or None when the entry point fitted the estimators.
+    seed : Bunch, default=None
+        The study seed the entry point drew or was given
+        (:func:`~sklearn_bcv._engine._seeds.study_seed`): recorded as
+        ``random_state``, with where it came from.
+    pandas : bool, default=False
+        Whether pandas handled the input (its version is then recorded).
 
     Returns
     -------
     provenance : Bunch
-        ``version``, ``estimators`` (name -> short description, or None),
-        ``cv`` (str or None), ``random_state`` (int, None or the kind of
-        generator) and ``given``.
+        ``version`` (of sklearn_bcv), ``versions`` (Python, sklearn_bcv,
+        scikit-learn, NumPy, SciPy, and pandas when used), ``estimators``
+        (name -> short description, or None), ``cv`` (str or None),
+        ``random_state`` (the int seed used; None, or the kind of generator,
+        when no seed was drawn), ``random_state_origin`` (``"given"``,
+        ``"drawn"``, ... or None) and ``given``.
     """
     return Bunch(
         version=__version__,
+        versions=library_versions(pandas=pandas),
         estimators=None
         if estimators is None
         else {str(name): describe_estimator(est) for name, est in estimators},
         cv=None if cv is None else (cv if isinstance(cv, str) else repr(cv)),
-        random_state=describe_seed(random_state),
+        random_state=describe_seed(random_state) if seed is None else seed.seed,
+        random_state_origin=None if seed is None else seed.origin,
         given=given,
     )
 
@@ -262,10 +380,17 @@ def estimators_sentence(names, provenance):
 
 
 def seed_text(provenance):
-    """``"random_state=0"``, or why the splits cannot be drawn again."""
+    """``"random_state=0"`` (with where a seed not given came from, and how
+    to repeat the run), or why the splits cannot be drawn again."""
     seed = (provenance or {}).get("random_state")
+    origin = (provenance or {}).get("random_state_origin")
     if isinstance(seed, int):
-        return f"random_state={seed}"
+        if origin in (None, "given"):
+            return f"random_state={seed}"
+        if origin.startswith("drawn"):
+            how = "drawn as none was given" if origin == "drawn" else origin
+            return f"random_state={seed}, {how} (random_state={seed} repeats the run)"
+        return f"random_state={seed}, {origin}"
     if seed is None:
         return "random_state=None (not reproducible)"
     return f"random_state {seed} (its state is not recorded)"
