@@ -219,3 +219,62 @@ def test_a_store_remembers_its_seed_and_the_same_call_resumes(tmp_path):
     assert other.provenance.random_state == seed + 1
     with StudyStore(path, mode="r") as store:
         assert store.random_state == seed
+
+
+# --------------------------------------------------------------------------
+# The command line means the same by its default
+
+
+def _cli(*argv):
+    import io
+
+    from sklearn_bcv._cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    status = main(list(argv), stdout=out, stderr=err)
+    return status, out.getvalue(), err.getvalue()
+
+
+SCORES = ["scores", "--format", "json", "--pairwise-tests", "bayesian_signed_rank"]
+
+
+@pytest.fixture
+def score_file(tmp_path):
+    rng = np.random.default_rng(3)
+    path = tmp_path / "scores.csv"
+    rows = ["dataset,a,b,c"] + [
+        f"d{i}," + ",".join(f"{v:.3f}" for v in rng.uniform(0.6, 0.9, 3))
+        for i in range(8)
+    ]
+    path.write_text("\n".join(rows) + "\n")
+    return str(path)
+
+
+def test_the_command_line_draws_says_and_records_its_seed(score_file):
+    status, out, err = _cli(*SCORES, score_file)
+    assert status == 0, err
+    document = json.loads(out)
+    seed = document["random_state"]
+    assert document["provenance"]["random_state"] == seed
+    assert document["provenance"]["random_state_origin"] == "drawn"
+    assert err.strip().splitlines()[-1] == (
+        f"random state {seed}, drawn: --random-state {seed} repeats this run"
+    )
+    status, again, err = _cli(*SCORES, score_file, "--random-state", str(seed))
+    assert status == 0 and err == ""  # given: nothing to say
+    again = json.loads(again)
+    assert again["provenance"].pop("random_state_origin") == "given"
+    document["provenance"].pop("random_state_origin")
+    assert again == document
+    status, _, err = _cli(*SCORES, score_file, "--quiet")
+    assert status == 0 and err == ""
+
+
+def test_python_and_the_command_line_draw_alike(score_file):
+    """The default of both is one draw from NumPy's global generator."""
+    np.random.seed(8)  # noqa: NPY002 (None draws from the global generator)
+    status, out, _ = _cli(*SCORES, score_file, "--quiet")
+    np.random.seed(8)  # noqa: NPY002
+    scores = np.loadtxt(score_file, delimiter=",", skiprows=1, usecols=(1, 2, 3))
+    library = compare_scores(scores, pairwise_tests=["bayesian_signed_rank"])
+    assert json.loads(out)["random_state"] == library.provenance.random_state

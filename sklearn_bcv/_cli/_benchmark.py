@@ -66,6 +66,7 @@ from ._output import (
     save_figure,
     write_result,
 )
+from ._seed import record_seed
 from ._store import add_store_argument, opened_store
 
 __all__ = [
@@ -452,9 +453,10 @@ def add_arguments(parser):
 
 def _describe_cv(args, cv):
     if cv is None:
+        drawn = " (drawn)" if getattr(args, "random_state_origin", None) else ""
         return (
-            "5×2 block-regularized CV (BlockRegularized5x2CV), seeded per data "
-            f"set from --random-state {args.random_state}"
+            "5×2 block-regularized CV (BlockRegularized5x2CV), each data set "
+            f"seeded from --random-state {args.random_state}{drawn} and its name"
         )
     return repr(cv)
 
@@ -540,6 +542,7 @@ def run(args, *, stdout, stderr):
         "rope": args.rope,
         "random_state": args.random_state,
     }
+    record_seed(result, args, stderr)  # a seed drawn: said and recorded
     write_result(
         stdout,
         args.format,
