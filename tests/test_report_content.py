@@ -79,7 +79,7 @@ def test_the_methods_state_what_a_paper_must(study):
         # The design, its splitter and its seed.
         "the splits of a 2×2 block-regularized CV of every data set (4 splits "
         "each; BlockRegularizedMx2CV(n_repeats=2, random_state=0); "
-        "random_state=0; Yang et al.), scoring accuracy",
+        "random_state=0; Yang et al. 2023), scoring accuracy",
         # 4 estimators x 4 splits x 2 data sets.
         "In all, 32 fits, none failed.",
         "Significance level alpha = 0.05",

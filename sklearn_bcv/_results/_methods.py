@@ -29,6 +29,7 @@ from ._blocks import (
     count,
     level_is,
     names_list,
+    the,
 )
 
 __all__ = [
@@ -346,6 +347,27 @@ CORRECTION_NAMES = {
 }
 
 
+#: How "<name>-adjusted p-values" names a multiplicity correction.
+ADJUSTED_NAMES = {
+    "holm": "Holm",
+    "bonferroni": "Bonferroni",
+    "hochberg": "Hochberg",
+    "fdr_bh": "Benjamini-Hochberg",
+    "hommel": "Hommel",
+    "finner": "Finner",
+    "li": "Li",
+    "holland": "Holland",
+    "rom": "Rom",
+    "shaffer": "Shaffer",
+    "bergmann": "Bergmann-Hommel",
+}
+
+
+def adjusted_name(correction):
+    """``"Holm"`` of ``"holm"`` (a correction's name before "-adjusted")."""
+    return ADJUSTED_NAMES.get(correction, str(correction))
+
+
 def cited(text, citation):
     """``text (citation)``, leaving out the works ``text`` cites already,
     as "Author 2006" or "Author (2006)" (``text`` alone when none is
@@ -444,7 +466,13 @@ def settings_sentence(
         )
     elif n_pairs:
         text += f"; the p-values of the {count(n_pairs, 'pair')} not adjusted"
-    if bayesian_ropes:
+    if isinstance(bayesian_ropes, dict) and bayesian_ropes:
+        text += Text(
+            "; a Bayesian test decides when a posterior probability exceeds ",
+            level_is(alpha),
+            f"; {_ropes_by_test(bayesian_ropes)}",
+        )
+    elif bayesian_ropes:
         ropes = sorted({float(rope or 0.0) for rope in bayesian_ropes})
         rope_text = (
             "no region of practical equivalence (rope)"
@@ -461,10 +489,33 @@ def settings_sentence(
     return text + "."
 
 
-def pairwise_settings_sentence(result, bibliography):
+def _ropes_by_test(ropes):
+    """``"the Bayesian signed-rank test with a region of practical
+    equivalence (rope) of ±0.01 in score units, the Poisson-binomial test
+    without one (it takes none)"``, from ``{title: rope, or None for a test
+    that takes none}``."""
+    given = [(t, r) for t, r in ropes.items() if r]
+    parts = []
+    if given:
+        parts.append(
+            "a region of practical equivalence (rope) of "
+            + ", ".join(f"±{float(r):g} for {the(t)}" for t, r in given)
+            + " (in score units)"
+        )
+    zero = [t for t, r in ropes.items() if r is not None and not r]
+    if zero:
+        parts.append(f"no rope for {names_list([the(t) for t in zero])}")
+    none = [t for t, r in ropes.items() if r is None]
+    if none:
+        parts.append(f"{names_list([the(t) for t in none])} takes none")
+    return "; ".join(parts)
+
+
+def pairwise_settings_sentence(result, bibliography, *, by_test=False):
     """:func:`settings_sentence` of a result with pairwise tables: its
     alpha, the correction of its frequentist tests over their pairs, and
-    the rope of its Bayesian ones."""
+    the rope of its Bayesian ones (``by_test``: test by test, saying which
+    takes none)."""
     bayesian = {name: declaration(name).bayesian for name in result.pairwise}
     n_pairs = max(
         (
@@ -480,6 +531,17 @@ def pairwise_settings_sentence(result, bibliography):
         if bayesian[name]
         for test_result in table.results.values()
     ]
+    if by_test:
+        ropes = {
+            declaration(name).title: max(
+                (r.get("rope") or 0.0 for r in table.results.values()),
+                default=0.0,
+            )
+            if any("rope" in r for r in table.results.values())
+            else None
+            for name, table in result.pairwise.items()
+            if bayesian[name]
+        }
     return settings_sentence(
         alpha=result.alpha,
         correction=result.get("correction"),
