@@ -278,3 +278,20 @@ def test_python_and_the_command_line_draw_alike(score_file):
     scores = np.loadtxt(score_file, delimiter=",", skiprows=1, usecols=(1, 2, 3))
     library = compare_scores(scores, pairwise_tests=["bayesian_signed_rank"])
     assert json.loads(out)["random_state"] == library.provenance.random_state
+
+
+def test_the_command_line_names_where_each_data_set_comes_from():
+    status, out, err = _cli(
+        "benchmark", "--datasets", "iris", "moons:2", "--random-state", "0",
+        "--quiet", "--format", "json", "--dataset-tests", "none",
+    )  # fmt: skip
+    assert status == 0, err
+    described = json.loads(out)["provenance"]["datasets"]
+    assert described["iris"]["source"] == "sklearn.datasets.load_iris(return_X_y=True)"
+    assert described["moons:2"]["source"] == (
+        "sklearn.datasets.make_moons(n_samples=300, noise=0.3, "
+        "random_state=numpy.random.RandomState([0xDA7A, 2]))"
+    )
+    assert described["moons:2"]["seed"] == dataset_seed(0, "moons:2")
+    assert described["iris"]["n_samples"] == 150
+    assert described["iris"]["n_classes"] == 3

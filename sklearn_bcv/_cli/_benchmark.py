@@ -295,6 +295,24 @@ def load_dataset(spec):
     return X, y, f"{shape} ({source})"
 
 
+def dataset_source(spec):
+    """Where a data set of ``--datasets`` comes from, as a rerun needs it:
+    the loader or the generator with its parameters and seed, or the
+    file."""
+    if spec.data is not None:
+        path, _, target = spec.name.rpartition(":")
+        return f"the file {path}, its column {target!r} the target"
+    if spec.seed is None:
+        loader = DATASETS[spec.base][0]
+        return f"sklearn.datasets.{loader}(return_X_y=True)"
+    function, params, _ = GENERATED[spec.base]
+    args = ", ".join(f"{key}={value!r}" for key, value in params.items())
+    return (
+        f"sklearn.datasets.{function}({args}, random_state="
+        f"numpy.random.RandomState([0x{DATA_STREAM:X}, {spec.seed}]))"
+    )
+
+
 def list_datasets(stdout):
     """``--datasets list``: every name, its task and source."""
     width = max(len(name) for name in [*DATASETS, *GENERATED])
@@ -543,6 +561,10 @@ def run(args, *, stdout, stderr):
         "random_state": args.random_state,
     }
     record_seed(result, args, stderr)  # a seed drawn: said and recorded
+    described = (result.get("provenance") or {}).get("datasets") or {}
+    for spec in specs:  # the command line knows where each comes from
+        if spec.name in described:
+            described[spec.name]["source"] = dataset_source(spec)
     write_result(
         stdout,
         args.format,
