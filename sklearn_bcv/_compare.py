@@ -17,7 +17,12 @@ from ._constants import ALTERNATIVES, CLASSIFICATION, REGRESSION
 from ._engine._plan import check_tests_argument, plan_tests
 from ._engine._prepare import fit_prepared, prepare_fits, store_predictions
 from ._results import ComparisonResult, build_pair_result, estimator_name
-from ._results._methods import describe_cv, make_provenance, uses_pandas
+from ._results._methods import (
+    GIVEN_SPLITTER,
+    describe_cv,
+    make_provenance,
+    uses_pandas,
+)
 from ._store import StudyStore, call_seed, opened_store
 
 __all__ = ["ComparisonResult", "compare_estimators", "compare_predictions"]
@@ -266,7 +271,7 @@ def compare_estimators(
         estimators=[("A", estimator_a), ("B", estimator_b)],
         cv=describe_cv(cv, random_state if seed is None else seed.seed),
         random_state=random_state,
-        seed=seed,
+        seed=GIVEN_SPLITTER if cv is not None else seed,
         pandas=uses_pandas(X, y),
     )
     return result

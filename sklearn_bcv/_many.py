@@ -24,7 +24,12 @@ from ._engine._validation import (
     named_items,
 )
 from ._results import ManyComparisonResult, build_many_result
-from ._results._methods import describe_cv, make_provenance, uses_pandas
+from ._results._methods import (
+    GIVEN_SPLITTER,
+    describe_cv,
+    make_provenance,
+    uses_pandas,
+)
 from ._store import StudyStore, call_seed, opened_store
 from .stats._corrections import CORRECTIONS, check_family
 
@@ -281,7 +286,7 @@ def compare_many_estimators(
         estimators=named,
         cv=describe_cv(cv, random_state if seed is None else seed.seed),
         random_state=random_state,
-        seed=seed,
+        seed=GIVEN_SPLITTER if cv is not None else seed,
         pandas=uses_pandas(X, y),
     )
     return result

@@ -171,7 +171,11 @@ def test_a_given_splitter_draws_no_seed():
         GaussianNB(), DummyClassifier(), X, y, cv=BlockRegularized5x2CV(random_state=4)
     )
     assert result.provenance.random_state is None
-    assert result.provenance.random_state_origin is None
+    assert result.provenance.random_state_origin == "splitter"
+    # The methods name the splitter with its seed, and no seed of their own.
+    text = " ".join(result.report().split())
+    assert "(BlockRegularized5x2CV(random_state=4); Yang et al. 2023)" in text
+    assert "not reproducible" not in text
 
 
 def test_compare_scores_and_sequential_record_their_seed():

@@ -33,6 +33,7 @@ from ._blocks import (
 )
 
 __all__ = [
+    "GIVEN_SPLITTER",
     "Bibliography",
     "describe_cv",
     "describe_estimator",
@@ -244,6 +245,11 @@ def describe_dataset(X, y, *, task, source=None, seed=None):
     return described
 
 
+#: The ``seed`` of :func:`make_provenance` when the user gave the splitter:
+#: no seed of the comparison's own (the splitter's ``repr`` says its own).
+GIVEN_SPLITTER = Bunch(seed=None, origin="splitter", given=None)
+
+
 def make_provenance(
     *, estimators=None, cv=None, random_state=None, given=None, seed=None, pandas=False
 ):
@@ -386,9 +392,19 @@ def cited(text, citation):
 
 
 def version_sentence(provenance):
-    """``"Analysis by sklearn_bcv 0.1.0."``"""
+    """``"Analysis by sklearn_bcv 0.1.0 (Python 3.11.7, scikit-learn 1.9.1,
+    NumPy 2.4.6, SciPy 1.17.1)."``: the software a rerun needs, as the
+    result recorded it."""
     version = (provenance or {}).get("version") or __version__
-    return f"Analysis by sklearn_bcv {version}."
+    others = {
+        k: v
+        for k, v in ((provenance or {}).get("versions") or {}).items()
+        if k != "sklearn_bcv"
+    }
+    if not others:
+        return f"Analysis by sklearn_bcv {version}."
+    listed = ", ".join(f"{k} {v}" for k, v in others.items())
+    return f"Analysis by sklearn_bcv {version} ({listed})."
 
 
 def estimators_sentence(names, provenance):
@@ -403,9 +419,12 @@ def estimators_sentence(names, provenance):
 
 def seed_text(provenance):
     """``"random_state=0"`` (with where a seed not given came from, and how
-    to repeat the run), or why the splits cannot be drawn again."""
+    to repeat the run), or why the splits cannot be drawn again; None for a
+    splitter given by the user (its ``repr`` says its seed)."""
     seed = (provenance or {}).get("random_state")
     origin = (provenance or {}).get("random_state_origin")
+    if origin == "splitter":  # the splitter given: its repr says its seed
+        return None
     if isinstance(seed, int):
         if origin in (None, "given"):
             return f"random_state={seed}"
