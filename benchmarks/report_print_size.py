@@ -13,8 +13,7 @@ put in a one-column and a two-column ``article`` of 10 pt, compiled with
   times the scaling of the text matrix and of every transformation above
   it: a ``\\resizebox``, an ``\\includegraphics`` scaled to the line), read
   with MuPDF's ``mutool trace``; the target is 7 pt or more;
-* the pages of the one-column article (target: 6 or fewer), and the pages
-  that hold nothing but floats;
+* the pages of the one-column article (target: 6 or fewer);
 * overfull boxes in the log.
 
 It prints the methods paragraph of the report too. Run from the
@@ -124,26 +123,6 @@ def glyph_sizes(pdf):
     return out
 
 
-def float_only_pages(pdf, n_pages):
-    """The pages without a line of running text (only floats): pages whose
-    text has no line of 40 characters or more outside captions."""
-    pages = []
-    for page in range(1, n_pages + 1):
-        text = subprocess.run(
-            ["pdftotext", "-layout", "-f", str(page), "-l", str(page), str(pdf), "-"],
-            capture_output=True,
-            text=True,
-        ).stdout
-        prose = [
-            line
-            for line in text.splitlines()
-            if len(line.strip()) >= 40 and not re.match(r"\s*(Table|Figure) \d+:", line)
-        ]
-        if len(prose) < 3:
-            pages.append(page)
-    return pages
-
-
 def compile_report(folder, latex_by_layout):
     """Compile the report in each layout; ``{layout: measures}``."""
     measures = {}
@@ -173,7 +152,6 @@ def compile_report(folder, latex_by_layout):
             "overfull": [float(w) for w in overfull],
             "smallest": min(s for s, _, _ in sizes),
             "below_7pt": small,
-            "float_only_pages": float_only_pages(folder / f"{stem}.pdf", pages),
             "pdf": folder / f"{stem}.pdf",
         }
     return measures
@@ -213,12 +191,9 @@ def main():
                 os.chdir(here)
     measures = compile_report(folder, latex)
     print(f"files in {folder}")
-    print(f"{'layout':<11} {'pages':>5} {'smallest text':>14} {'float-only pages':>17}")
+    print(f"{'layout':<11} {'pages':>5} {'smallest text':>14}")
     for layout, m in measures.items():
-        print(
-            f"{layout:<11} {m['pages']:>5} {m['smallest']:>11.2f} pt "
-            f"{str(m['float_only_pages']):>17}"
-        )
+        print(f"{layout:<11} {m['pages']:>5} {m['smallest']:>11.2f} pt")
     for layout, m in measures.items():
         print(f"\n{layout}: overfull boxes {m['overfull'] or 'none'}")
         print(f"{layout}: text below 7 pt ({len(m['below_7pt'])} spans):")

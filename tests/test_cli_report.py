@@ -225,13 +225,13 @@ def test_report_figures_writes_the_pdf_files_the_latex_includes(tmp_path, monkey
 
 def test_report_figures_are_beside_the_report_and_layout_sets_it(tmp_path):
     """--report-figures is relative to the report's file (as the paper that
-    inputs it reaches them), whatever the working directory; --layout
+    inputs it reaches them), whatever the working directory; --report-layout
     twocolumn sets it for two columns."""
     paper = tmp_path / "paper"
     paper.mkdir()
     status, _, err = run_cli(
         *BENCHMARK, "--report", str(paper / "r.tex"), "--report-figures",
-        "figures", "--layout", "twocolumn",
+        "figures", "--report-layout", "twocolumn",
     )  # fmt: skip
     assert status == 0, err
     latex = (paper / "r.tex").read_text(encoding="utf-8")
@@ -241,8 +241,8 @@ def test_report_figures_are_beside_the_report_and_layout_sets_it(tmp_path):
         assert f"\\includegraphics{{figures/{name}}}" in latex
     assert "Set for a twocolumn article" in latex
     status, _, err = run_cli(*COMPARE, "--report", str(tmp_path / "r.md"),
-                             "--layout", "twocolumn")  # fmt: skip
-    assert status == 2 and "--layout sets a LaTeX report" in err
+                             "--report-layout", "twocolumn")  # fmt: skip
+    assert status == 2 and "--report-layout sets a LaTeX report" in err
 
 
 @pytest.mark.parametrize(

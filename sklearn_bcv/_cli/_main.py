@@ -238,10 +238,10 @@ def _run(subcommand, args, *, stdout, stderr):
         if report is None:
             raise UsageError("--report-figures goes with --report FILE.tex")
         figures = check_report_figures(figures, report[1], report[0])
-    layout = getattr(args, "layout", None)
+    layout = getattr(args, "report_layout", None)
     if layout is not None:
         if report is None:
-            raise UsageError("--layout goes with --report FILE.tex")
+            raise UsageError("--report-layout goes with --report FILE.tex")
         layout = check_report_layout(layout, report[1])
     check_family_options(args)
     resolve_seed(args)  # the default: a seed drawn, recorded and said

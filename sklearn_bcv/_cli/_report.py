@@ -59,7 +59,7 @@ def add_report_option(parser):
         "and '/'), which the report includes",
     )
     parser.add_argument(
-        "--layout",
+        "--report-layout",
         choices=("onecolumn", "twocolumn"),
         default=None,
         help="with --report FILE.tex: the article it is set for (10 pt): "
@@ -152,13 +152,13 @@ def check_report_figures(text, format, report=None):
 
 
 def check_report_layout(layout, format):
-    """``--layout`` (None without it), checked before any fit: for a LaTeX
-    report only."""
+    """``--report-layout`` (None without it), checked before any fit: for a
+    LaTeX report only."""
     if layout is None:
         return None
     if format != "latex":
         raise UsageError(
-            "--layout sets a LaTeX report for its article: give it with "
+            "--report-layout sets a LaTeX report for its article: give it with "
             "--report FILE.tex"
         )
     return layout
