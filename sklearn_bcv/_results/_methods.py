@@ -19,7 +19,7 @@ from sklearn.utils import Bunch
 
 from .._version import __version__
 from ..stats._references import CORRECTION_REFERENCES
-from ..stats._registry import declaration
+from ..stats._registry import declaration, get_entry, keyword_names
 from ._blocks import (
     Heading,
     Items,
@@ -530,6 +530,11 @@ def _ropes_by_test(ropes):
     return "; ".join(parts)
 
 
+def _takes_rope(name):
+    """Whether the registered test ``name`` takes a rope (its parameters)."""
+    return "rope" in (keyword_names(get_entry(name).func) or ())
+
+
 def pairwise_settings_sentence(result, bibliography, *, by_test=False):
     """:func:`settings_sentence` of a result with pairwise tables: its
     alpha, the correction of its frequentist tests over their pairs, and
@@ -556,7 +561,7 @@ def pairwise_settings_sentence(result, bibliography, *, by_test=False):
                 (r.get("rope") or 0.0 for r in table.results.values()),
                 default=0.0,
             )
-            if any("rope" in r for r in table.results.values())
+            if _takes_rope(name)
             else None
             for name, table in result.pairwise.items()
             if bayesian[name]
