@@ -5,8 +5,8 @@ Each bounded size's work grows linearly in it (resamples, draws, sweeps,
 experiments); the script times it at two small sizes, fits the line, and
 prints the time the line gives at the bound next to the time a value past
 the bound takes to be refused (before any work). Run from the repository
-root: ``python benchmarks/bench_size_bounds.py`` (about two minutes on a
-2-core machine).
+root: ``python benchmarks/bench_size_bounds.py`` (about three minutes on
+a 2-core machine).
 """
 
 import time
@@ -24,13 +24,17 @@ from sklearn_bcv.stats import (
     almost_stochastic_order,
     bayesian_hierarchical,
     effect_size,
+    plackett_luce,
 )
 from sklearn_bcv.stats._aso import _MAX_BOOTSTRAP
 from sklearn_bcv.stats._effect import MAX_RESAMPLES
 from sklearn_bcv.stats._hierarchical import MAX_CHAINS, MAX_SAMPLES, MAX_WARMUP
+from sklearn_bcv.stats._plackett_luce import MAX_WORK
 
 RNG = np.random.default_rng(0)
 A, B = RNG.normal(0.80, 0.05, 30), RNG.normal(0.79, 0.05, 30)
+#: A ranking of 5 estimators on many data sets (two-decimal scores: ties).
+RANKED = np.round(RNG.uniform(0.6, 0.9, (MAX_WORK // (5 * 6800) + 1, 5)), 2)
 X, Y = RNG.normal(size=20), RNG.normal(0.2, 1.0, 20)
 D = RNG.normal(0.01, 0.02, (10, 10))
 
@@ -108,6 +112,13 @@ def main():
         ),
         MAX_CHAINS,
         MAX_CHAINS + 1,
+    )
+    line(
+        "plackett_luce n_datasets (k=5, defaults)",
+        (200, 1000),
+        lambda n: plackett_luce(RANKED[:n], random_state=0),
+        MAX_WORK // (5 * 6800),  # n_datasets × k × (4 × 200 + 6000) <= MAX_WORK
+        MAX_WORK // (5 * 6800) + 1,
     )
     setup = dict(setups=["exchangeable"], tests=["friedman", "wilcoxon"])
     line(

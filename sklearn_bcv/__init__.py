@@ -22,6 +22,7 @@ from ._plot import (
 )
 from ._results._letters import compact_letters
 from ._results._sequential import SequentialResult
+from ._search import compare_cross_validate, compare_search
 from ._sequential import sequential_compare
 from ._split import (
     BlockRegularized5x2CV,
@@ -29,6 +30,7 @@ from ._split import (
     StratifiedBlockRegularized5x2CV,
     StratifiedBlockRegularizedMx2CV,
 )
+from ._split_scores import compare_split_scores
 from ._store import StudyStore
 from ._version import __version__
 from .stats import (
@@ -49,6 +51,9 @@ __all__ = [
     "compare_many_predictions",
     "benchmark",
     "compare_scores",
+    "compare_split_scores",
+    "compare_search",
+    "compare_cross_validate",
     "compact_letters",
     "SequentialResult",
     "sequential_compare",

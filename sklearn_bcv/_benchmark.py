@@ -4,7 +4,7 @@
 joblib pool (data set × split × estimator, no barrier between data sets)
 and :func:`compare_scores` takes a score table made elsewhere; both run the
 same statistics on the table of scores: Friedman's test with its post hoc
-rank tests (Nemenyi, or Bonferroni–Dunn / Holm against a control), and
+rank tests (Nemenyi, or the exact rank-sum test against a control), and
 pairwise tests across data sets (Wilcoxon's signed-rank and the sign test,
 the Poisson-binomial test of per-split posteriors, the Bayesian signed-rank
 and sign tests), the frequentist p-values adjusted for multiplicity.
@@ -20,11 +20,32 @@ from sklearn.utils import Bunch, check_random_state
 from ._compat import Interval, Options, StrOptions, validate_params
 from ._constants import ALTERNATIVES
 from ._engine._fit import default_cv
+from ._engine._incomplete import (
+    MISSING,
+    benchmark_holes,
+    check_auto,
+    check_plan,
+    check_takes_holes,
+    incomplete_defaults,
+    nan_mean,
+    pairs_without_data,
+    planning_needs,
+    read_table,
+    with_run_correlation,
+)
 from ._engine._plan import check_tests_argument, plan_across, plan_many
 from ._engine._prepare import fit_datasets, prepare_fits
 from ._engine._progress import FitProgress
-from ._engine._scores import ScoreTable, score_table
+from ._engine._replicability import (
+    NO_PVALUES,
+    check_replicability,
+    pairwise_replicability,
+    store_pvalues,
+    table_pvalues,
+)
+from ._engine._scores import ScoreTable, mean_scores
 from ._engine._seeds import dataset_seed, derived_seed, study_seed
+from ._engine._split_scores import refuse_split_tables
 from ._engine._validation import (
     check_estimator_list,
     check_names_subset,
@@ -38,6 +59,7 @@ from ._results._methods import (
     make_provenance,
     uses_pandas,
 )
+from ._results._pairwise import pairs_tested
 from ._store import StudyStore, call_seed, opened_store
 from .stats._corrections import CORRECTIONS, check_family
 from .stats._effect import EFFECT_SIZE_KINDS, pairwise_effect_sizes
@@ -49,6 +71,7 @@ from .stats._registry import (
     get_entry,
     keyword_names,
 )
+from .stats._ties import scores_precision
 from .stats._utils import stable_mean
 
 __all__ = ["BenchmarkResult", "benchmark", "compare_scores"]
@@ -64,6 +87,12 @@ _STATISTICS_PARAMETERS = {
     "effect_size": [StrOptions(set(EFFECT_SIZE_KINDS)), None, Options(bool, {False})],
     "effect_size_intervals": [StrOptions({"per_pair", "simultaneous"})],
     "random_state": ["random_state"],
+    "missing": [StrOptions(set(MISSING))],
+    "replicability": [
+        StrOptions({"bonferroni", "fisher"}),
+        None,
+        Options(bool, {False}),
+    ],
 }
 
 
@@ -71,24 +100,30 @@ def _is_auto(tests):
     return isinstance(tests, str) and tests == "auto"
 
 
-def _auto(scores, names, alpha, control):
+def _auto(scores, names, alpha, control, cell_tolerance=None):
     """The ``auto`` field: :func:`~sklearn_bcv.stats._parametric_across.auto_path`
     as Bunches."""
-    decision = auto_path(scores, names, alpha=alpha, control=control)
+    decision = auto_path(
+        scores, names, alpha=alpha, control=control, cell_tolerance=cell_tolerance
+    )
     decision["normality"] = [Bunch(**row) for row in decision["normality"]]
     if decision["variance"] is not None:
         decision["variance"] = Bunch(**decision["variance"])
     return Bunch(**decision)
 
 
-def _attach_effect_sizes(result, scores, effect_size, auto, *, seed, intervals):
+def _attach_effect_sizes(
+    result, scores, effect_size, auto, *, seed, intervals, table=None
+):
     """``result.effect_sizes`` from the (N, k) higher-is-better ``scores``
     (none when a fit failed: no statistic runs then), of the kind
     ``effect_size``, else that of the automatic path ``auto``, else
     ``cohen_dz``, and beside them ``result.mean_differences``, the mean
     difference of every pair in the scores' units; the intervals per pair,
     or simultaneous over the pairs (``intervals``); ``effect_size=False``
-    computes none (the three fields None)."""
+    computes none (the three fields None). ``table`` (the
+    :class:`~._engine._scores.ScoreTable`) says whether the scores are the
+    user's own or means, and their precision (the tie rule's)."""
     if effect_size is False:
         result["effect_size_kind"] = result["effect_sizes"] = None
         result["mean_differences"] = None
@@ -96,7 +131,7 @@ def _attach_effect_sizes(result, scores, effect_size, auto, *, seed, intervals):
     kind = effect_size or ("cohen_dz" if auto is None else auto.effect_size_kind)
     names = result.names
     result["effect_size_kind"] = kind
-    if not np.all(np.isfinite(scores)):
+    if not np.all(np.isfinite(scores)) and result.get("skipped_tests"):
         result["effect_sizes"] = result["mean_differences"] = []
         return
     reference = (
@@ -105,15 +140,19 @@ def _attach_effect_sizes(result, scores, effect_size, auto, *, seed, intervals):
         else int(np.argmin(result.mean_ranks))
     )
     effects = {}
+    precision = None if table is None else table.precision
+    cells = None if table is None else table.cell_tolerance()
     for each in dict.fromkeys([kind, "mean_difference"]):
-        effects[each] = pairwise_effect_sizes(
-            scores,
-            names,
-            kind=each,
-            reference=reference,
-            random_state=seed,
-            simultaneous=intervals == "simultaneous",
-        )
+        with scores_precision(precision or np.finfo(np.float64).eps):
+            effects[each] = pairwise_effect_sizes(
+                scores,
+                names,
+                kind=each,
+                reference=reference,
+                random_state=seed,
+                simultaneous=intervals == "simultaneous",
+                cell_tolerance=cells,
+            )
     result["effect_sizes"] = effects[kind]
     result["mean_differences"] = effects["mean_difference"]
 
@@ -146,8 +185,11 @@ def _plan(
     rope,
     alternative,
     random_state,
+    table_shape=None,
 ):
-    """``(rank plan, pairwise plan, control index)``, checked before any fit."""
+    """``(rank plan, pairwise plan, control index)``, checked before any fit
+    (``table_shape``: ``(n_datasets, k)``, for the tests' bounds on the work
+    of the whole table)."""
     control = check_names_subset(control, names, name="control")
     check_family(correction, control)
     control = None if control is None else names.index(control)
@@ -171,25 +213,25 @@ def _plan(
                 # The rank tests compare all k at once: two-sided.
                 alternative=alternative if pairwise else "two-sided",
                 context=context,
+                table_shape=table_shape,
             )
         )
     return plans[0], plans[1], control
 
 
-def _with_score_scale(plan, table):
-    """The pairwise ``plan`` with ``score_scale`` set, for every test that
-    takes it (unless the user set it), to each data set's largest
-    ``|score|``: the tie rule of the tests on differences (equal in the
-    user's decimals means equal) then reads the scores' units, not the
-    differences'."""
-    scale = np.max(np.abs(table.scores), axis=1)
-    if table.split_scores is not None:
-        scale = np.maximum(scale, np.max(np.abs(table.split_scores), axis=(1, 2)))
+def _with_score_scale(plan):
+    """The pairwise ``plan`` with ``score_scale`` among the needs of every
+    test that takes it (unless the user set it): each pair's, per data set,
+    the largest ``|score|`` of its two estimators there (their per-split
+    scores included). The tie rule of the tests on differences (equal in
+    the user's decimals means equal) then reads the units of the scores
+    each difference came from -- never another estimator's or another data
+    set's."""
     planned = []
     for test in plan:
         accepted = keyword_names(get_entry(test.name).func) or frozenset()
         if "score_scale" in accepted and "score_scale" not in test.params:
-            test = test._replace(params={**test.params, "score_scale": scale})
+            test = test._replace(needs=(*test.needs, "score_scale"))
         planned.append(test)
     return planned
 
@@ -214,6 +256,7 @@ def _sampling_seed(random_state):
         "names": ["array-like", None],
         "datasets": ["array-like", None],
         "greater_is_better": ["boolean"],
+        "runs": ["boolean", None],
         **_STATISTICS_PARAMETERS,
     },
     prefer_skip_nested_validation=True,
@@ -236,6 +279,9 @@ def compare_scores(
     effect_size=None,
     effect_size_intervals="per_pair",
     random_state=None,
+    missing="error",
+    runs=None,
+    replicability=None,
 ):
     """Compare k estimators across data sets from a table of their scores.
 
@@ -251,10 +297,15 @@ def compare_scores(
         Higher is better (see ``greater_is_better``). Either (n_datasets, k)
         mean scores (rows = data sets, columns = estimators) or (n_datasets,
         n_splits, k) per-split scores, which the split-aware
-        ``poisson_binomial`` test needs. A DataFrame gives the names: its
-        columns are the estimators, its index the data sets, or a two-level
-        index (data set, split) for per-split scores. At least 2 data sets and 2
-        estimators; finite.
+        ``poisson_binomial`` test needs; with ``runs=True``, (n_datasets, k,
+        n_runs): several runs per cell (see ``runs``). A DataFrame gives the
+        names: its columns are the estimators, its index the data sets, or a
+        two-level index (data set, split) for per-split scores ((data set,
+        run) with ``runs=True``); or a long table, with columns ``dataset``,
+        ``estimator``, optionally ``run`` (several runs per cell) or
+        ``split``, and one score column (``score``, or the only other
+        column). At least 2 data sets and 2 estimators; finite, or NaN where
+        a score is missing (see ``missing``).
     n_train, n_test : float or array-like of shape (n_datasets,), default=None
         Training and test set sizes of the splits (one value, or one per
         data set), needed by ``poisson_binomial``.
@@ -284,20 +335,23 @@ def compare_scores(
         normal, else Wilcoxon, with ``alternative`` honoured; k ≥ 3:
         repeated-measures ANOVA with Tukey's HSD on its error term
         (``rm_anova``, ``tukey_rm``) when all are normal with equal
-        variances, else Friedman with Nemenyi (Bonferroni–Dunn with a
-        control). Fewer than 3 data sets, or an estimator with constant
+        variances, else Friedman with Nemenyi (the exact rank-sum post hoc
+        test with a control). Fewer than 3 data sets, or an estimator with constant
         scores, cannot be tested for normality and take the rank-based
         path. ``result.auto`` says which path and why. Otherwise, tests
         of all k estimators at once (``available_tests(kind=
         "datasets")`` that need ``scores``): the omnibus tests
         ``friedman`` (with Iman–Davenport inside it), ``friedman_aligned``
         and ``quade``, and the post hoc families ``nemenyi`` (all pairs),
-        ``bonferroni_dunn``, ``holm``, ``friedman_posthoc``,
-        ``aligned_posthoc`` and ``quade_posthoc`` (against ``control``, or
-        all pairs without one; the last three with any ``correction``).
-        None runs the tests the registry declares as defaults: ``friedman``
-        and ``nemenyi`` (or ``bonferroni_dunn`` with a control); ``[]``
-        runs none; ``{name: {param: value}}`` sets parameters.
+        ``exact_posthoc``, ``bonferroni_dunn``, ``holm``,
+        ``friedman_posthoc``, ``aligned_posthoc`` and ``quade_posthoc``
+        (against ``control``, or all pairs without one; ``exact_posthoc``
+        and the last three with any ``correction``). None runs the tests
+        the registry declares as defaults: ``friedman`` (its p-value exact
+        given the ties) and ``nemenyi``, or ``friedman`` and
+        ``exact_posthoc`` with a control (Bonferroni–Dunn's normal
+        approximation exceeds its level on few data sets); ``[]`` runs
+        none; ``{name: {param: value}}`` sets parameters.
     pairwise_tests : str, list of str or dict, default=None
         Tests of one pair at a time, run on every pair or every estimator
         against ``control``: ``wilcoxon``, ``sign``, ``poisson_binomial``,
@@ -344,6 +398,50 @@ def compare_scores(
     random_state : int, RandomState instance or None, default=None
         Seeds the Monte Carlo sampling of the Bayesian tests and the
         bootstrap of the effect sizes.
+    missing : {"error", "drop", "skillings_mack"}, default="error"
+        What to do with missing scores (NaN cells: an estimator crashed or
+        timed out on a data set, or a paper reports no number; with
+        per-split scores, a cell that lacks a split). ``"error"`` refuses
+        them, naming every missing cell. ``"drop"`` leaves out the data sets
+        with a hole (``result.missing.dropped``): simple, but it throws away
+        the other estimators' scores there and favours the estimators that
+        fail on hard data sets. ``"skillings_mack"`` keeps every score: the
+        tests of all estimators at once are by default the Skillings–Mack
+        test (Friedman's test for tables with holes; Durbin's test inside it
+        when the holes form a balanced incomplete block design) and its post
+        hoc family ``skillings_mack_posthoc``; each pair's pairwise tests and
+        effect sizes use the data sets both have; each data set ranks the
+        estimators it has (``ranks`` NaN at the holes), and ``mean_ranks``
+        and ``mean_scores`` average over the data sets that score each
+        estimator. With no hole, Skillings–Mack is Friedman's tie-corrected
+        test. The result says which cells were missing
+        (``result.missing``), and so do its summary and report.
+    runs : bool, default=None
+        True: a 3-D ``scores`` is (n_datasets, k, n_runs), several runs of
+        each estimator on each data set (random seeds of a stochastic
+        learner), and a two-level DataFrame index is (data set, run). A
+        3-D array is otherwise read as (n_datasets, n_splits, k) per-split
+        scores, as before this option existed: the two shapes cannot be
+        told apart, so say which (a 3-D array whose second axis has as many
+        entries as ``names`` and not its last is refused without it). None
+        reads a long table with a ``run`` column as runs. The ranks, the
+        rank tests and the Wilcoxon-type tests use each cell's mean over
+        its runs (a NaN run is left out; a cell with no run is a hole); the
+        tests of per-split differences (``poisson_binomial``,
+        ``bayesian_hierarchical``) use the runs, paired by run, as
+        independent replicates (correlation 0), or as cross-validation
+        splits when ``n_train`` and ``n_test`` are given. The spread over
+        the runs is in the report's tables.
+    replicability : {"bonferroni", "fisher"}, None or False, default=None
+        On how many data sets each pair differs, and which
+        (``result.replicability``; :func:`~sklearn_bcv.stats.replicability`):
+        partial conjunction tests of the one-sided p-values of the pair on
+        each data set alone (the corrected t test of its splits with
+        ``n_train`` and ``n_test``, the paired t test of its runs).
+        ``"bonferroni"`` holds whatever the dependence between the data
+        sets; ``"fisher"`` assumes them independent. None: Bonferroni where
+        per-data-set p-values exist (per-split scores with the set sizes, or
+        runs), nothing for a table of means; False: none.
 
     Returns
     -------
@@ -406,6 +504,17 @@ def compare_scores(
             ``pairwise_test``, ``differ`` (pairs ``(better, worse)`` of the
             post hoc test, or else of the first pairwise test, best first),
             ``differ_by_test`` and ``text``.
+        missing : Bunch
+            ``mode``, ``cells`` (``[data set, estimator]`` of every missing
+            score) and ``dropped`` (the data sets left out).
+        runs : Bunch or None
+            With runs: ``scores`` (n_datasets, k, n_runs) as given,
+            ``n_runs`` per cell and ``correlation``.
+        replicability : Bunch or None
+            ``count`` (k, k): the row is better than the column on at least
+            that many data sets; ``identified`` (the data sets, by pair),
+            ``results``, ``tested``, ``method``, ``tests``, ``alpha`` and
+            ``level``.
 
         ``result.to_frame()`` gives the compared pairs as a long
         :class:`pandas.DataFrame` (``to_frame("scores")``, ``"ranks"``: the
@@ -462,20 +571,30 @@ def compare_scores(
     >>> result.verdict.differ  # Nemenyi finds no pair at alpha = 0.05
     []
 
-    Against C4.5 as the control (Bonferroni–Dunn, critical difference 1.168),
-    one variant is better:
+    Against C4.5 as the control (the exact rank-sum post hoc test, Holm's
+    correction), two variants are better:
 
     >>> result = compare_scores(
     ...     auc, names=["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"], control="C4.5")
     >>> list(result.tests)
-    ['friedman', 'bonferroni_dunn']
+    ['friedman', 'exact_posthoc']
     >>> result.verdict.differ
-    [('C4.5+m+cf', 'C4.5')]
+    [('C4.5+m+cf', 'C4.5'), ('C4.5+m', 'C4.5')]
     """
-    table = score_table(
-        scores, names=names, datasets=datasets, n_train=n_train, n_test=n_test
+    refuse_split_tables(scores, datasets=datasets)  # one data set's splits
+    read = read_table(
+        scores,
+        names=names,
+        datasets=datasets,
+        n_train=n_train,
+        n_test=n_test,
+        runs=runs,
+        missing=missing,
     )
-    given = table
+    table = read.table
+    replicability = check_replicability(replicability)
+    if replicability and table_pvalues(table, [])[0] is None:
+        raise ValueError(f"replicability={replicability!r}: {NO_PVALUES}.")
     drawn = study_seed(random_state)  # recorded: a run with None can be repeated
     seed = drawn.seed
     if not greater_is_better:
@@ -488,13 +607,15 @@ def compare_scores(
         )
     auto = None
     if _is_auto(tests):
+        check_auto(table)
         check_names_subset(control, table.names, name="control")
-        auto = _auto(table.scores, table.names, alpha, control)
+        auto = _auto(table.scores, table.names, alpha, control, table.cell_tolerance())
         tests = auto.tests
         if pairwise_tests is None:
             pairwise_tests = auto.pairwise_tests
+    tests = incomplete_defaults(tests, control, missing)
     rank_plan, pairwise_plan, control = _plan(
-        table.available,
+        planning_needs(table),
         table.names,
         tests=tests,
         pairwise_tests=pairwise_tests,
@@ -503,20 +624,38 @@ def compare_scores(
         rope=rope,
         alternative=alternative,
         random_state=seed,
+        table_shape=table.scores.shape,
     )
+    pairs = pairs_tested(len(table.names), control)
+    check_plan(table, rank_plan, pairwise_plan, pairs, table.names)
+    pairwise_plan = with_run_correlation(pairwise_plan, table)
     result = build_datasets_result(
         table,
         rank_plan=rank_plan,
-        pairwise_plan=_with_score_scale(pairwise_plan, table),
+        pairwise_plan=_with_score_scale(pairwise_plan),
         correction=correction,
         control=control,
         alpha=alpha,
         alternative=alternative,
     )
-    result["scores"] = given.scores
-    result["mean_scores"] = stable_mean(given.scores, axis=0)
-    if given.split_scores is not None:
-        result["split_scores"] = given.split_scores
+    result["scores"] = read.user_scores
+    result["mean_scores"] = _mean_scores(read.user_scores)
+    result["split_scores"] = read.user_splits
+    result["missing"], result["runs"] = read.missing, read.runs
+    if replicability is not False:
+        test, greater, less = table_pvalues(table, pairs)
+        if test is not None:
+            result["replicability"] = pairwise_replicability(
+                greater,
+                less,
+                pairs,
+                table.names,
+                table.datasets,
+                alpha=alpha,
+                alternative=alternative,
+                method=replicability or "bonferroni",
+                tests=[test],
+            )
     result["greater_is_better"] = bool(greater_is_better)
     result["auto"] = auto
     result["provenance"] = make_provenance(
@@ -529,8 +668,16 @@ def compare_scores(
         auto,
         seed=seed,
         intervals=effect_size_intervals,
+        table=table,
     )
     return result
+
+
+def _mean_scores(scores):
+    """Each estimator's mean score over the data sets that score it."""
+    if np.all(np.isfinite(scores)):
+        return stable_mean(scores, axis=0)
+    return nan_mean(scores, axis=0)
 
 
 def _check_dataset_tests(dataset_tests):
@@ -671,6 +818,8 @@ def benchmark(
     random_state=None,
     error_score="raise",
     store=None,
+    missing="error",
+    replicability=None,
 ):
     """Fit k estimators on every split of every data set and compare them.
 
@@ -728,8 +877,9 @@ effect_size, effect_size_intervals
         sampling; seed randomised estimators yourself.
     error_score : "raise" or float, default="raise"
         As in :func:`~sklearn.model_selection.cross_validate`: a number
-        records failed fits (``failed_fits``) with a ``FitFailedWarning``,
-        and then no test runs (every test needs every split).
+        records failed fits (``failed_fits``) with a ``FitFailedWarning``.
+        A cell (data set, estimator) with a failed fit is then a hole, which
+        ``missing`` treats.
     store : str, os.PathLike or StudyStore, default=None
         A study store (see :class:`StudyStore`; a path is opened, created
         when absent, and closed at the end): every finished fit is kept in it
@@ -738,6 +888,19 @@ effect_size, effect_size_intervals
         The same call resumes an interrupted study (the result is that of
         an uninterrupted one); adding an estimator or a data set fits only
         those; a store that already holds the whole study fits nothing.
+    missing : {"error", "drop", "skillings_mack"}, default="error"
+        The cells whose fits failed (``error_score`` a number): with
+        ``"error"`` no test runs (the fits are kept, and the result names
+        the cells); ``"drop"`` leaves out the data sets with a failed cell;
+        ``"skillings_mack"`` keeps every other score (as
+        :func:`compare_scores`; the tests of all estimators at once must
+        then take holes). ``result.missing.cells`` names the failed cells.
+    replicability : {"bonferroni", "fisher"}, None or False, default=None
+        As in :func:`compare_scores`; the p-value of a pair on each data set
+        is that of the one-sided test recommended for the data set's design
+        (e.g. ``bcv_mcnemar`` on a 5×2 BCV of classifiers scored by
+        accuracy, ``corrected_t`` on k-fold), on its own fits. None is
+        Bonferroni; False computes none.
 
     Returns
     -------
@@ -803,6 +966,7 @@ effect_size, effect_size_intervals
         rope=rope,
         alternative=alternative,
         random_state=0,  # the study seed, once the store is open (below)
+        table_shape=(len(pairs), len(names)),
     )
     full_needs = {
         "scores",
@@ -812,13 +976,19 @@ effect_size, effect_size_intervals
         "n_test",
     }
     auto_requested = _is_auto(tests)
+    replicability = check_replicability(replicability)
+    if not auto_requested:
+        tests = incomplete_defaults(tests, control, missing)
     planned = dict(
         tests=[] if auto_requested else tests,
         pairwise_tests=[]
         if auto_requested and pairwise_tests is None
         else pairwise_tests,
     )
-    _plan(full_needs, names, **planned, **plan_kwargs)  # checked before any fit
+    # Checked before any fit (planned again with the study seed below).
+    rank_plan, _, _ = _plan(full_needs, names, **planned, **plan_kwargs)
+    if missing == "skillings_mack":  # a failed fit leaves a hole
+        check_takes_holes(rank_plan)
     dataset_names = [name for name, _ in pairs]
     with opened_store(store) as study_store:
         # One study seed, drawn or given (or the store's, to resume it); each
@@ -869,17 +1039,30 @@ effect_size, effect_size_intervals
     stores = [store for _, store in fitted]
     split_scores = _stack([store.scores for store in stores])
     failed = [name for name, store in zip(dataset_names, stores) if store.any_failed]
+    means, cell_scale = mean_scores([store.scores for store in stores])
     table = ScoreTable(
-        scores=np.array([stable_mean(store.scores, axis=0) for store in stores]),
+        scores=means,
         names=names,
         datasets=dataset_names,
         split_scores=split_scores if isinstance(split_scores, np.ndarray) else None,
         n_train=np.array([store.n_train for store in stores]),
         n_test=np.array([store.n_test for store in stores]),
+        cell_scale=cell_scale,
     )
+    # A cell (data set, estimator) with a failed fit is a hole: kept as NaN
+    # (missing="skillings_mack"), its data set dropped ("drop"), or no test
+    # runs ("error", the fits kept).
+    holes = benchmark_holes(
+        table, np.array([s.failed.any(axis=0) for s in stores]), missing
+    )
+    kept = ~np.isin(dataset_names, holes.missing.dropped)
+    runnable = not failed or (missing != "error" and kept.sum() >= 2)
+    if runnable:
+        table = holes.table
+        stores = [store for store, keep in zip(stores, kept) if keep]
     auto = None
     if auto_requested and not failed:
-        auto = _auto(table.scores, names, alpha, control)
+        auto = _auto(table.scores, names, alpha, control, table.cell_tolerance())
         rank_plan, pairwise_plan, _ = _plan(
             full_needs,
             names,
@@ -889,21 +1072,69 @@ effect_size, effect_size_intervals
             else pairwise_tests,
             **plan_kwargs,
         )
+    elif auto_requested and runnable and failed and missing == "skillings_mack":
+        rank_plan, _, _ = _plan(
+            full_needs,
+            names,
+            tests=incomplete_defaults(None, control, missing),
+            pairwise_tests=[],
+            **plan_kwargs,
+        )
     if table.split_scores is None:  # uneven numbers of splits
         pairwise_plan = [t for t in pairwise_plan if "split_differences" not in t.needs]
-    reason = f"fits failed on {', '.join(failed)}" if failed else None
+    reason = None
+    if not runnable:
+        reason = f"fits failed on {', '.join(failed)}" + (
+            f" ({len(holes.missing.cells)} cells; missing='skillings_mack' keeps "
+            "the other scores, missing='drop' leaves those data sets out)"
+            if missing == "error"
+            else " (missing='drop' leaves fewer than 2 data sets)"
+        )
+    compared_pairs = pairs_tested(len(names), control_index)
+    unpaired = {}
+    short = pairs_without_data(table, compared_pairs) if runnable else []
+    if short:  # the fits are done: say why, rather than lose them
+        shown = ", ".join(f"{names[a]} and {names[b]}" for a, b in short[:10])
+        unpaired = {
+            t.name: f"{shown} have fewer than 2 data sets in common"
+            for t in pairwise_plan
+        }
+        pairwise_plan = []
+    if runnable:
+        check_plan(table, rank_plan, pairwise_plan, compared_pairs, names)
     result = build_datasets_result(
         table,
         rank_plan=rank_plan,
-        pairwise_plan=_with_score_scale(pairwise_plan, table),
+        pairwise_plan=_with_score_scale(pairwise_plan),
         correction=correction,
         control=control_index,
         alpha=alpha,
         alternative=alternative,
         skipped={t.name: reason for t in (*rank_plan, *pairwise_plan)}
-        if failed
+        if not runnable
         else None,
     )
+    result["missing"] = holes.missing
+    result["skipped_tests"].update(unpaired)
+    if runnable and replicability is not False:
+        tests_used, greater, less = store_pvalues(
+            stores,
+            [one.design for one, keep in zip(prepared, kept) if keep],
+            prepared[0].task,
+            prepared[0].scoring.label,
+            compared_pairs,
+        )
+        result["replicability"] = pairwise_replicability(
+            greater,
+            less,
+            compared_pairs,
+            names,
+            list(table.datasets),
+            alpha=alpha,
+            alternative=alternative,
+            method=replicability or "bonferroni",
+            tests=tests_used,
+        )
     result["scoring"] = prepared[0].scoring.label
     result["greater_is_better"] = True  # scikit-learn scorers: higher is better
     result["auto"] = auto
@@ -914,12 +1145,14 @@ effect_size, effect_size_intervals
         auto,
         seed=sampling_seed,
         intervals=effect_size_intervals,
+        table=table,
     )
     if not isinstance(split_scores, np.ndarray):
-        result["split_scores"] = split_scores
-    result["fit_time"] = _stack([fits.fit_time for fits, _ in fitted])
-    result["score_time"] = _stack([fits.score_time for fits, _ in fitted])
-    result["failed_fits"] = _stack([fits.failed for fits, _ in fitted])
+        result["split_scores"] = [s for s, keep in zip(split_scores, kept) if keep]
+    compared = [fits for (fits, _), keep in zip(fitted, kept) if keep or not runnable]
+    result["fit_time"] = _stack([fits.fit_time for fits in compared])
+    result["score_time"] = _stack([fits.score_time for fits in compared])
+    result["failed_fits"] = _stack([fits.failed for fits in compared])
     provenance = make_provenance(
         estimators=named,
         cv=describe_cv(cv, seed.seed, per_dataset=True),

@@ -52,7 +52,8 @@ _SHARED_PARAMETERS = {
 
 @validate_params(
     {
-        "estimators": [list, tuple, dict],
+        # A fitted search gets a message naming compare_search.
+        "estimators": [list, tuple, dict, HasMethods("fit")],
         "X": ["array-like", "sparse matrix"],
         "y": ["array-like"],
         "cv": ["cv_object"],

@@ -1,12 +1,17 @@
 """A small study for the interruption tests of the study store.
 
-Run as a script (``python _store_study.py STORE LOG DELAY N_JOBS OUT``) it
-runs :func:`sklearn_bcv.benchmark` with a store and writes the numbers of
-the result as JSON; its estimators append one line to ``LOG`` per fit, so
-a test counts the fits each run made.
+Run as a script (``python _store_study.py STORE LOG DELAY N_JOBS OUT
+[HOLD]``) it runs :func:`sklearn_bcv.benchmark` with a store and writes the
+numbers of the result as JSON; its estimators append one line to ``LOG``
+per fit, so a test counts the fits each run made. With ``HOLD`` (a path),
+while that file exists the fits after the first :data:`HOLD_AFTER` wait
+(writing ``HOLD.holding`` first): a test stops the study at a state it
+observes -- fits committed, the others waiting -- never at a moment it
+guesses, and removes the file before the same call resumes it.
 """
 
 import json
+import os
 import sys
 import time
 
@@ -16,17 +21,41 @@ from sklearn.datasets import load_iris, load_wine, make_moons
 
 from sklearn_bcv import benchmark
 
+#: Fits logged before the others wait on the hold file.
+HOLD_AFTER = 20
+
+
+def _logged(log):
+    try:
+        with open(log) as handle:
+            return sum(1 for _ in handle)
+    except OSError:
+        return 0
+
 
 class RecordingCentroid(ClassifierMixin, BaseEstimator):
     """Nearest centroid, shrunk towards the grand mean by ``shrink``; each fit
-    appends a line to the file ``log`` (after ``delay`` seconds)."""
+    appends a line to the file ``log`` (after ``delay`` seconds), and waits
+    first while the file ``hold`` exists once HOLD_AFTER fits are logged."""
 
-    def __init__(self, shrink=0.0, log=None, delay=0.0):
+    def __init__(self, shrink=0.0, log=None, delay=0.0, hold=None):
         self.shrink = shrink
         self.log = log
         self.delay = delay
+        self.hold = hold
+
+    def _wait_while_held(self):
+        if self.hold is None or not os.path.exists(self.hold):
+            return
+        if _logged(self.log) < HOLD_AFTER:
+            return
+        with open(f"{self.hold}.holding", "a") as handle:
+            handle.write("holding\n")
+        while os.path.exists(self.hold):  # until interrupted, or released
+            time.sleep(0.05)
 
     def fit(self, X, y):
+        self._wait_while_held()
         time.sleep(self.delay)
         self.classes_, codes = np.unique(y, return_inverse=True)
         grand = X.mean(axis=0)
@@ -63,8 +92,8 @@ DATASETS = {
 N_FITS = 90
 
 
-def estimators(log=None, delay=0.0):
-    return {f"shrink{s}": RecordingCentroid(s, log, delay) for s in SHRINKS}
+def estimators(log=None, delay=0.0, hold=None):
+    return {f"shrink{s}": RecordingCentroid(s, log, delay, hold) for s in SHRINKS}
 
 
 def numbers(result):
@@ -83,14 +112,18 @@ def numbers(result):
     return out
 
 
-def run(store, log, delay, n_jobs):
+def run(store, log, delay, n_jobs, hold=None):
     return benchmark(
-        estimators(log, delay), DATASETS, random_state=0, n_jobs=n_jobs, store=store
+        estimators(log, delay, hold),
+        DATASETS,
+        random_state=0,
+        n_jobs=n_jobs,
+        store=store,
     )
 
 
 if __name__ == "__main__":
-    store, log, delay, n_jobs, out = sys.argv[1:]
-    result = run(store, log, float(delay), int(n_jobs))
+    store, log, delay, n_jobs, out, *hold = sys.argv[1:]
+    result = run(store, log, float(delay), int(n_jobs), hold[0] if hold else None)
     with open(out, "w") as handle:
         json.dump(numbers(result), handle)

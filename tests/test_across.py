@@ -113,7 +113,11 @@ def test_friedman_demsar_table_6():
     assert round(result.statistic, 3) == 10.228
     scipy_result = stats.friedmanchisquare(*DEMSAR_AUC.T)
     assert result.statistic == pytest.approx(scipy_result.statistic, rel=1e-12)
-    assert result.pvalue == pytest.approx(scipy_result.pvalue, rel=1e-12)
+    # The chi-squared p-value is scipy's; the one that decides is the exact
+    # permutation p-value given the ties (0.0136: see test_exact_ranks.py).
+    assert result.pvalue_chi2 == pytest.approx(scipy_result.pvalue, rel=1e-12)
+    assert result.method == "exact"
+    assert round(result.pvalue, 4) == 0.0136
     assert result.reject
     iman = result.iman_davenport
     chi2 = result.statistic
@@ -128,10 +132,11 @@ def test_friedman_demsar_table_6():
 def test_friedman_agrees_with_scipy(scores):
     if scores.shape[1] < 3 or np.all(scores == scores[:, :1]):
         return  # scipy needs k >= 3 and divides 0 by 0 on all ties
-    ours = friedman(scores)
+    ours = friedman(scores, method="chi2")
     theirs = stats.friedmanchisquare(*scores.T)
     assert ours.statistic == pytest.approx(theirs.statistic, rel=1e-9, abs=1e-12)
     assert ours.pvalue == pytest.approx(theirs.pvalue, rel=1e-9, abs=1e-12)
+    assert ours.pvalue_chi2 == ours.pvalue
 
 
 def test_friedman_two_estimators_is_the_squared_sign_statistic():

@@ -353,10 +353,12 @@ def test_bad_tables(test):
 
 def test_registry_declares_the_family():
     assert declared_tests(role="omnibus") == [
+        "durbin",  # tables with holes (missing="skillings_mack")
         "friedman",
         "friedman_aligned",
         "quade",
         "rm_anova",  # the parametric path of tests="auto"
+        "skillings_mack",
     ]
     assert declared_tests(role="posthoc", diagram="bar") == [
         "bonferroni_dunn",
@@ -364,15 +366,17 @@ def test_registry_declares_the_family():
     ]
     assert set(declared_tests(role="posthoc", diagram="groups")) == {
         "aligned_posthoc",
+        "exact_posthoc",
         "friedman_posthoc",
         "holm",
         "quade_posthoc",
+        "skillings_mack_posthoc",
     }
     assert get_entry("aligned_posthoc").omnibus == "friedman_aligned"
     assert get_entry("quade_posthoc").omnibus == "quade"
     assert default_tests("all_pairs", role="omnibus") == ["friedman"]
     assert default_tests("all_pairs", role="posthoc") == ["nemenyi"]
-    assert default_tests("control", role="posthoc") == ["bonferroni_dunn"]
+    assert default_tests("control", role="posthoc") == ["exact_posthoc"]
     assert default_tests(
         "all_pairs", role="pairwise", available={"dataset_differences"}
     ) == ["wilcoxon"]

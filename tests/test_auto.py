@@ -101,7 +101,9 @@ def test_heavy_tails_take_the_rank_path_with_levene():
     with_control = compare_scores(
         table, tests="auto", control="estimator_0", random_state=0
     )
-    assert list(with_control.tests) == ["friedman", "bonferroni_dunn"]
+    # With a control the exact rank-sum family (Bonferroni-Dunn exceeds its
+    # level on few data sets).
+    assert list(with_control.tests) == ["friedman", "exact_posthoc"]
 
 
 def test_shapiro_rows_carry_the_right_names_whatever_the_column_order():

@@ -155,9 +155,13 @@ def test_text_ranks_the_estimators_and_reports_friedman(text_output):
         ["2", "stump", "2.000"],
         ["3", "majority", "3.000"],
     ]
-    # The same ranking on 3 data sets: Friedman's chi2 = 6 (df 2), p = e^-3.
+    # The same ranking on 3 data sets: Friedman's chi2 = 6 (df 2), chi-squared
+    # p = e^-3; its exact p-value, that every data set ranks alike, 1/3!².
     friedman = next(line for line in lines if line.startswith("friedman:"))
-    assert friedman.startswith("friedman: statistic 6 (df 2, p = 0.0498)")
+    assert friedman.startswith(
+        "friedman: statistic 6 (df 2), p = 0.0278 by the exact permutation test "
+        "given the ties (N = 3, k = 3); supplementary: chi-squared p = 0.0498"
+    )
     assert friedman.endswith("the estimators differ at alpha=0.05.")
     assert any(line.startswith("Post hoc nemenyi on mean ranks") for line in lines)
     assert any("wilcoxon" in line for line in lines)
@@ -181,7 +185,8 @@ def test_json_holds_the_numbers_of_the_python_api():
     assert list(document["tests"]) == list(expected.tests)
     friedman = document["tests"]["friedman"]
     assert friedman["statistic"] == pytest.approx(expected.tests.friedman.statistic)
-    assert friedman["pvalue"] == pytest.approx(np.exp(-3))
+    assert friedman["pvalue_chi2"] == pytest.approx(np.exp(-3))
+    assert friedman["pvalue"] == pytest.approx(1 / 36)  # exact
     assert list(document["pairwise"]) == list(expected.pairwise)
     assert document["verdict"]["omnibus_test"] == "friedman"
     assert document["verdict"]["omnibus_reject"] is True
@@ -214,12 +219,12 @@ def test_csv_has_one_row_per_test_and_pair():
     assert "wilcoxon" in tests
 
 
-def test_control_runs_bonferroni_dunn_against_it():
+def test_control_runs_the_exact_posthoc_test_against_it():
     status, out, _ = run_cli(*FAST, "--control", "majority", "--format", "json")
     assert status == 0
     document = json.loads(out)
     assert document["control"] == "majority"
-    assert list(document["tests"]) == ["friedman", "bonferroni_dunn"]
+    assert list(document["tests"]) == ["friedman", "exact_posthoc"]
     pairs = {
         (r["estimator_a"], r["estimator_b"])
         for r in document["pairwise"]["wilcoxon"]["results"]
@@ -262,7 +267,7 @@ def test_plot_figure_is_sized_as_the_display_would_size_it():
     assert plot_test(result) == "nemenyi"
     assert fig._suptitle.get_text() == plot_title(result, "nemenyi")
     assert plot_title(result, "nemenyi").startswith(
-        "friedman (p = 0.0498): the estimators differ\nnemenyi: "
+        "friedman (p = 0.0278): the estimators differ\nnemenyi: "
     )
     width, height = fig.get_size_inches()
     assert 4 < width < 8 and 1 < height < 4
@@ -478,6 +483,8 @@ def test_tests_list_prints_the_tests_each_option_takes():
     assert names == [
         "aligned_posthoc",
         "bonferroni_dunn",
+        "durbin",
+        "exact_posthoc",
         "friedman",
         "friedman_aligned",
         "friedman_posthoc",
@@ -487,6 +494,8 @@ def test_tests_list_prints_the_tests_each_option_takes():
         "quade",
         "quade_posthoc",
         "rm_anova",
+        "skillings_mack",
+        "skillings_mack_posthoc",
         "tukey_rm",
     ]
     assert all(" needs=scores" in line for line in out.splitlines())

@@ -96,8 +96,12 @@ def test_friedman_statistic_of_a_small_table(tmp_path):
     assert friedman["statistic"] == pytest.approx(FRIEDMAN)
     reference = stats.friedmanchisquare(*SCORES.T)
     assert friedman["statistic"] == pytest.approx(reference.statistic)
-    assert friedman["pvalue"] == pytest.approx(reference.pvalue)
-    assert friedman["pvalue"] == pytest.approx(np.exp(-FRIEDMAN / 2))  # chi2, 2 df
+    # scipy's p-value is the chi-squared one, reported beside the exact
+    # permutation p-value that decides.
+    assert friedman["pvalue_chi2"] == pytest.approx(reference.pvalue)
+    assert friedman["pvalue_chi2"] == pytest.approx(np.exp(-FRIEDMAN / 2))  # 2 df
+    assert friedman["method"] == "exact"
+    assert friedman["pvalue"] == pytest.approx(161 / 1296, rel=1e-12)  # enumerated
     assert document["mean_ranks"] == pytest.approx([1.2, 2.4, 2.4])
     assert document["names"] == NAMES
     assert document["datasets"] == DATASETS
@@ -145,12 +149,12 @@ def test_same_as_compare_scores(tmp_path):
         == list(result.tests)
         == [
             "friedman",
-            "bonferroni_dunn",
+            "exact_posthoc",
         ]
     )
     np.testing.assert_allclose(
-        document["tests"]["bonferroni_dunn"]["pvalue"],
-        result.tests.bonferroni_dunn.pvalue,
+        document["tests"]["exact_posthoc"]["pvalue"],
+        result.tests.exact_posthoc.pvalue,
     )
     assert document["control"] == "C"
 
@@ -466,8 +470,11 @@ def test_readme_example_runs(tmp_path, monkeypatch, capsys):
     namespace = {}
     exec(compile(code, "README.rst", "exec"), namespace)  # noqa: S102
     result, errors = namespace["result"], namespace["errors"]
-    assert "p = 0.0113" in section
-    assert round(result.tests.friedman.pvalue, 4) == 0.0113
+    # The exact permutation p-value (chi-squared: 0.0113, the supplementary
+    # one beside it).
+    assert "p = 0.0081 (exact)" in section
+    assert round(result.tests.friedman.pvalue, 4) == 0.0081
+    assert round(result.tests.friedman.pvalue_chi2, 4) == 0.0113
     assert result.verdict.differ == [("forest", "bayes")]
     np.testing.assert_allclose(errors.mean_ranks, result.mean_ranks)
     capsys.readouterr()
@@ -477,7 +484,8 @@ def test_readme_example_runs(tmp_path, monkeypatch, capsys):
     for line in out.splitlines():
         if line.startswith(("friedman:", "  forest   > bayes", "     1  forest")):
             assert line in cli_section, line
-    assert "statistic 8.974 (df 2, p = 0.0113)" in out
+    assert "statistic 8.974 (df 2), p = 0.00815 by the exact permutation" in out
+    assert "supplementary: chi-squared p = 0.0113" in out
     assert (tmp_path / "cd.png").is_file()
 
 

@@ -86,7 +86,7 @@ def test_from_result_of_compare_scores_and_of_the_test():
         ({"weights": [0.5, np.nan]}, "weights must be 2 finite"),
         ({"weights_interval": [[0.2, 0.1], [0.1, 0.2]]}, "lower <= upper"),
         ({"weights_interval": [[0.1, 0.2]]}, r"shape \(2, 2\)"),
-        ({"names": ["a"]}, "names must hold 2 names"),
+        ({"names": ["a"]}, "names must hold k = 2 names"),
         ({"expected_rank": [0.5, 2]}, "expected_rank must be 2 ranks"),
         ({"level": 1.5}, "level must be a number in"),
     ],

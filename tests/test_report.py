@@ -95,8 +95,13 @@ def test_unknown_format_is_refused_with_the_four_named(across, bad):
 def test_friedman_sentence_quotes_scipys_statistic(across):
     chi2, p = stats.friedmanchisquare(*SCORES.T)
     text = across.report()
-    expected = f"chi2(3) = {chi2:.3g}, p = {p:.3g}"
-    assert expected in text
+    # The p-value that decides is the permutation test's; scipy's
+    # chi-squared p-value is the supplementary one beside it.
+    assert f"chi2(3) = {chi2:.3g}, p = " in text
+    assert f"the chi-squared approximation gives p = {p:.3g}" in text
+    friedman = across.tests["friedman"]
+    assert friedman.pvalue_chi2 == pytest.approx(p, rel=1e-12)
+    assert "by the exact permutation test" in text or "Monte Carlo permutation" in text
     outcome = "rejected" if p < 0.05 else "did not reject"
     assert f"A Friedman test {outcome} equal performance" in text
 
@@ -423,7 +428,9 @@ def test_user_guide_quotes_the_report_it_shows():
     text = compare_scores(scores, names=["svm", "forest", "knn"]).report()
     quoted = (
         "A Friedman test did not reject equal performance of the 3 estimators "
-        "(chi2(2) = 5.33, p = 0.0695, alpha = 0.05);"
+        "(chi2(2) = 5.33, p = 0.0721 by the exact permutation test given the ties, "
+        "N = 6, k = 3; alpha = 0.05); supplementary, the chi-squared approximation "
+        "gives p = 0.0695"
     )
     assert quoted in text
     assert " ".join(quoted.split()) in " ".join(section.split())

@@ -222,7 +222,7 @@ def test_figures_are_pdf_files_included_and_reproducible(results, tmp_path):
     # CD diagram; the three significance matrices and the posterior as the
     # panels of one figure; the scores.
     assert len(names) == len(result._report_figures()) == 3
-    assert all(name.startswith("s1-fig-") and name.endswith(".pdf") for name in names)
+    assert all(name.startswith("s1_cfig-") and name.endswith(".pdf") for name in names)
     for name in names:
         # At its natural size: drawn for the width it is set at.
         assert f"\\includegraphics{{{tmp_path.as_posix()}/a/{name}}}" in first

@@ -105,13 +105,43 @@ def test_exact_from_14_to_50_with_ties_is_the_enumerated_count(
 @pytest.mark.parametrize("zero_method", ZERO_METHODS)
 @pytest.mark.parametrize("alternative", ALTERNATIVES)
 def test_normal_approximation_above_50_is_scipys(zero_method, alternative):
+    # Above 50 nonzero differences (the zeros do not count: their signs are
+    # not random, see test_exact_up_to_50_nonzero_differences_whatever_the_zeros).
     rng = np.random.default_rng(3)
-    for n in (51, 80):
+    for n in (62, 80):
         d = _tied_differences(rng, n)
+        assert np.count_nonzero(d) > 50
         ours = wilcoxon(d, zero_method=zero_method, alternative=alternative)
         theirs = stats.wilcoxon(d, zero_method=zero_method, alternative=alternative)
         assert ours.statistic == theirs.statistic
         assert ours.pvalue == pytest.approx(theirs.pvalue, rel=1e-12)
+
+
+@pytest.mark.parametrize("zero_method", ZERO_METHODS)
+def test_exact_up_to_50_nonzero_differences_whatever_the_zeros(zero_method):
+    # The issue's table: 60 data sets, the two estimators tied on 55 (both
+    # 1.0), A better on the other 5. Only 5 signs are random: the exact
+    # p-value is 2/2**5, where scipy's normal approximation (decided on the
+    # 60 differences) gives 0.043.
+    d = np.r_[np.zeros(55), [0.01, 0.02, 0.03, 0.04, 0.05]]
+    result = wilcoxon(d, zero_method=zero_method)
+    assert result.pvalue == 0.0625
+    assert result.min_pvalue == 0.0625
+    assert not result.reject
+    if zero_method == "wilcox":
+        assert stats.wilcoxon(d).pvalue == pytest.approx(0.0431, abs=1e-4)
+    # 50 nonzero differences among 120: still the exact subset-sum law,
+    # checked against an independent count of the 2**50 sign patterns'
+    # sums for the tie pattern (the generating-function count of the test
+    # above) through the one-sided tail of the largest sum.
+    rng = np.random.default_rng(5)
+    d = np.r_[np.zeros(70), rng.integers(1, 9, size=50) * rng.choice([-1, 1], 50)]
+    exact = wilcoxon(d, zero_method=zero_method)
+    alone = wilcoxon(d[d != 0], zero_method=zero_method)
+    if zero_method == "wilcox":  # the zeros dropped: the same test
+        assert exact.pvalue == alone.pvalue
+    all_positive = wilcoxon(np.abs(d), zero_method=zero_method, alternative="greater")
+    assert all_positive.pvalue == pytest.approx(0.5**50, rel=1e-12)
 
 
 def test_the_null_distribution_is_cached_by_tie_pattern():

@@ -366,9 +366,14 @@ def test_weak_order_levels_by_hand():
 def test_weak_order_levels_tie_what_the_decimals_tie():
     """0.1 + 0.2 and 0.3, 0.81 typed and 1 - 0.19 computed: equal in the
     user's decimals, one ulp apart in floating point; 0.3 and 0.30000001
-    are not tied."""
-    scores = np.array([[0.1 + 0.2, 0.3, 0.30000001], [1 - 0.19, 0.81, 0.8]])
-    np.testing.assert_array_equal(weak_order_levels(scores), [[1, 1, 0], [0, 0, 1]])
+    are not tied, nor are log losses of 1e-14 and 2e-14 beside 0.9 (each
+    score at its own precision, never another's)."""
+    scores = np.array(
+        [[0.1 + 0.2, 0.3, 0.30000001], [1 - 0.19, 0.81, 0.8], [1e-14, 2e-14, 0.9]]
+    )
+    np.testing.assert_array_equal(
+        weak_order_levels(scores), [[1, 1, 0], [0, 0, 1], [2, 1, 0]]
+    )
     np.testing.assert_array_equal(
         weak_order_levels(100 * scores), weak_order_levels(scores)
     )
@@ -533,8 +538,8 @@ def test_convergence_warning_on_a_short_run():
         ({"scores": np.ones((0, 3))}, "at least 1 data sets"),
         ({"scores": [1.0, 2.0]}, "2-D array"),
         ({"scores": [["a", "b"]]}, "must hold numbers"),
-        ({"prior": 0.0}, "prior must be a finite number > 0"),
-        ({"prior": np.inf}, "prior must be a finite number > 0"),
+        ({"prior": 0.0}, r"prior must be a number in \[1e-06, 1e\+06\]"),
+        ({"prior": np.inf}, r"prior must be a number in \[1e-06, 1e\+06\]"),
         ({"greater_is_better": "yes"}, "greater_is_better must be True or False"),
         ({"n_samples": 3}, "n_samples must be an integer >= 4"),
         ({"n_samples": 8, "n_chains": 4}, "at least 4 per chain"),

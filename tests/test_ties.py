@@ -80,7 +80,7 @@ def test_ranks_average_over_the_groups():
         (-1.0, "score_scale must be None"),
         (np.nan, "score_scale must be None"),
         ("1", "score_scale must be None"),
-        ([[1.0]], "score_scale must be None"),
+        ([[[1.0]]], "score_scale must be None"),
         ([1.0, -1.0], "score_scale must be None"),
     ],
 )
@@ -89,15 +89,19 @@ def test_score_scale_is_checked(value, match):
         check_score_scale(value)
 
 
-def test_difference_tolerance_per_comparison_and_data_set():
+def test_difference_tolerance_per_difference_and_data_set():
+    # Each difference's tolerance comes from its own data set's scale (and
+    # the rope), never another data set's: without a scale, from itself.
     d = np.array([0.01, -0.5])
-    assert difference_tolerance(d, None).tolist() == [0.5 * 2.0**-46]
-    assert difference_tolerance(d, 100.0).tolist() == [100 * 2.0**-46]
+    assert difference_tolerance(d, None).tolist() == [0.01 * 2.0**-46, 0.5 * 2.0**-46]
+    assert difference_tolerance(d, 100.0).tolist() == [100 * 2.0**-46] * 2
     per = difference_tolerance(d, np.array([1.0, 80.0]), rope=2.0)
     np.testing.assert_array_equal(per, np.array([2.0, 80.0]) * 2.0**-46)
-    # A batch of comparisons: one tolerance each (its own largest |d|).
-    batch = difference_tolerance(np.array([[0.5, 1.0], [4.0, 0.0]]), None)
-    np.testing.assert_array_equal(batch, [[2.0**-46], [4 * 2.0**-46]])
+    # A batch of comparisons, with one scale per comparison and data set.
+    batch = difference_tolerance(
+        np.array([[0.5, 1.0], [4.0, 0.0]]), np.array([[1.0, 1.0], [8.0, 2.0]])
+    )
+    np.testing.assert_array_equal(batch, [[2.0**-46, 2.0**-46], [2.0**-43, 2.0**-45]])
     split = difference_tolerance(np.ones((2, 3)), np.array([1.0, 4.0]), split=True)
     np.testing.assert_array_equal(split, [[2.0**-46], [4 * 2.0**-46]])
     with pytest.raises(ValueError, match="one scale per data set"):

@@ -18,6 +18,8 @@ from ._output import new_figure, result_document, result_table
 
 __all__ = [
     "add_effect_sizes_argument",
+    "add_replicability_argument",
+    "replicability_option",
     "effect_size_intervals",
     "compares_all_at_once",
     "list_tests_of",
@@ -48,7 +50,9 @@ def rope_width(text):
 def add_effect_sizes_argument(group):
     """``--no-effect-sizes``: compute no effect sizes (``effect_size=False``);
     ``--simultaneous-intervals``: their intervals simultaneous over the
-    pairs (``effect_size_intervals="simultaneous"``)."""
+    pairs (``effect_size_intervals="simultaneous"``). The two contradict
+    each other: together, a usage error (status 2)."""
+    group = group.add_mutually_exclusive_group()
     group.add_argument(
         "--no-effect-sizes",
         action="store_true",
@@ -61,6 +65,28 @@ def add_effect_sizes_argument(group):
         help="effect-size intervals that cover all the pairs together at 95%% "
         "(Bonferroni: each at 1 - 0.05/n_pairs), instead of each pair alone",
     )
+
+
+def add_replicability_argument(group):
+    """``--replicability``: the count of data sets on which each pair
+    differs (``replicability=`` of :func:`~sklearn_bcv.compare_scores`)."""
+    group.add_argument(
+        "--replicability",
+        choices=("bonferroni", "fisher", "none"),
+        default=None,
+        help="on how many data sets each pair differs (partial conjunctions of "
+        "per-data-set one-sided tests; needs per-split scores with --n-train "
+        "and --n-test, runs, or the fits of benchmark): bonferroni (default "
+        "where possible; any dependence between data sets), fisher "
+        "(independent data sets) or none",
+    )
+
+
+def replicability_option(args):
+    """``replicability`` of :func:`~sklearn_bcv.compare_scores` from
+    ``--replicability``."""
+    choice = getattr(args, "replicability", None)
+    return False if choice == "none" else choice
 
 
 def effect_size_intervals(args):
@@ -123,7 +149,7 @@ def score_lines(result):
     rows = [
         [dataset]
         + [
-            f"{fixed(score, decimals)} ({rank:g})"
+            "-" if np.isnan(score) else f"{fixed(score, decimals)} ({rank:g})"
             for score, rank in zip(result.scores[i], result.ranks[i])
         ]
         for i, dataset in enumerate(result.datasets)
@@ -149,8 +175,8 @@ def result_to_csv(result):
 def plot_test(result):
     """The post hoc family the diagram draws: the first that ran and that
     the registry declares drawable (a critical-difference bar of a family
-    against a control needs one), else Bonferroni–Dunn with a control, else
-    Nemenyi."""
+    against a control needs one), else the exact post hoc test with a
+    control, else Nemenyi."""
     from ..stats._registry import declared_tests
 
     control = result.get("control")
@@ -161,7 +187,7 @@ def plot_test(result):
             name in bar and (name == "nemenyi" or control is not None)
         ):
             return name
-    return "bonferroni_dunn" if control is not None else "nemenyi"
+    return "exact_posthoc" if control is not None else "nemenyi"
 
 
 def plot_title(result, test):

@@ -19,12 +19,14 @@ import numpy as np
 
 from ._across import (
     add_effect_sizes_argument,
+    add_replicability_argument,
     effect_size_intervals,
     list_tests_of,
     parse_test_options,
     plot_figure,
     plot_test,  # noqa: F401 (the tests read it here)
     plot_title,  # noqa: F401 (the tests read it here)
+    replicability_option,
     result_to_csv,
     result_to_dict,
     rope_width,
@@ -397,9 +399,9 @@ def add_arguments(parser):
         comparison,
         help="comma-separated tests of all the estimators at once: an omnibus "
         "test (friedman, friedman_aligned, quade) and post hoc families "
-        "(nemenyi, bonferroni_dunn, holm, friedman_posthoc, aligned_posthoc, "
-        "quade_posthoc) (default: friedman,nemenyi, or "
-        "friedman,bonferroni_dunn with --control); 'auto' chooses them from "
+        "(nemenyi, exact_posthoc, bonferroni_dunn, holm, friedman_posthoc, "
+        "aligned_posthoc, quade_posthoc) (default: friedman,nemenyi, or "
+        "friedman,exact_posthoc with --control); 'auto' chooses them from "
         "the scores (normality and variance checks: repeated-measures ANOVA "
         "and Tukey, or Friedman and Nemenyi); "
         "'list' prints the tests across data sets",
@@ -431,9 +433,20 @@ def add_arguments(parser):
         metavar="NAME",
         default=None,
         help="compare every other estimator with this one only (the post hoc "
-        "test becomes bonferroni_dunn)",
+        "test becomes exact_posthoc against it)",
     )
     add_effect_sizes_argument(comparison)
+    add_replicability_argument(comparison)
+    comparison.add_argument(
+        "--missing",
+        choices=("error", "drop", "skillings_mack"),
+        default="error",
+        help="a fit that fails: error stops (default); drop leaves out the data "
+        "sets where one failed; skillings_mack keeps every other score (a "
+        "hole where the fits of an estimator failed on a data set: the "
+        "Skillings-Mack test and its post hoc family, each pair on the data "
+        "sets both have); the result names the failed cells",
+    )
     comparison.add_argument(
         "--rope",
         type=rope_width,
@@ -545,6 +558,9 @@ def run(args, *, stdout, stderr):
             verbose=0 if args.quiet else args.verbose,
             random_state=args.random_state,
             store=store,
+            missing=args.missing,
+            error_score="raise" if args.missing == "error" else np.nan,
+            replicability=replicability_option(args),
         )
     descriptions = {name: description for name, (_, _, description) in loaded.items()}
     context = {

@@ -27,7 +27,7 @@ import threading
 import warnings
 
 from .._compat import InvalidParameterError
-from . import _benchmark, _compare, _many, _scores, _sequential
+from . import _benchmark, _compare, _many, _sequential, _split_scores
 from ._args import (
     EXIT_STATUS,
     PROG,
@@ -59,7 +59,7 @@ SUBCOMMANDS = {
         _compare.COMMAND,
         _many.COMMAND,
         _benchmark.COMMAND,
-        _scores.COMMAND,
+        _split_scores.COMMAND,  # scores, and scores --splits
         _sequential.COMMAND,
     )
 }
@@ -393,10 +393,12 @@ def run():
     writes its line and ends the process at once
     (:meth:`._signals.Interruptions.exiting`); the threads an estimator's
     module left running are joined and the ``atexit`` functions run under
-    that rule, then the process ends with ``os._exit``: Python's own exit
-    would next put the default signal handlers back and spend a while
-    destroying modules, a window in which Ctrl-C would kill the process
-    without a line.
+    that rule, then the process ends with ``os._exit``
+    (:meth:`._signals.Interruptions.end`, which blocks the signals first: a
+    signal is before that instant, and reported, or after the end): Python's
+    own exit would next put the default signal handlers back and spend a
+    while destroying modules, a window in which Ctrl-C would kill the
+    process without a line.
     """
     signals = process_interruptions()
     # joblib's resource tracker, a process of its own in the terminal's
@@ -413,7 +415,7 @@ def run():
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):
             stream.flush()
-    os._exit(status)
+    signals.end(status)
 
 
 def _join_threads():

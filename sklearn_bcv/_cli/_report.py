@@ -128,7 +128,10 @@ def check_report_path(text):
 def check_report_figures(text, format, report=None):
     """The directory of ``--report-figures`` (None without it), checked
     before any fit: for a LaTeX report only, a path LaTeX reads back,
-    relative to the folder of ``report`` (the report's file) when given."""
+    relative to the folder of ``report`` (the report's file) when given,
+    where files can be created (tried for real, in the directory or, when
+    it is still to be made, in the nearest existing one above it: ``/proc``
+    or a read-only file system fail here, not after the fits)."""
     if text is None:
         return None
     if format != "latex":
@@ -148,6 +151,20 @@ def check_report_figures(text, format, report=None):
         where = Path(report).parent / directory
     if where.exists() and not where.is_dir():
         raise UsageError(f"--report-figures: {where} exists and is not a directory")
+    existing = where
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    try:
+        if not existing.is_dir():
+            raise UsageError(
+                f"--report-figures: cannot create {text}: {existing} is not a directory"
+            )
+        check_creatable(existing / "figure.pdf")
+    except OSError as exc:
+        reason = exc.strerror if exc.strerror and exc.filename else exc
+        raise UsageError(
+            f"--report-figures: cannot write in {text}: {reason}"
+        ) from None
     return directory
 
 

@@ -8,9 +8,15 @@ two layouts (:func:`read_scores`):
 * **wide**: one row per data set, its first column the data set's name (or
   an index), every other column an estimator;
 * **long**: one row per score, with the columns ``dataset``, ``estimator``,
-  optionally ``split``, and one score column (``--score-column NAME``, or
-  the only other column). With ``split`` the per-split scores are passed to
-  :func:`~sklearn_bcv.compare_scores` as an (n_datasets, n_splits, k) array.
+  optionally ``split`` or ``run``, and one score column (``--score-column
+  NAME``, or the only other column). With ``split`` the per-split scores are
+  passed to :func:`~sklearn_bcv.compare_scores` as an (n_datasets, n_splits,
+  k) array; with ``run`` (several runs per cell, e.g. random seeds) as an
+  (n_datasets, k, n_runs) array with ``runs=True``.
+
+A missing score (an empty cell, or no row) is a hole: ``--missing`` says
+what to do with it, as ``compare_scores(missing=...)`` (one reader of
+holes for both, :mod:`sklearn_bcv._engine._incomplete`).
 
 ``--layout auto`` (the default) reads a table whose header has both a
 ``dataset`` and an ``estimator`` column (any case) as long, any other as
@@ -27,12 +33,15 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._engine._incomplete import array_from_cells, describe_holes, lacking_cells
 from ._across import (
     add_effect_sizes_argument,
+    add_replicability_argument,
     effect_size_intervals,
     list_tests_of,
     parse_test_options,
     plot_figure,
+    replicability_option,
     result_to_csv,
     result_to_dict,
     rope_width,
@@ -58,6 +67,7 @@ __all__ = ["COMMAND", "ScoreFile", "read_scores", "run"]
 #: The columns that make a table long (compared case-insensitively).
 LONG_COLUMNS = ("dataset", "estimator")
 SPLIT_COLUMN = "split"
+RUN_COLUMN = "run"
 
 #: How the CLI names the file in its messages.
 OPTION = "FILE"
@@ -75,8 +85,10 @@ class ScoreFile(NamedTuple):
     """A results table read by :func:`read_scores`.
 
     ``scores`` is (n_datasets, k), or (n_datasets, n_splits, k) when a long
-    table has a ``split`` column; ``dropped`` lists the data sets left out
-    by ``drop_incomplete``.
+    table has a ``split`` column, or (n_datasets, k, n_runs) with a ``run``
+    column (``per``), NaN where a score is missing; ``dropped`` lists the
+    data sets ``missing="drop"`` leaves out (``datasets`` lists them all:
+    :func:`~sklearn_bcv.compare_scores` drops them, and says so).
     """
 
     scores: np.ndarray
@@ -85,6 +97,8 @@ class ScoreFile(NamedTuple):
     layout: str
     score_column: str | None
     dropped: list
+    per: str | None = None
+    labels: list | None = None
 
 
 def _listed(items):
@@ -236,11 +250,20 @@ def _column(header, name, path, *, what):
 def _read_long(header, body, path, *, score_column, decimal_comma):
     """``{dataset: {estimator: score or {split: score}}}`` of a long table,
     the estimators in order of appearance, and the score column's name."""
-    what = "dataset, estimator, [split] and score columns"
+    what = "dataset, estimator, [split or run] and score columns"
     i_dataset = _column(header, "dataset", path, what=what)
     i_estimator = _column(header, "estimator", path, what=what)
     lowered = [column.lower() for column in header]
     i_split = lowered.index(SPLIT_COLUMN) if SPLIT_COLUMN in lowered else None
+    per = "split" if i_split is not None else None
+    if RUN_COLUMN in lowered:
+        if i_split is not None:
+            raise UsageError(
+                f"{OPTION}: {path} has a 'split' and a 'run' column; a long table "
+                "has the splits of a cross-validation or several runs per cell, "
+                "not both"
+            )
+        i_split, per = lowered.index(RUN_COLUMN), "run"
     keys = {i_dataset, i_estimator, i_split} - {None}
     if score_column is not None:
         if score_column not in header:
@@ -270,7 +293,7 @@ def _read_long(header, body, path, *, score_column, decimal_comma):
         dataset, estimator = row[i_dataset], row[i_estimator]
         split = None if i_split is None else row[i_split]
         for value, what in ((dataset, "dataset"), (estimator, "estimator")) + (
-            () if i_split is None else ((split, "split"),)
+            () if i_split is None else ((split, per),)
         ):
             if value == "":
                 raise UsageError(
@@ -279,7 +302,7 @@ def _read_long(header, body, path, *, score_column, decimal_comma):
         key = (dataset, estimator, split)
         if key in seen:
             shown = f"({dataset!r}, {estimator!r}" + (
-                ")" if split is None else f", split {split!r})"
+                ")" if split is None else f", {per} {split!r})"
             )
             raise UsageError(
                 f"{OPTION}: {shown} appears twice in {path} (rows {seen[key]} "
@@ -300,29 +323,17 @@ def _read_long(header, body, path, *, score_column, decimal_comma):
             cells[estimator] = value
         else:
             cells.setdefault(estimator, {})[split] = value
-    return table, names, column, i_split is not None
-
-
-def _missing(cells, names):
-    """The estimators a data set lacks (no row, an empty cell, or for
-    per-split scores a split another estimator has)."""
-    missing = []
-    splits = {
-        split for value in cells.values() if isinstance(value, dict) for split in value
-    }
-    for name in names:
-        value = cells.get(name)
-        if value is None:
-            missing.append(name)
-        elif isinstance(value, dict):
-            lacking = sorted(s for s in splits if value.get(s) is None)
-            if lacking:
-                missing.append(f"{name} (split {_listed(lacking)})")
-    return missing
+    return table, names, column, per
 
 
 def read_scores(
-    path, *, layout="auto", score_column=None, delimiter=None, drop_incomplete=False
+    path,
+    *,
+    layout="auto",
+    score_column=None,
+    delimiter=None,
+    drop_incomplete=False,
+    missing="error",
 ):
     """Read a results table into a :class:`ScoreFile`.
 
@@ -341,8 +352,14 @@ def read_scores(
         found in the header line. With ``;`` a decimal comma (``0,85``) is
         read as a decimal point.
     drop_incomplete : bool, default=False
-        Leave out the data sets that lack a score of some estimator instead
-        of refusing the table.
+        The earlier spelling of ``missing="drop"``.
+    missing : {"error", "drop", "skillings_mack"}, default="error"
+        What to do with a missing score (an empty cell, no row, or for
+        per-split scores a split another estimator has; a run is missing
+        only when a cell has none): refuse the table naming every hole,
+        leave out the data sets that have one (they are listed in
+        ``dropped``), or keep every score (NaN in ``scores``), as
+        :func:`~sklearn_bcv.compare_scores` does.
 
     Returns
     -------
@@ -361,6 +378,8 @@ def read_scores(
             "--score-column names the score column of a long table (columns "
             f"dataset, estimator, [split], score); {path} is read as wide"
         )
+    if drop_incomplete and missing == "error":
+        missing = "drop"
     if layout == "wide":
         if len(header) < 2:
             raise UsageError(
@@ -368,29 +387,30 @@ def read_scores(
                 "names, then one column per estimator"
             )
         table, names = _read_wide(header, body, path, decimal_comma=decimal_comma)
-        column, per_split = None, False
+        column, per = None, None
     else:
-        table, names, column, per_split = _read_long(
+        table, names, column, per = _read_long(
             header, body, path, score_column=score_column, decimal_comma=decimal_comma
         )
-    incomplete = {
-        dataset: lacking
-        for dataset, cells in table.items()
-        if (lacking := _missing(cells, names))
-    }
-    if incomplete and not drop_incomplete:
-        detail = "; ".join(
-            f"{dataset} lacks {_listed(lacking)}"
-            for dataset, lacking in list(incomplete.items())[:SHOWN]
-        )
-        more = len(incomplete) - SHOWN
-        detail += f"; and {more} more data sets" if more > 0 else ""
+    every = list(table)
+    try:
+        scores, labels = array_from_cells(table, names, every, per=per)
+    except ValueError as exc:
         raise UsageError(
-            f"{OPTION}: {len(incomplete)} data set(s) lack a score: {detail}; "
-            "every estimator needs a score on every data set (or leave those "
-            "data sets out with --drop-incomplete)"
+            f"{OPTION}: {exc}. Drop the split column to compare mean scores"
+        ) from None
+    kind = {"split": "splits", "run": "runs"}.get(per, "means")
+    lacking = lacking_cells(scores, names, kind, labels)
+    incomplete = [every[i] for i in lacking]
+    if lacking and missing == "error":
+        raise UsageError(
+            f"{OPTION}: {describe_holes(every, names, lacking, shown=SHOWN)}; "
+            "every estimator needs a score on every data set (or --missing "
+            "skillings_mack keeps every score, --missing drop leaves those data "
+            "sets out)"
         )
-    datasets = [dataset for dataset in table if dataset not in incomplete]
+    dropped = incomplete if missing == "drop" else []
+    datasets = [dataset for dataset in every if dataset not in dropped]
     if len(names) < 2:
         raise UsageError(
             f"{OPTION}: {path} has {len(names)} estimator(s) ({_listed(names)}); "
@@ -403,39 +423,14 @@ def read_scores(
             "fewer, or call sklearn_bcv.compare_scores"
         )
     if len(datasets) < 2:
-        dropped = f" after leaving out {len(incomplete)}" if incomplete else ""
+        dropped_text = f" after leaving out {len(dropped)}" if dropped else ""
         raise UsageError(
-            f"{OPTION}: {path} has {len(datasets)} complete data set(s){dropped}; "
-            "comparing across data sets needs at least 2 (for one data set, "
-            "compare its per-split scores with 'sklearn-bcv many')"
+            f"{OPTION}: {path} has {len(datasets)} complete data set(s)"
+            f"{dropped_text}; comparing across data sets needs at least 2 (for the "
+            "per-split scores of one data set, add --splits --cv SPEC; "
+            "--missing skillings_mack keeps the data sets with holes)"
         )
-    if per_split:
-        scores = _split_array(table, names, datasets)
-    else:
-        scores = np.array(
-            [[table[dataset][name] for name in names] for dataset in datasets],
-            dtype=float,
-        )
-    return ScoreFile(scores, names, datasets, layout, column, list(incomplete))
-
-
-def _split_array(table, names, datasets):
-    """(n_datasets, n_splits, k): the splits of a data set in order of
-    appearance; every data set must have as many."""
-    counts = {dataset: len(table[dataset][names[0]]) for dataset in datasets}
-    if len(set(counts.values())) > 1:
-        shown = _listed(f"{dataset}: {n}" for dataset, n in counts.items())
-        raise UsageError(
-            f"{OPTION}: per-split scores need the same number of splits on every "
-            f"data set; got {shown}. Drop the split column to compare mean scores"
-        )
-    arrays = []
-    for dataset in datasets:
-        splits = list(table[dataset][names[0]])
-        arrays.append(
-            [[table[dataset][name][split] for name in names] for split in splits]
-        )
-    return np.array(arrays, dtype=float)
+    return ScoreFile(scores, names, every, layout, column, dropped, per, labels)
 
 
 # --------------------------------------------------------------------------
@@ -470,8 +465,8 @@ def add_arguments(parser):
         default=None,
         help="the scores (required unless a test option is 'list'): wide "
         "(first column the data set names, one column per estimator) or "
-        "long (columns dataset, estimator, optional split, and a score "
-        "column); UTF-8, a BOM is skipped",
+        "long (columns dataset, estimator, optional split or run, and a "
+        "score column); UTF-8, a BOM is skipped",
     )
     data.add_argument(
         "--layout",
@@ -502,10 +497,19 @@ def add_arguments(parser):
         "(compare_scores(greater_is_better=False))",
     )
     data.add_argument(
+        "--missing",
+        choices=("error", "drop", "skillings_mack"),
+        default=None,
+        help="a missing score (an empty cell, or no row): error refuses the "
+        "table naming every hole (default); drop leaves out (and names on "
+        "stderr) the data sets with one; skillings_mack keeps every score: "
+        "the Skillings-Mack test and its post hoc family, each pair on the "
+        "data sets both have",
+    )
+    data.add_argument(
         "--drop-incomplete",
         action="store_true",
-        help="leave out (and name on stderr) the data sets lacking a score of "
-        "some estimator, instead of refusing the table",
+        help="the same as --missing drop",
     )
     data.add_argument(
         "--n-train",
@@ -526,7 +530,7 @@ def add_arguments(parser):
     add_tests_argument(
         comparison,
         help="comma-separated tests of all the estimators at once, as in "
-        "'benchmark' (default: friedman,nemenyi, or friedman,bonferroni_dunn "
+        "'benchmark' (default: friedman,nemenyi, or friedman,exact_posthoc "
         "with --control); 'auto' chooses them by the assumptions checked "
         "(where the library offers it); 'list' prints them",
     )
@@ -550,6 +554,7 @@ def add_arguments(parser):
         help="compare every other estimator with this one only",
     )
     add_effect_sizes_argument(comparison)
+    add_replicability_argument(comparison)
     comparison.add_argument(
         "--rope",
         type=rope_width,
@@ -612,12 +617,18 @@ def run(args, *, stdout, stderr):
     plot_path = None if args.plot is None else check_plot_path(args.plot)
     if (args.n_train is None) != (args.n_test is None):
         raise UsageError("--n-train and --n-test go together; give both")
+    if args.drop_incomplete and args.missing not in (None, "drop"):
+        raise UsageError(
+            f"--drop-incomplete is --missing drop; it contradicts --missing "
+            f"{args.missing}"
+        )
+    missing = "drop" if args.drop_incomplete else args.missing or "error"
     table = read_scores(
         args.file,
         layout=args.layout,
         score_column=args.score_column,
         delimiter=args.delimiter,
-        drop_incomplete=args.drop_incomplete,
+        missing=missing,
     )
     if args.control is not None and args.control not in table.names:
         raise UsageError(
@@ -649,6 +660,9 @@ def run(args, *, stdout, stderr):
         effect_size=False if args.no_effect_sizes else None,
         effect_size_intervals=effect_size_intervals(args),
         random_state=args.random_state,
+        missing=missing,
+        runs=True if table.per == "run" else None,
+        replicability=replicability_option(args),
     )
     context = {
         "file": str(args.file),
@@ -680,8 +694,10 @@ def run(args, *, stdout, stderr):
 def result_to_text(result, table, args):
     """The text of ``--format text``: what was read, the table of scores
     with ranks and the result's summary (as ``benchmark`` prints them)."""
-    shape = f"{len(table.datasets)} data sets × {len(table.names)} estimators"
-    if table.scores.ndim == 3:
+    shape = f"{len(result.datasets)} data sets × {len(table.names)} estimators"
+    if table.per == "run":
+        shape += f", up to {table.scores.shape[2]} runs per cell"
+    elif table.scores.ndim == 3:
         shape += f", {table.scores.shape[1]} splits each"
     column = (
         "" if table.score_column is None else f", score column {table.score_column!r}"
@@ -709,14 +725,16 @@ COMMAND = Subcommand(
         "rank test (Nemenyi, or Bonferroni–Dunn against --control) and "
         "pairwise tests across data sets. The table is wide (a row per data "
         "set, a column per estimator) or long (columns dataset, estimator, "
-        "optional split, and a score column); --lower-is-better for losses "
-        "and error rates."
+        "optional split or run, and a score column); --lower-is-better for "
+        "losses and error rates. An empty cell is a missing score: --missing "
+        "skillings_mack keeps the others (the Skillings-Mack test)."
     ),
     examples=(
         "sklearn-bcv scores results.csv",
         "sklearn-bcv scores results.csv --control baseline --plot cd.png",
         "sklearn-bcv scores errors.csv --lower-is-better --format json",
         "sklearn-bcv scores runs.csv --layout long --score-column accuracy",
+        "sklearn-bcv scores holes.csv --missing skillings_mack",
     ),
     add_arguments=add_arguments,
     run=run,

@@ -23,7 +23,21 @@ acts by the phase the command is in:
 * **the process's exit** (:attr:`Interruptions.EXIT`), after
   :func:`~._main.main` has returned: the signal writes the line (unless an
   error line was written already) and ends the process at once with the
-  status, skipping the rest of the interpreter's shutdown.
+  status, skipping the rest of the interpreter's shutdown;
+* **the end** (:meth:`Interruptions.end`): the process blocks both signals,
+  reports one that arrived up to that instant (handled, or still pending),
+  and ends with ``os._exit``. That instant is the end of the run: a signal
+  before it ends the command with its line and status, a signal after it
+  reaches a process that has ended its run (blocked, it is discarded with
+  the process: the status is the command's). No signal falls between the
+  two -- not one that arrives while ``os._exit`` starts, nor while the
+  system tears the process down, which a handler could no longer see.
+  Only the main thread blocks: a signal sent to the process in the
+  microseconds after the block may be handed by the kernel to a thread of
+  a native library (OpenBLAS's, which does not block it), whose handler
+  runs when that thread is next scheduled; the run then ends either with
+  the signal's line and status or with the command's status and no line
+  -- one of the two, never both, never a traceback.
 
 The worker processes of ``--n-jobs`` never see Ctrl-C themselves
 (:func:`shielded_children`): a terminal sends SIGINT to the whole process
@@ -114,6 +128,24 @@ class Interruptions:
             with contextlib.suppress(Exception):
                 self._stderr.write(f"error: {message}\n")
                 self._stderr.flush()
+        os._exit(status)
+
+    def end(self, status):
+        """End the process: the end of the run (see the module's docstring).
+
+        Blocks SIGINT and SIGTERM; a signal handled until then has ended the
+        process already (:meth:`_exit_now`), one pending at the block is
+        reported as if handled; then ``os._exit(status)``. Never returns.
+        """
+        if _HAS_MASK and threading.current_thread() is threading.main_thread():
+            signal.pthread_sigmask(signal.SIG_BLOCK, set(OUTCOMES))
+            # A signal whose handler was due runs it above, between the
+            # block and this line (Python runs handlers between bytecodes).
+            pending = sorted(signal.sigpending() & set(OUTCOMES))
+            if pending:
+                if self.received is None:
+                    self.received = pending[0]
+                self._exit_now(self.received)
         os._exit(status)
 
     def exiting(self, status, stderr):

@@ -45,8 +45,9 @@ class Design:
 
     Attributes
     ----------
-    n_samples : int
-        Number of records the indices refer to.
+    n_samples : int or None
+        Number of records the indices refer to; None for a design read off
+        a splitter without the data (per-split scores given).
     n_splits : int
         Number of (train, test) splits.
     is_holdout : bool
@@ -139,12 +140,12 @@ class Design:
         """
         entry = get_entry(name)
         if not self.supports(entry.design):
+            records = "" if self.n_samples is None else f" of {self.n_samples} records"
             raise ValueError(
                 f"{name} needs {_DESIGN_NEEDS[entry.design]}; the splits are "
                 f"{self.describe()} ({self.n_splits} split"
-                f"{'s' if self.n_splits != 1 else ''} of {self.n_samples} "
-                f"records). Tests that fit this design: "
-                f"{self.applicable_tests(kind=entry.kind)}."
+                f"{'s' if self.n_splits != 1 else ''}{records}). Tests that fit "
+                f"this design: {self.applicable_tests(kind=entry.kind)}."
             )
         if self.warns_for(entry.design):
             warnings.warn(
@@ -308,8 +309,9 @@ def describe_design(splits, n_samples, *, cv=None):
     ----------
     splits : list of (train, test) pairs of int arrays
         The splits, in the order the tests read them.
-    n_samples : int
-        Number of records the indices refer to.
+    n_samples : int or None
+        Number of records the indices refer to; None for a design read off
+        a splitter without the data (per-split scores given).
     cv : cross-validation generator, default=None
         The splitter that produced ``splits``, if any. A splitter of the
         ``BlockRegularizedMx2CV`` family marks an m×2 design as

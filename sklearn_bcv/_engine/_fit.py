@@ -362,6 +362,16 @@ def _run_with_progress(calls, n_jobs, progress, *, on_output=None, verbose=0):
             outputs.append(out)
             if progress is not None:
                 progress.update(out["task"][0])
+    except BaseException:
+        # Raised here (Ctrl-C while a fit is kept, say), not inside joblib:
+        # closing the generator makes joblib abort its tasks and end its
+        # workers now. Left to the garbage collector, an interrupt that
+        # ends the program would keep it alive (the traceback holds the
+        # generator), waiting at exit for workers that may never finish.
+        close = getattr(stream, "close", None)
+        if close is not None:
+            close()
+        raise
     finally:
         if progress is not None:
             progress.close()
@@ -427,7 +437,9 @@ def _warn_or_raise_about_fit_failures(outputs, error_score):
     warnings.warn(
         f"\n{len(errors)} fits failed out of a total of {len(outputs)}.\nThe "
         f"scores of these splits are set to {error_score} and no test is run "
-        "(every test needs every split).\nIf these failures are not expected, "
+        "(every test needs every split; across data sets, benchmark's "
+        "missing='skillings_mack' or 'drop' compares the other scores).\nIf "
+        "these failures are not expected, "
         "you can try to debug them by setting error_score='raise'.\n\nBelow are "
         f"more details about the failures:\n{summary}",
         FitFailedWarning,

@@ -19,7 +19,13 @@ from .._constants import CLASSIFICATION
 from ._scoring import check_score, score_predictions
 from ._validation import check_predictions
 
-__all__ = ["PAIR_FIELDS", "PredictionStore"]
+__all__ = [
+    "PAIR_FIELDS",
+    "SCORE_NEEDS",
+    "PredictionStore",
+    "score_pair_needs",
+    "score_pairs_needs",
+]
 
 #: What :meth:`PredictionStore.pair_needs` computes for a pair.
 PAIR_FIELDS = (
@@ -31,6 +37,49 @@ PAIR_FIELDS = (
     "n_test",
     "loss_differences",
 )
+
+
+#: The needs per-split scores give without predictions: those of a pair
+#: (``pair_needs``) and of all k at once (``many_needs``).
+SCORE_NEEDS = frozenset(
+    {"scores_a", "scores_b", "differences", "n_train", "n_test", "scores"}
+)
+
+
+def score_pair_needs(scores, a, b, n_train, n_test, wanted):
+    """The needs of a pair that its scores give (those in ``wanted``):
+    ``scores_a``, ``scores_b``, ``differences`` (A - B), the set sizes."""
+    scores_a, scores_b = scores[:, a], scores[:, b]
+    needs = {
+        "scores_a": scores_a,
+        "scores_b": scores_b,
+        "differences": scores_a - scores_b,
+        "n_train": n_train,
+        "n_test": n_test,
+    }
+    return {key: value for key, value in needs.items() if key in wanted}
+
+
+def score_pairs_needs(scores, pairs, n_train, n_test, wanted):
+    """:func:`score_pair_needs` of every pair ``(a, b)`` of ``pairs`` at
+    once, with a leading axis of pairs (for a batched test)."""
+    unknown = set(wanted) - SCORE_NEEDS
+    if unknown:
+        raise ValueError(
+            f"a batched test of pairs takes the needs of their scores "
+            f"({sorted(SCORE_NEEDS)}); {sorted(unknown)} are per split or per "
+            "record: run the test pair by pair."
+        )
+    rows, cols = (np.array(side, dtype=np.intp) for side in zip(*pairs))
+    by_estimator = scores.T  # (k, n_splits)
+    needs = {
+        "scores_a": by_estimator[rows],
+        "scores_b": by_estimator[cols],
+        "differences": by_estimator[rows] - by_estimator[cols],
+        "n_train": n_train,
+        "n_test": n_test,
+    }
+    return {key: value for key, value in needs.items() if key in wanted}
 
 
 class PredictionStore:
@@ -108,9 +157,17 @@ class PredictionStore:
             error_score=np.nan if error_score == "raise" else error_score,
         )
 
+    #: The needs it gives: every need of the tests on one data set.
+    available = frozenset(PAIR_FIELDS) | {"correct", "scores"}
+
     @property
     def any_failed(self):
         return bool(self.failed.any())
+
+    @property
+    def test_indices(self):
+        """The test records of each split."""
+        return [test for _, test in self.splits]
 
     def failed_among(self, *columns):
         """Whether a fit of one of the estimators ``columns`` failed."""
@@ -182,15 +239,7 @@ class PredictionStore:
         no tables nor loss differences.
         """
         wanted = set(PAIR_FIELDS if only is None else only)
-        scores_a, scores_b = self.scores[:, a], self.scores[:, b]
-        needs = {
-            "scores_a": scores_a,
-            "scores_b": scores_b,
-            "differences": scores_a - scores_b,
-            "n_train": self.n_train,
-            "n_test": self.n_test,
-        }
-        needs = {key: value for key, value in needs.items() if key in wanted}
+        needs = score_pair_needs(self.scores, a, b, self.n_train, self.n_test, wanted)
         if self.failed_among(a, b):
             return needs
         if self.task == CLASSIFICATION and "tables" in wanted:
@@ -202,6 +251,12 @@ class PredictionStore:
                 losses[:, a] - losses[:, b] for losses in self.losses
             ]
         return needs
+
+    def pairs_needs(self, pairs, only):
+        """The score needs (``only``) of every pair ``(a, b)`` of ``pairs`` at
+        once, with a leading axis of pairs, for a test registered
+        ``batched``: each row is what :meth:`pair_needs` gives that pair."""
+        return score_pairs_needs(self.scores, pairs, self.n_train, self.n_test, only)
 
     def many_needs(self):
         """The needs of the k-estimator tests: ``correct``, ``scores``, sizes."""

@@ -11,10 +11,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..stats._across import check_dataset_sizes
+from ..stats._ties import merge_rows, precision_of, scores_precision, tie_unit
 from ..stats._utils import stable_mean
 from ._validation import check_names, check_sequence
 
-__all__ = ["ScoreTable", "check_sizes", "score_table"]
+__all__ = ["ScoreTable", "check_sizes", "mean_scores", "score_table"]
 
 
 @dataclass
@@ -32,6 +33,34 @@ class ScoreTable:
     split_scores: np.ndarray | None = None
     n_train: np.ndarray | None = None
     n_test: np.ndarray | None = None
+    #: The machine epsilon of the scores as given (float32: 2**-23).
+    precision: float = float(np.finfo(np.float64).eps)
+    #: (N, k): the largest |score| each cell's mean was computed from (its
+    #: per-split scores), when ``scores`` are means; None when they are the
+    #: user's own numbers (each its own scale).
+    cell_scale: np.ndarray | None = None
+
+    def cell_tolerance(self):
+        """(N, k) tie-rule tolerance of each score: of the user's own, from
+        its own magnitude (equal at their own precision); of a mean of
+        per-split scores, from those scores."""
+        scale = np.abs(self.scores)
+        if self.cell_scale is not None:
+            scale = np.maximum(scale, self.cell_scale)
+        with scores_precision(self.precision):
+            return tie_unit() * scale
+
+    def _pair_scale(self, rows, cols):
+        """The largest |score| each difference of ``scores[:, a] -
+        scores[:, b]`` comes from, per data set: from those two cells only
+        (their per-split scores included). (N,) or (P, N) for arrays."""
+        magnitude = np.abs(self.scores)
+        if self.cell_scale is not None:
+            magnitude = np.maximum(magnitude, self.cell_scale)
+        if self.split_scores is not None:
+            magnitude = np.maximum(magnitude, np.max(np.abs(self.split_scores), axis=1))
+        by_estimator = magnitude.T  # (k, N)
+        return np.maximum(by_estimator[rows], by_estimator[cols])
 
     @property
     def available(self):
@@ -73,6 +102,8 @@ class ScoreTable:
         ``pairs`` at once: differences with a leading axis of pairs."""
         rows, cols = (np.array(side, dtype=np.intp) for side in zip(*pairs))
         needs = {}
+        if only is None or "score_scale" in only:
+            needs["score_scale"] = self._pair_scale(rows, cols)
         for name, scores in (
             ("dataset_differences", self.scores),
             ("split_differences", self.split_scores),
@@ -95,7 +126,10 @@ class ScoreTable:
 
     def pair_needs(self, a, b, only=None):
         """The needs of a pairwise test of A = column ``a``, B = column ``b``."""
-        needs = {"dataset_differences": self._difference(self.scores, a, b)}
+        needs = {
+            "dataset_differences": self._difference(self.scores, a, b),
+            "score_scale": self._pair_scale(a, b),
+        }
         if self.split_scores is not None:
             needs["split_differences"] = self._difference(self.split_scores, a, b)
         if self.n_train is not None:
@@ -196,12 +230,41 @@ def check_sizes(value, n_datasets, *, name):
     return np.broadcast_to(np.asarray(sizes, dtype=np.float64), (n_datasets,)).copy()
 
 
-def score_table(scores, *, names=None, datasets=None, n_train=None, n_test=None):
-    """Check a score table as :func:`~sklearn_bcv.compare_scores` takes it."""
+def mean_scores(split_scores, precision=None):
+    """``(means, cell_scale)`` of per-split scores (N, n_splits, k), or of
+    a list of N arrays (n_splits_i, k): the mean score of each cell, the
+    means equal in the user's decimals made equal within each data set
+    (their rounding differs with the units and the order of the splits;
+    each by its own per-split scores' magnitude, never another data set's),
+    and the largest ``|score|`` each mean comes from. NaN (a failed fit)
+    stays NaN."""
+    if isinstance(split_scores, np.ndarray):
+        means = stable_mean(split_scores, axis=1)
+        with np.errstate(invalid="ignore"):
+            scale = np.max(np.abs(split_scores), axis=1)
+    else:
+        means = np.array([stable_mean(block, axis=0) for block in split_scores])
+        with np.errstate(invalid="ignore"):
+            scale = np.array([np.max(np.abs(block), axis=0) for block in split_scores])
+    scale = np.where(np.isfinite(scale), scale, 0.0)
+    with scores_precision(precision or float(np.finfo(np.float64).eps)):
+        means = merge_rows(means, tie_unit() * scale)
+    return means, scale
+
+
+def score_table(
+    scores, *, names=None, datasets=None, n_train=None, n_test=None, precision=None
+):
+    """Check a score table as :func:`~sklearn_bcv.compare_scores` takes it
+    (``precision``: the machine epsilon of the scores as the user gave
+    them, when ``scores`` is a float64 copy; None: read off ``scores``)."""
     if _is_frame(scores):
         values, frame_datasets, frame_names = _frame_values(scores)
+        found = precision_of(scores)
     else:
         values, frame_datasets, frame_names = scores, None, None
+        found = precision_of(values)
+    precision = found if precision is None else precision
     arr = _check_values(values)
     n_datasets, k = arr.shape[0], arr.shape[-1]
     names = _labels(
@@ -219,11 +282,16 @@ def score_table(scores, *, names=None, datasets=None, n_train=None, n_test=None)
     check_names(names, argument="names")
     check_names([str(d) for d in datasets], argument="datasets")
     split_scores = arr if arr.ndim == 3 else None
+    means, cell_scale = arr, None
+    if split_scores is not None:
+        means, cell_scale = mean_scores(split_scores, precision)
     return ScoreTable(
-        scores=stable_mean(arr, axis=1) if arr.ndim == 3 else arr,
+        scores=means,
         names=list(names),
         datasets=[str(d) for d in datasets],
         split_scores=split_scores,
         n_train=check_sizes(n_train, n_datasets, name="n_train"),
         n_test=check_sizes(n_test, n_datasets, name="n_test"),
+        precision=precision,
+        cell_scale=cell_scale,
     )

@@ -301,6 +301,13 @@ def check_estimator_list(estimators, *, name="estimators"):
                     f"{name} must be a list of (name, estimator) pairs or a dict "
                     f"name -> estimator; {name}[{i}] is {pair!r}."
                 )
+    elif hasattr(estimators, "cv_results_"):  # a fitted search, given alone
+        raise TypeError(
+            f"{name} must be a list of (name, estimator) pairs or a dict name -> "
+            f"estimator; got a fitted search ({type(estimators).__name__}). Its "
+            "candidates are compared by compare_search(search); to compare the "
+            "tuned model with other estimators, put the search in the list."
+        )
     else:
         raise TypeError(
             f"{name} must be a list of (name, estimator) pairs or a dict name -> "

@@ -8,11 +8,14 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from ._labels import MAX_LABEL_LENGTH, display_text
+
 __all__ = [
     "axes_grid",
     "check_result",
     "legend_below",
     "n_repeats_of",
+    "pair_labels",
     "pair_names",
     "result_pair_names",
     "score_name_of",
@@ -70,6 +73,21 @@ def pair_names(estimator_names, *, name="estimator_names"):
     return names
 
 
+def pair_labels(estimator_names, *, name="estimator_names"):
+    """The names of A and B as the figure writes them: :func:`pair_names`
+    made drawable (:func:`~._labels.display_text`), still told apart when
+    the shortening makes them equal."""
+    names = pair_names(estimator_names, name=name)
+    drawn = tuple(display_text(item) for item in names)
+    if drawn[0] == drawn[1]:
+        short = MAX_LABEL_LENGTH - 4
+        drawn = tuple(
+            f"{display_text(item, limit=short)} ({role})"
+            for item, role in zip(names, "AB")
+        )
+    return drawn
+
+
 def result_pair_names(result, estimator_names):
     """``estimator_names`` when given, else ``result.estimator_names``."""
     if estimator_names is not None:
@@ -78,9 +96,10 @@ def result_pair_names(result, estimator_names):
 
 
 def score_name_of(result, default="score"):
-    """``result.scoring`` when it is a name, else ``default``."""
+    """``result.scoring`` when it is a name (as a figure writes it), else
+    ``default``."""
     scoring = result.get("scoring", None)
-    return scoring if isinstance(scoring, str) else default
+    return display_text(scoring) if isinstance(scoring, str) else default
 
 
 def n_repeats_of(result):

@@ -7,7 +7,7 @@ from ._common import (
     axes_grid,
     check_result,
     n_repeats_of,
-    pair_names,
+    pair_labels,
     result_pair_names,
 )
 from ._validate import check_counts
@@ -179,7 +179,7 @@ class ContingencyTableDisplay:
                     f"{len(axes)}."
                 )
             fig = axes[0].figure
-        name_a, name_b = pair_names(self.estimator_names)
+        name_a, name_b = pair_labels(self.estimator_names)
         # One colour scale for the split and mean tables (same units).
         shared_max = max(
             _disagreements(table).max()

@@ -9,6 +9,7 @@ from .._results._letters import check_posthoc_test, family_decisions, maximal_gr
 from ..stats._ranks import critical_difference
 from ..stats._registry import declared_tests, get_entry
 from ._common import check_result
+from ._labels import display_names
 from ._validate import check_mean_ranks, check_names
 
 __all__ = ["CriticalDifferenceDisplay"]
@@ -233,7 +234,9 @@ class CriticalDifferenceDisplay:
             isinstance(n_datasets, Integral) and n_datasets >= 2
         ):
             raise ValueError(f"n_datasets must be an integer >= 2; got {n_datasets!r}.")
-        mean_ranks = check_mean_ranks(self.mean_ranks)
+        mean_ranks = check_mean_ranks(
+            self.mean_ranks, complete=not get_entry(self.test).incomplete
+        )
         k = len(mean_ranks)
         names = check_names(self.names, k, per="one per mean rank")
         cd = self.critical_difference
@@ -353,9 +356,10 @@ class CriticalDifferenceDisplay:
         left = by_x[:n_left]
         right = by_x[n_left:][::-1]
         texts = {}
+        labels = display_names(names)  # drawable text; names stay the keys
         for side, members in (("left", left), ("right", right)):
             for j in members:
-                label = names[j]
+                label = labels[j]
                 if show_ranks:
                     label = f"{label} ({mean_ranks[j]:.2f})"
                 texts[j] = ax.text(
@@ -570,8 +574,9 @@ class CriticalDifferenceDisplay:
             The post hoc family drawn. ``"nemenyi"`` and
             ``"bonferroni_dunn"`` (which needs ``result.control``) are
             drawn with their critical-difference bar; every other family
-            the registry declares (``"holm"``, ``"friedman_posthoc"``,
-            ``"aligned_posthoc"``, ``"quade_posthoc"``, with the
+            the registry declares (``"exact_posthoc"``, ``"holm"``,
+            ``"friedman_posthoc"``, ``"aligned_posthoc"``,
+            ``"quade_posthoc"``, with the
             correction they ran with) by its groups: the maximal sets of
             estimators no two of which it finds different (with a control,
             the control and the estimators not different from it), each a

@@ -4,6 +4,7 @@ import numpy as np
 
 from .._compat import check_matplotlib_support
 from ._common import check_result, legend_below, score_name_of, single_axes
+from ._labels import display_names
 from ._validate import check_names
 
 __all__ = ["DatasetScoresDisplay"]
@@ -144,7 +145,8 @@ class DatasetScoresDisplay:
         rows = np.arange(n)
         offsets = (np.arange(k) - (k - 1) / 2) * (0.6 / max(k, 1))
         self.lines_ = []
-        for j, name in enumerate(names):
+        # Drawable text of the names (the legend) and data sets (the rows).
+        for j, name in enumerate(display_names(names)):
             bars = None if sd is None or not error_bars else sd[:, j]
             self.lines_.append(
                 ax.errorbar(
@@ -158,7 +160,7 @@ class DatasetScoresDisplay:
                     label=name,
                 )
             )
-        ax.set_yticks(rows, labels=datasets)
+        ax.set_yticks(rows, labels=display_names(datasets))
         ax.set_ylim(n - 0.5, -0.5)  # the first data set on top
         ax.grid(axis="x", alpha=0.3)
         for row in rows[1:]:

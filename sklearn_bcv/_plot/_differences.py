@@ -7,7 +7,7 @@ from ._common import (
     check_result,
     legend_below,
     n_repeats_of,
-    pair_names,
+    pair_labels,
     result_pair_names,
     score_name_of,
     single_axes,
@@ -115,7 +115,7 @@ class ScoreDifferencesDisplay:
         check_matplotlib_support("ScoreDifferencesDisplay.plot")
         differences = self._checked_differences()
         ax, own_figure = single_axes(ax)
-        name_a, name_b = pair_names(self.estimator_names)
+        name_a, name_b = pair_labels(self.estimator_names)
         self.zero_line_ = ax.axhline(
             0.0, color="black", linewidth=1, label="no difference"
         )

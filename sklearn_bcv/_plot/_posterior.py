@@ -10,7 +10,7 @@ from ..stats._bayesian_bcv import difference_pdf, difference_tails
 from ._common import (
     check_result,
     legend_below,
-    pair_names,
+    pair_labels,
     result_pair_names,
     single_axes,
 )
@@ -194,7 +194,7 @@ class PosteriorDisplay:
         check_matplotlib_support("PosteriorDisplay.plot")
         posterior, rope = self._posterior()
         p_a, p_rope, p_b = self._probabilities(posterior, rope)
-        name_a, name_b = pair_names(self.estimator_names)
+        name_a, name_b = pair_labels(self.estimator_names)
         ax, own_figure = single_axes(ax)
         self.density_ = None
         if posterior.point_mass is not None:

@@ -8,7 +8,8 @@ import numpy as np
 from .._compat import check_matplotlib_support
 from ..stats._registry import declared_tests
 from ._common import SOURCES, legend_below, single_axes
-from ._validate import check_intervals, check_probabilities
+from ._labels import display_names
+from ._validate import check_intervals, check_names, check_probabilities
 
 __all__ = ["RankProbabilityDisplay"]
 
@@ -118,12 +119,8 @@ class RankProbabilityDisplay:
         intervals = check_intervals(self.weights_interval, name="weights_interval", n=k)
         if self.names is None:
             names = [f"estimator_{j}" for j in range(k)]
-        else:
-            names = [str(name) for name in self.names]
-            if len(names) != k:
-                raise ValueError(
-                    f"names must hold {k} names, one per estimator; got {self.names!r}."
-                )
+        else:  # k distinct names, as every display takes them
+            names = check_names(self.names, k)
         if self.expected_rank is None:
             order = np.lexsort((-weights, -prob_best))
         else:
@@ -200,7 +197,8 @@ class RankProbabilityDisplay:
                         fontsize="small",
                     )
                 )
-        ax.set_yticks(rows, [names[j] for j in order])
+        labels = display_names(names)  # drawable text of the names
+        ax.set_yticks(rows, [labels[j] for j in order])
         ax.set_xlim(0, 1.08)
         ax.set_ylim(-0.7, k - 0.3)
         ax.set_xlabel("probability")

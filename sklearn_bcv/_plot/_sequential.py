@@ -3,7 +3,7 @@
 import numpy as np
 
 from .._compat import check_matplotlib_support
-from ._common import check_result, legend_below, pair_names, single_axes
+from ._common import check_result, legend_below, pair_labels, single_axes
 from ._validate import check_finite_sequence, check_looks
 
 __all__ = ["SequentialDisplay"]
@@ -138,7 +138,7 @@ class SequentialDisplay:
         check_matplotlib_support("SequentialDisplay.plot")
         repeats, statistic, looks, lower, upper = self._checked()
         ax, own_figure = single_axes(ax)
-        name_a, name_b = pair_names(self.estimator_names)
+        name_a, name_b = pair_labels(self.estimator_names)
         finite = np.concatenate(
             [statistic[np.isfinite(statistic)], lower[np.isfinite(lower)]]
         )

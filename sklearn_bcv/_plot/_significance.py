@@ -10,6 +10,7 @@ from .._results._roles import probability
 from ..stats import available_tests
 from ..stats._registry import declaration
 from ._common import check_result, score_name_of
+from ._labels import display_names
 from ._validate import check_bool_matrix, check_matrix_size, check_names
 
 __all__ = ["SignificanceMatrixDisplay"]
@@ -506,7 +507,8 @@ class SignificanceMatrixDisplay:
             order = np.argsort(-mean_scores, kind="stable")
         grid = np.ix_(order, order)
         values, tested, reject = values[grid], tested[grid], reject[grid]
-        labels = [names[j] for j in order]
+        drawn = display_names(names)  # drawable text of the names
+        labels = [drawn[j] for j in order]
         if ranks is not None:
             labels = [f"{label} ({ranks[j]:.2f})" for label, j in zip(labels, order)]
         elif mean_scores is not None:

@@ -6,7 +6,7 @@ import numpy as np
 
 from .._compat import check_matplotlib_support
 from .._results._roles import probability
-from ._common import check_result, pair_names
+from ._common import check_result, pair_labels, pair_names
 from ._validate import check_probabilities
 
 __all__ = ["PosteriorSimplexDisplay"]
@@ -143,7 +143,7 @@ class PosteriorSimplexDisplay:
             raise ValueError("samples must be finite and >= 0.")
         if not np.allclose(samples.sum(axis=1), 1.0, rtol=0, atol=1e-6):
             raise ValueError("each row of samples must sum to 1.")
-        names = pair_names(self.names, name="names")
+        names = pair_labels(self.names, name="names")
         if self.probabilities is None:
             probabilities = winning_probabilities(samples)
         else:

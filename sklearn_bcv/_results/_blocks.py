@@ -521,6 +521,8 @@ def math_number(value, digits=3):
     '0.0201'
     """
     text = num(value, digits)
+    if text in ("∞", "-∞"):
+        return Math(text.replace("∞", r"\infty"), text)
     mantissa, e, exponent = text.partition("e")
     if e:
         return Math(rf"{mantissa} \times 10^{{{int(exponent)}}}", text)
@@ -578,7 +580,10 @@ def decimals_of(values, *, significant=SIGNIFICANT, max_decimals=MAX_DECIMALS):
 
 
 def fixed(value, decimals):
-    """``value`` with ``decimals`` decimals ("-" for None or NaN; no "-0")."""
+    """``value`` with ``decimals`` decimals ("-" for None or NaN, "∞" for an
+    infinity; no "-0")."""
+    if value is not None and math.isinf(float(value)):
+        return "∞" if float(value) > 0 else "-∞"
     if value is None or not math.isfinite(float(value)):
         return "-"
     text = f"{float(value):.{decimals}f}"

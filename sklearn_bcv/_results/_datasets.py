@@ -4,11 +4,15 @@ its verdict and its content (summary, report, CSV table)."""
 import numpy as np
 from sklearn.utils import Bunch
 
+from .._engine._incomplete import nan_mean
 from .._engine._plan import run_tests
-from ..stats._ranks import rank_scores
+from ..stats._ranks import nemenyi_continuity, rank_scores
 from ..stats._references import EFFECT_SIZE_REFERENCES, SPLITTER_REFERENCES
 from ..stats._registry import declaration
+from ..stats._skillings_mack import table_ranks
+from ..stats._ties import scores_precision
 from ..stats._utils import stable_mean
+from ._attainable import fixed_note
 from ._blocks import (
     ALPHA,
     Choice,
@@ -31,6 +35,14 @@ from ._blocks import (
     the,
 )
 from ._document import DocumentMixin
+from ._incomplete import csv_rows as replicability_csv_rows
+from ._incomplete import (
+    holes_sentences,
+    replicability_blocks,
+    replicability_lines,
+    run_sd,
+)
+from ._incomplete import summary_lines as incomplete_summary_lines
 from ._methods import (
     Bibliography,
     adjusted_name,
@@ -51,6 +63,7 @@ from ._pairwise import (
     split_pairs,
 )
 from ._roles import (
+    decided_by,
     hooked_content,
     omnibus_sentence,
     p_evidence,
@@ -168,6 +181,31 @@ class BenchmarkResult(DocumentMixin, Bunch):
         ``cv`` (the splitter, or None), ``random_state`` (the seed; None,
         or the kind of generator given) and ``given`` (``"scores"`` for
         :func:`~sklearn_bcv.compare_scores`, else None).
+    missing : Bunch or None
+        How missing scores were treated: ``mode`` (``missing=`` of
+        :func:`~sklearn_bcv.compare_scores`: ``"error"``, ``"drop"`` or
+        ``"skillings_mack"``), ``cells`` (``[data set, estimator]`` of every
+        hole of the table given, or of every cell with a failed fit) and
+        ``dropped`` (the data sets left out). With holes kept, ``scores``
+        and ``ranks`` are NaN there, each data set ranks the estimators it
+        has, and ``mean_scores`` and ``mean_ranks`` average over the data
+        sets that score each estimator.
+    runs : Bunch or None
+        With several runs per cell: ``scores`` (n_datasets, k, n_runs) as
+        given, ``n_runs`` (n_datasets, k) the runs of each cell, and
+        ``correlation`` (0: independent runs; None: the set sizes give it).
+        ``scores`` of the result are then the means over the runs.
+    replicability : Bunch or None
+        On how many data sets each pair differs
+        (:func:`~sklearn_bcv.stats.replicability`, from a one-sided test of
+        the pair on each data set alone): ``count`` (k, k), row better than
+        column on at least that many data sets (at the error rate
+        ``level``: ``alpha``, or ``alpha / 2`` each way when two-sided),
+        ``identified`` (``(better, worse)`` -> the data sets, by Holm's
+        procedure), ``tested`` (k, k), ``results`` (pair -> ``a_better``,
+        ``b_better``: each the full result), ``method``, ``tests`` (the
+        per-data-set tests), ``alpha``, ``level`` and ``alternative``. None
+        without per-data-set p-values.
     """
 
     _FIELDS = (
@@ -199,6 +237,9 @@ class BenchmarkResult(DocumentMixin, Bunch):
         "auto",
         "greater_is_better",
         "provenance",
+        "missing",
+        "runs",
+        "replicability",
     )
     _DEFAULTS = {"greater_is_better": True}
 
@@ -356,20 +397,26 @@ def build_datasets_result(
     """
     names = list(table.names)
     # Failed fits (error_score=np.nan) leave scores that cannot be ranked:
-    # their ranks are NaN and no test runs (``skipped`` says why).
+    # their ranks are NaN and no test runs (``skipped`` says why). A table
+    # with holes kept (missing="skillings_mack") ranks each data set's
+    # scores among themselves.
     finite = bool(np.all(np.isfinite(table.scores)))
-    ranks = (
-        rank_scores(table.scores)
-        if finite or not skipped
-        else np.full(table.scores.shape, np.nan)
-    )
+    if finite or skipped:
+        ranks = (
+            rank_scores(table.scores) if finite else np.full(table.scores.shape, np.nan)
+        )
+        mean_scores, mean_ranks = stable_mean(table.scores, axis=0), ranks.mean(0)
+    else:
+        ranks = table_ranks(table.scores)
+        mean_scores = nan_mean(table.scores, axis=0)
+        mean_ranks = nan_mean(ranks, axis=0)
     result = BenchmarkResult(
         names=names,
         datasets=list(table.datasets),
         scores=table.scores,
-        mean_scores=stable_mean(table.scores, axis=0),
+        mean_scores=mean_scores,
         ranks=ranks,
-        mean_ranks=ranks.mean(axis=0),
+        mean_ranks=mean_ranks,
         tests=Bunch(),
         skipped_tests=dict(skipped or {}),
         pairwise=Bunch(),
@@ -382,17 +429,21 @@ def build_datasets_result(
         result["split_scores"] = table.split_scores
     result["n_train"], result["n_test"] = table.n_train, table.n_test
     if not skipped:
-        result["tests"] = run_tests(rank_plan, table.all_needs(), alpha, "two-sided")
-        result["pairwise"] = run_pairwise(
-            pairwise_plan,
-            names,
-            table.pair_needs,
-            control=control,
-            correction=correction,
-            alpha=alpha,
-            alternative=alternative,
-            needs_of_pairs=table.pairs_needs,
-        )
+        # The tie rule reads the precision of the scores as given (float32).
+        with scores_precision(getattr(table, "precision", 0.0)):
+            result["tests"] = run_tests(
+                rank_plan, table.all_needs(), alpha, "two-sided"
+            )
+            result["pairwise"] = run_pairwise(
+                pairwise_plan,
+                names,
+                table.pair_needs,
+                control=control,
+                correction=correction,
+                alpha=alpha,
+                alternative=alternative,
+                needs_of_pairs=table.pairs_needs,
+            )
     result["verdict"] = _verdict(result)
     return result
 
@@ -435,22 +486,21 @@ def _verdict(result):
         name, test = next(iter(omnibus.items()))
         verdict.omnibus_test, verdict.omnibus_reject = name, bool(test.reject)
         lines += said(name, [_omnibus_line(result, name, test)])
+        lines += _fixed_lines(result, name, test)
     for name, test in result._tests_of("posthoc").items():
         differ = _rank_differ(result, test)
         verdict.differ_by_test[name] = _named(result, differ)
         verdict.posthoc_test = verdict.posthoc_test or name
         lines += said(name, _rank_lines(result, name, test, differ))
+        lines += _fixed_lines(result, name, test)
     for name in result._rankings():
         lines += own[name].summary
     for name, table in result.pairwise.items():
         differ, same = split_pairs(result, name, table)
         verdict.differ_by_test[name] = _named(result, differ)
         verdict.pairwise_test = verdict.pairwise_test or name
-        lines += said(
-            name,
-            pairwise_lines(result, name, table, differ, same)
-            + _powerless_line(result, name, table),
-        )
+        lines += said(name, pairwise_lines(result, name, table, differ, same))
+        lines += _fixed_lines(result, name, table)
     first = verdict.posthoc_test or verdict.pairwise_test
     if first is not None:
         verdict.differ = verdict.differ_by_test[first]
@@ -458,18 +508,11 @@ def _verdict(result):
     return verdict
 
 
-def _powerless_line(result, name, table):
-    """A warning when a test cannot reject any pair whatever the scores
-    (its smallest attainable p-value is not below alpha)."""
-    smallest = [r.get("min_pvalue") for r in table.results.values()]
-    if not smallest or any(p is None or p < result.alpha for p in smallest):
-        return []
-    return [
-        f"  note: with {len(result.datasets)} data sets {name} cannot reach "
-        f"p < {result.alpha} (its smallest p-value is "
-        f"{format_number(min(smallest), 3)}): more data sets, or the "
-        "Poisson-binomial test of per-split scores."
-    ]
+def _fixed_lines(result, name, test):
+    """The note of a verdict no outcome could change (its smallest
+    attainable p-value, after the correction in use, is not below alpha)."""
+    note = fixed_note(name, test, result)
+    return [] if note is None else [f"  note: {str(note)}"]
 
 
 def _named(result, pairs):
@@ -482,16 +525,31 @@ def _omnibus_line(result, name, test):
         if test.reject
         else "no significant difference among the estimators"
     )
-    text = (
-        f"{name}: statistic {format_number(test.statistic)} (df "
-        f"{format_number(test.df)}, p = {format_number(test.pvalue, 3)})"
-    )
+    decided = decided_by(test, len(result.names))
+    if decided is None:
+        text = (
+            f"{name}: statistic {format_number(test.statistic)} (df "
+            f"{format_number(test.df)}, p = {format_number(test.pvalue, 3)})"
+        )
+    else:
+        text = (
+            f"{name}: statistic {format_number(test.statistic)} (df "
+            f"{format_number(test.df)}), p = {format_number(test.pvalue, 3)} by "
+            f"{str(decided)}"
+        )
+    supplementary = []
+    if decided is not None and test.get("method") != "chi2":
+        chi2_p = test.get("pvalue_chi2")
+        if chi2_p is not None:
+            supplementary.append(f"chi-squared p = {format_number(chi2_p, 3)}")
     iman = test.get("iman_davenport")
-    if iman is not None:
-        text += (
-            f", Iman-Davenport F {format_number(iman.statistic)} (df "
+    if iman is not None and test.get("method") != "iman_davenport":
+        supplementary.append(
+            f"Iman-Davenport F {format_number(iman.statistic)} (df "
             f"{format_number(tuple(iman.df))}, p = {format_number(iman.pvalue, 3)})"
         )
+    if supplementary:
+        text += ("; supplementary: " if decided else ", ") + ", ".join(supplementary)
     return f"{text}: {outcome} at alpha={result.alpha}."
 
 
@@ -499,10 +557,12 @@ def _rank_lines(result, name, test, differ):
     cd = test.get("critical_difference")
     cd_text = "" if cd is None else f", critical difference {format_number(cd, 3)}"
     if cd is not None and test.get("continuity"):
-        n = len(result.datasets)
+        n, k = len(result.datasets), len(result.names)
+        half = nemenyi_continuity(k, n)
         cd_text += (
-            f" (with the continuity correction 1/(2N) = {format_number(0.5 / n, 3)};"
-            f" the textbook CD of Demšar is {format_number(cd - 0.5 / n, 3)})"
+            f" (with the continuity correction {'1/N' if k == 2 else '1/(2N)'} = "
+            f"{format_number(half, 3)};"
+            f" the textbook CD of Demšar is {format_number(cd - half, 3)})"
         )
     correction = test.get("correction")
     label = name
@@ -570,7 +630,9 @@ def _format_summary(result, show="default"):
         where = [d for d, f in zip(result.datasets, failed) if np.any(f)]
         if where:
             lines.append(f"fits failed on: {', '.join(where)} (see failed_fits)")
+    lines += incomplete_summary_lines(result)
     lines += result.verdict.text.split("\n")
+    lines += replicability_lines(result)
     return join_lines(lines)
 
 
@@ -622,6 +684,10 @@ def _report_blocks(result):
     sentences.update(
         pairwise_sentences(names, result.pairwise, verdict.differ_by_test, alpha)
     )
+    for name, test in [*result.tests.items(), *result.pairwise.items()]:
+        note = fixed_note(name, test, result, sentence=True)
+        if note is not None and name in sentences:
+            sentences[name] = [*sentences[name], note]
     verdicts, tables = verdict_blocks(sentences, own, verdict.text)
     blocks += verdicts
     blocks += _effect_blocks(result, bibliography)
@@ -635,6 +701,7 @@ def _report_blocks(result):
     combined = _all_pairs_table(result, own) if len(pair_tables) > 1 else None
     blocks += pair_tables if combined is None else [Choice(pair_tables, [combined])]
     blocks += _per_dataset_tables(result)
+    blocks += replicability_blocks(result, bibliography)
     blocks += tables
     blocks += result._report_figures()
     blocks += bibliography.blocks()
@@ -653,6 +720,8 @@ def _design_sentence(result, bibliography):
             if isinstance(split, np.ndarray)
             else "one score per data set and estimator"
         )
+        if result.get("runs"):
+            given = "the score of each run of every estimator on every data set"
         return (
             f"The scores were given as a table ({given}): how they were obtained "
             "(the splitter, its seed, the fits) is not known to sklearn_bcv and "
@@ -704,6 +773,7 @@ def _methods(result, bibliography, data_table=None):
     fits = fits_sentence(result.get("failed_fits"))
     if fits:
         first.append(f"In all, {fits}")
+    first += holes_sentences(result)
     if not result.get("greater_is_better", True):
         first.append("A lower score is better (a loss or an error).")
     second = []
@@ -931,11 +1001,20 @@ MAX_INLINE_SD = 4
 
 
 def _split_sd(result):
-    """The sd of each data set's per-split scores, (n_datasets, k), or None."""
+    """The sd of each data set's per-split scores (or of each cell's runs),
+    (n_datasets, k), or None."""
     split = result.get("split_scores")
     if split is not None and np.ndim(split) == 3 and np.shape(split)[1] > 1:
         return np.std(np.asarray(split, dtype=float), axis=1, ddof=1)
+    runs = (result.get("runs") or {}).get("scores")
+    if runs is not None and np.shape(runs)[2] > 1:
+        return run_sd(runs)
     return None
+
+
+def _spread_of(result):
+    """What :func:`_split_sd` is over: ``"the splits"`` or ``"the runs"``."""
+    return "the runs" if result.get("runs") else "the splits"
 
 
 def _scores_tables(result):
@@ -974,7 +1053,7 @@ def _scores_tables(result):
     bold += [(i + 1, 1 + int(j)) for j in best]
     marked, note = _marks_against(result, list(result.names))
     position = {j: n for n, j in enumerate(order)}
-    caption = "Mean score" + (" (± sd over the splits)" if inline else "")
+    caption = "Mean score" + (f" (± sd over {_spread_of(result)})" if inline else "")
     caption += (
         " per data set and estimator, the estimators by mean rank (1 = best); "
         "the best of each data set in bold (the mean score over the data sets "
@@ -1003,12 +1082,14 @@ def _scores_tables(result):
                 [dataset, *[fixed(v, decimals) for v in sd[i]]]
                 for i, dataset in enumerate(result.datasets)
             ],
-            caption="Standard deviation of the scores over the splits of each "
-            "data set.",
+            caption=f"Standard deviation of the scores over {_spread_of(result)} "
+            "of each data set.",
             label="scores-sd",
             names=names,
         )
-        tables.append(sds.introduce("their standard deviations over the splits"))
+        tables.append(
+            sds.introduce(f"their standard deviations over {_spread_of(result)}")
+        )
     return tables
 
 
@@ -1409,7 +1490,17 @@ def _csv_table(result):
     for name, test in result._tests_of("omnibus").items():
         if name in own:
             continue
-        rows.append(test_row(name, test))
+        row = test_row(name, test)
+        decided = decided_by(test, len(result.names))
+        if decided is not None:
+            row["note"] = "; ".join(
+                part for part in (row.get("note"), f"p-value by {str(decided)}") if part
+            )
+        rows.append(row)
+        if decided is not None and test.get("method") != "chi2":
+            chi2_row = {**test, "pvalue": test.get("pvalue_chi2")}
+            chi2_row["reject"] = bool(chi2_row["pvalue"] < result.alpha)
+            rows.append(test_row(f"{name} (chi-squared)", chi2_row))
         iman = test.get("iman_davenport")
         if iman is not None:
             rows.append(test_row(f"{name} (Iman-Davenport F)", iman))
@@ -1432,6 +1523,7 @@ def _csv_table(result):
         )
         row["section"] = "pairwise" if name in result.pairwise else "posthoc"
         rows.append(row)
+    rows += replicability_csv_rows(result)
     for i, dataset in enumerate(result.datasets):
         for j, name in enumerate(result.names):
             rows.append(

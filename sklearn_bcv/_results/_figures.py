@@ -8,8 +8,11 @@ report, the same bytes for the same figure every time: the SVG and the PDF
 carry no date and no random id.
 """
 
+import contextlib
 import io
+import os
 import re
+import tempfile
 import warnings
 from pathlib import Path
 
@@ -19,6 +22,7 @@ from ._text import escape_controls
 __all__ = [
     "FigureMaker",
     "check_figures_directory",
+    "figure_file_name",
     "file_stem",
     "pdf_bytes",
     "register_displays",
@@ -149,6 +153,59 @@ def file_stem(text):
     return stem or "x"
 
 
+#: How a character of a LaTeX label (letters, digits, ``:``, ``.``, ``_``,
+#: ``-``) is written in a figure's file name, by :func:`figure_file_name`.
+_FILE_CODES = {":": "_c", ".": "_d", "_": "__"}
+
+
+def figure_file_name(label):
+    """The PDF file of the figure labelled ``label``: a one-to-one spelling
+    of the label in lowercase letters, digits, ``-`` and ``_`` (``:`` as
+    ``_c``, ``.`` as ``_d``, ``_`` as ``__``, an uppercase letter as ``_u``
+    and the letter), so two labels never share a file -- not even on a
+    file system that ignores case -- and reports with two label prefixes
+    written into one directory keep each its own figures.
+
+    Examples
+    --------
+    >>> from sklearn_bcv._results._figures import figure_file_name
+    >>> [figure_file_name(f"{p}fig-cd") for p in ("s1:", "s1.", "S1:", "s1-")]
+    ['s1_cfig-cd.pdf', 's1_dfig-cd.pdf', '_us1_cfig-cd.pdf', 's1-fig-cd.pdf']
+    """
+    parts = []
+    for char in str(label):
+        if char in _FILE_CODES:
+            parts.append(_FILE_CODES[char])
+        elif char.isascii() and char.isupper():
+            parts.append("_u" + char.lower())
+        elif char.isascii() and (char.isalnum() or char == "-"):
+            parts.append(char)
+        else:  # not in a label (check_label_prefix); its code point, still 1:1
+            parts.append(f"_x{ord(char):06x}")
+    return "".join(parts) + ".pdf"
+
+
+def replace_file(path, data):
+    """Write ``data`` (bytes) as the file ``path``: into a new temporary
+    file in its directory, then renamed over ``path`` (:func:`os.replace`),
+    so a symbolic link at ``path`` is replaced, never written through, and
+    a reader never sees half a file."""
+    path = Path(path)
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(data)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)  # mkstemp's file is 0600
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+    return path
+
+
 class FigureMaker:
     """Draws the figures of one report.
 
@@ -194,9 +251,11 @@ class FigureMaker:
 
     def _draw(self, block, size=None, target=None):
         """``(matplotlib figure, None)``, or ``(None, why it was not
-        drawn)``: a figure never stops a report. Drawn at print size
-        (:data:`PRINT_RC`; a display that takes a ``fontsize`` gets 9
-        pt)."""
+        drawn)``: a figure never stops a report (the names on it are made
+        drawable by the Displays, ``sklearn_bcv._plot._labels``; whatever
+        still fails leaves the figure out, said in the report). Drawn at
+        print size (:data:`PRINT_RC`; a display that takes a ``fontsize``
+        gets 9 pt)."""
         import inspect
 
         import matplotlib
@@ -237,7 +296,7 @@ class FigureMaker:
                 try:
                     display.from_result(block.source, ax=ax, **params)
                 except Exception as exc:  # a figure never stops the report
-                    return None, str(exc)
+                    return None, _why(exc)
         return fig, None
 
     def _draw_for_width(self, block, width):
@@ -253,7 +312,10 @@ class FigureMaker:
                 return None, why
             with warnings.catch_warnings():
                 warnings.filterwarnings("ignore", "Glyph .* missing from", UserWarning)
-                actual = _tight_width(fig)
+                try:
+                    actual = _tight_width(fig)
+                except Exception as exc:  # a figure never stops the report
+                    return None, _why(exc)
             if 0.97 * width <= actual <= width:  # never wider than it is set
                 break
             # The tight box grows about as the figure does: one step, aimed
@@ -263,33 +325,54 @@ class FigureMaker:
             )
         return fig, None
 
-    def svg(self, block):
-        """``(svg text, None)`` or ``(None, why not drawn)``: its element
-        ids start with ``f<n>-`` (the n-th figure of the page)."""
-        fig, why = self._draw(block)
+    def _saved(self, block, save, width=None):
+        """``(save(figure), None)`` or ``(None, why not drawn)``: drawing
+        (for ``width`` inches when given) and saving (where matplotlib lays
+        the text out) never stop the report."""
+        if width is None:
+            fig, why = self._draw(block)
+        else:
+            fig, why = self._draw_for_width(block, width)
         if fig is None:
             return None, why
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", "Glyph .* missing from", UserWarning)
-            text = svg_text(fig, id_prefix=f"f{self.n_drawn + 1}-")
-        self.n_drawn += 1
-        return text, None
+            try:
+                return save(fig), None
+            except Exception as exc:  # a figure never stops the report
+                return None, _why(exc)
+
+    def svg(self, block):
+        """``(svg text, None)`` or ``(None, why not drawn)``: its element
+        ids start with ``f<n>-`` (the n-th figure of the page)."""
+        prefix = f"f{self.n_drawn + 1}-"
+        text, why = self._saved(block, lambda fig: svg_text(fig, id_prefix=prefix))
+        if text is not None:
+            self.n_drawn += 1
+        return text, why
 
     def pdf(self, block, name, width_pt=None):
         """``(path as LaTeX reaches it, None)`` or ``(None, why not
         drawn)``: the PDF of ``block`` in :attr:`directory`, named
-        ``name``, drawn ``width_pt`` points wide (None: its own size)."""
-        if width_pt is None:
-            fig, why = self._draw(block)
-        else:
-            fig, why = self._draw_for_width(block, width_pt / POINTS_PER_INCH)
-        if fig is None:
+        ``name``, drawn ``width_pt`` points wide (None: its own size),
+        written as a new file renamed over it (:func:`replace_file`: a
+        link named like it is replaced, never written through). An error
+        writing it (a read-only directory) is raised: every figure would
+        fail alike."""
+        width = None if width_pt is None else width_pt / POINTS_PER_INCH
+        data, why = self._saved(block, pdf_bytes, width)
+        if data is None:
             return None, why
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", "Glyph .* missing from", UserWarning)
-            data = pdf_bytes(fig)
         self.directory.mkdir(parents=True, exist_ok=True)
-        path = self.directory / name
-        path.write_bytes(data)
+        replace_file(self.directory / name, data)
         self.n_drawn += 1
         return f"{self.reference}/{name}", None
+
+
+def _why(exc):
+    """Why a figure was not drawn, in a few words on one line (a message
+    may quote the user's text, or run over pages)."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    if len(text) > 200:
+        text = text[:199] + "\u2026"
+    return text

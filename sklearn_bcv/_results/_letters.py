@@ -156,8 +156,9 @@ def compact_letters(result, test="nemenyi", *, alpha=None):
         :func:`~sklearn_bcv.compare_scores`.
     test : str, default="nemenyi"
         A post hoc family over all pairs: ``"nemenyi"``,
-        ``"friedman_posthoc"``, ``"aligned_posthoc"``, ``"quade_posthoc"``,
-        ``"holm"``, ``"bonferroni_dunn"`` (each run without a control). The
+        ``"exact_posthoc"``, ``"friedman_posthoc"``, ``"aligned_posthoc"``,
+        ``"quade_posthoc"``, ``"holm"``, ``"bonferroni_dunn"`` (each run
+        without a control). The
         family that ran in ``result`` is read; one that did not run is run
         on ``result.scores``.
     alpha : float, default=None

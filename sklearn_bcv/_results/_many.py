@@ -29,7 +29,7 @@ from ._methods import (
     tests_items,
     version_sentence,
 )
-from ._pair import build_pair_result, refuse_failed_fits
+from ._pair import build_pair_result, records_of, refuse_failed_fits
 from ._pairwise import (
     matrix_fields,
     pair_a_better,
@@ -126,8 +126,26 @@ class ManyComparisonResult(DocumentMixin, Bunch):
         ``version`` (of sklearn_bcv), ``estimators`` (name -> the class and
         the parameters it changes; None when the predictions were given),
         ``cv`` (the splitter), ``random_state`` (the seed; None, or the
-        kind of generator given) and ``given`` (``"predictions"`` when
-        they were given, else None).
+        kind of generator given) and ``given`` (``"predictions"`` or
+        ``"split scores"`` when they were given, else None).
+    params : list of dict or None
+        After a search (:func:`compare_search`): the parameters of each
+        compared candidate, in ``names`` order; else None.
+    best_index : int or None
+        After a search: the ``cv_results_`` index of the best compared
+        candidate (rank 1 on the metric).
+    candidates : list of int or None
+        After a search: the ``cv_results_`` index of each compared
+        candidate, in ``names`` order.
+    equivalent_to_best : list of str or None
+        After a search: the best candidate and those not shown worse than
+        it by ``equivalent_test`` (or, for a Bayesian test, shown not worse
+        by more than its rope).
+    equivalent_test : str or None
+        The pairwise test that decided ``equivalent_to_best``.
+    notes : list of str or None
+        What the reader must know beside the numbers (e.g. that the best
+        was chosen on the splits that test it); printed and reported.
     """
 
     _FIELDS = (
@@ -153,6 +171,12 @@ class ManyComparisonResult(DocumentMixin, Bunch):
         "score_time",
         "predictions",
         "provenance",
+        "params",
+        "best_index",
+        "candidates",
+        "equivalent_to_best",
+        "equivalent_test",
+        "notes",
     )
 
     def pair(self, name_a, name_b):
@@ -202,7 +226,13 @@ class ManyComparisonResult(DocumentMixin, Bunch):
         """
         refuse_failed_fits(self.get("failed_fits"), name)
         alpha = params.pop("alpha", self.alpha)
-        plan, _ = plan_tests({name: params}, self.design, self.task, kind="many")
+        plan, _ = plan_tests(
+            {name: params},
+            self.design,
+            self.task,
+            kind="many",
+            available=self._store.available,
+        )
         return run_tests(plan, self._store.many_needs(), alpha, "two-sided")[name]
 
     def to_frame(self):
@@ -310,7 +340,11 @@ class ManyComparisonResult(DocumentMixin, Bunch):
 def _pair_of(result, a, b, *, tests):
     store = result._store
     plan, skipped = plan_tests(
-        tests, result.design, store.task, alternative=result.alternative
+        tests,
+        result.design,
+        store.task,
+        alternative=result.alternative,
+        available=store.available,
     )
     pair = build_pair_result(
         store,
@@ -370,7 +404,7 @@ def build_many_result(
         mean_scores=scores.mean(axis=0),
         n_train=store.n_train,
         n_test=store.n_test,
-        test_indices=[test for _, test in store.splits],
+        test_indices=store.test_indices,
         design=design,
         task=store.task,
         scoring=store.scoring.label,
@@ -406,6 +440,7 @@ def build_many_result(
             alpha=alpha,
             alternative=alternative,
             switch=switch,
+            needs_of_pairs=store.pairs_needs,
         )
     result["verdict"] = _many_verdict(result)
     return result
@@ -495,8 +530,8 @@ def _format_many_summary(result, show="default"):
     check_show(show)
     lines = [
         f"Comparison of {len(result.names)} estimators on "
-        f"{result.design.describe()}, {result.design.n_samples} records",
-        f"task: {result.task}, scoring: {result.scoring}",
+        f"{result.design.describe()}" + records_of(result.design),
+        f"task: {result.task or 'not given'}, scoring: {result.scoring}",
     ]
     order = ranking(result)
     decimals = result._score_decimals()
@@ -517,7 +552,24 @@ def _format_many_summary(result, show="default"):
     if result.pairwise and (show != "all") and not fits_failed:
         verdict = verdict[: 1 if result.tests else 0] + _pairwise_text(result, show)
     lines += verdict
+    lines += _search_lines(result)
     return join_lines(lines)
+
+
+def _search_lines(result):
+    """The candidates as good as the best (after a search), and the notes."""
+    lines = []
+    equivalent = result.get("equivalent_to_best")
+    if equivalent is not None and result.get("equivalent_test"):
+        lines.append(
+            f"As good as the best ({equivalent[0]}) by "
+            f"{result.equivalent_test}: {', '.join(equivalent)}."
+        )
+    lines += [
+        f"Note: {note}" + ("" if note.endswith(".") else ".")
+        for note in result.get("notes") or ()
+    ]
+    return lines
 
 
 # --------------------------------------------------------------------------
@@ -550,6 +602,7 @@ def _report_blocks(result):
     )
     verdicts, tables = verdict_blocks(sentences, own, result.verdict.text)
     blocks += verdicts
+    blocks += [Paragraph(line) for line in _search_lines(result)]
     blocks += [Heading("Tables"), _scores_table(result)]
     for name, table in result.pairwise.items():
         if name in own:
@@ -583,7 +636,7 @@ def _design_text(result, bibliography):
     if provenance.get("given") or not provenance:
         cv = provenance.get("cv")
         return (
-            f"The predictions were given, on {splits}"
+            f"The {provenance.get('given') or 'predictions'} were given, on {splits}"
             + (f" ({cv})" if cv else "")
             + (f" ({cite})" if cite else "")
             + ": the estimators that made them and the seed of the splits are not "
@@ -601,8 +654,8 @@ def _methods(result, bibliography):
     provenance = result.get("provenance")
     compared = (
         f"{len(names)} estimators ({names_list(names)}) were compared on one data "
-        f"set of {design.n_samples} records, task {result.get('task')}, scoring "
-        f"{result.get('scoring')}."
+        f"set{records_of(design, ' of')}, task "
+        f"{result.get('task') or 'not given'}, scoring {result.get('scoring')}."
     )
     if result.get("control"):
         compared += f" Control: {result.control}."

@@ -171,7 +171,11 @@ class ComparisonResult(DocumentMixin, Bunch):
         alpha = params.pop("alpha", self.alpha)
         alternative = params.pop("alternative", self.alternative)
         plan, _ = plan_tests(
-            {name: params}, self.design, self.task, alternative=alternative
+            {name: params},
+            self.design,
+            self.task,
+            alternative=alternative,
+            available={key for key, value in self.items() if value is not None},
         )
         return run_tests(plan, dict(self), alpha, alternative)[name]
 
@@ -267,12 +271,14 @@ def build_pair_result(
         tests, skipped = Bunch(), {test.name: "a fit failed" for test in plan}
     else:
         tests = run_tests(plan, needs, alpha, alternative)
-    recommended, why = recommend(design, store.task, store.scoring.label, alternative)
+    recommended, why = recommend(
+        design, store.task, store.scoring.label, alternative, available=store.available
+    )
     result = ComparisonResult(
         tests=tests,
         skipped_tests=skipped,
         **needs,
-        test_indices=[test for _, test in store.splits],
+        test_indices=store.test_indices,
         design=design,
         task=store.task,
         scoring=store.scoring.label,
@@ -295,6 +301,14 @@ def build_pair_result(
             result["estimators_b"] = [row[b] for row in fits.estimators]
     result["verdict"] = _pair_verdict(result, why)
     return result
+
+
+def records_of(design, joint=","):
+    """``", 569 records"`` (``joint`` first), or nothing when the number of
+    records is not known (per-split scores given)."""
+    if design.n_samples is None:
+        return ""
+    return f"{joint} {design.n_samples} records"
 
 
 def _direction(name, test_result, mean_difference):
@@ -454,9 +468,9 @@ def format_pair_summary(result, show="default"):
         f"A = {names[0]} and B = {names[1]}" if names else "estimator A and estimator B"
     )
     lines = [
-        f"Comparison of {who} on {result.design.describe()}, "
-        f"{result.design.n_samples} records",
-        f"task: {result.task}, scoring: {result.scoring}, mean score A "
+        f"Comparison of {who} on {result.design.describe()}"
+        + records_of(result.design),
+        f"task: {result.task or 'not given'}, scoring: {result.scoring}, mean score A "
         f"{np.mean(result.scores_a):.4g}, B {np.mean(result.scores_b):.4g}, "
         f"mean difference (A - B) {np.mean(result.differences):+.4g}",
         *result.verdict.text.split("\n"),
@@ -480,10 +494,16 @@ def format_pair_summary(result, show="default"):
         )
     skipped = result.get("skipped_tests") or {}
     if skipped and not np.any(result.get("failed_fits", False)):
-        lines.append(
-            f"not run (alternative={result.alternative!r} unsupported): "
-            + ", ".join(skipped)
-        )
+        alternative = result.alternative
+        one_sided = [n for n in skipped if not declaration(n).honours(alternative)]
+        if one_sided:
+            lines.append(
+                f"not run (alternative={result.alternative!r} unsupported): "
+                + ", ".join(one_sided)
+            )
+        lines += [
+            f"not run: {why}" for name, why in skipped.items() if name not in one_sided
+        ]
     return join_lines(lines)
 
 
@@ -541,7 +561,7 @@ def _methods(result, names, bibliography):
     cite = bibliography.cite(SPLITTER_REFERENCES.get(design.kind, ()))
     if provenance.get("given") or not provenance:
         how = (
-            f"on predictions given on {splits}"
+            f"on {provenance.get('given') or 'predictions'} given on {splits}"
             + (f" ({cite})" if cite else "")
             + " (the estimators that made them and the seed of the splits are "
             "not known to sklearn_bcv)"
@@ -551,8 +571,8 @@ def _methods(result, names, bibliography):
         how = f"each fitted and scored on {splits} ({'; '.join(p for p in parts if p)})"
     text = [
         f"Estimators A = {names[0]} and B = {names[1]} were compared on one data "
-        f"set of {design.n_samples} records, task {result.task}, {how}, scoring "
-        f"{result.scoring}: mean score A {fixed(mean_a, decimals)}, B "
+        f"set{records_of(design, ' of')}, task {result.task or 'not given'}, "
+        f"{how}, scoring {result.scoring}: mean score A {fixed(mean_a, decimals)}, B "
         f"{fixed(mean_b, decimals)}, mean difference (A - B) {difference}."
     ]
     if provenance.get("estimators"):

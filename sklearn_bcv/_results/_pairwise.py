@@ -101,9 +101,29 @@ def pairwise_table(results, pairs, k, names, *, test, correction, alpha, alterna
                 table.reject[row, col] = bool(q < alpha)
                 tested[row, col] = True
         table.correction = correction
+        _attach_floors(table, results, pairs, k, correction, alpha)
     table.tested = tested
     table.results = {(names[a], names[b]): results[(a, b)][0] for a, b in pairs}
     return table
+
+
+def _attach_floors(table, results, pairs, k, correction, alpha):
+    """``min_pvalue`` and ``min_pvalue_adjusted`` (k, k) of a frequentist
+    table whose test reports the smallest p-value it can reach on each
+    pair (``min_pvalue``): the floors, and the correction applied to all
+    the pairs at their floors (every correction is monotone in each
+    p-value, so no outcome gives a pair a smaller adjusted p-value)."""
+    floors = [results[pair][0].get("min_pvalue") for pair in pairs]
+    if not floors or any(f is None or np.ndim(f) for f in floors):
+        return
+    floors = np.array(floors, dtype=float)
+    adjusted = adjust_pvalues(floors, correction, alpha=alpha, pairs=pairs)
+    table.min_pvalue = np.ones((k, k))
+    table.min_pvalue_adjusted = np.ones((k, k))
+    for (a, b), floor, q in zip(pairs, floors, adjusted):
+        for row, col in ((a, b), (b, a)):
+            table.min_pvalue[row, col] = floor
+            table.min_pvalue_adjusted[row, col] = q
 
 
 def run_pairwise(
@@ -220,8 +240,18 @@ def _run_batched(test, pairs, needs_of_pairs, alpha, alternative, bayesian, swap
     chunk = max(1, _BATCH_VALUES // max(1, int(size)))
     mirror = alternative == "two-sided" and not bayesian
     results = {}
-    for start in range(0, len(pairs), chunk):
-        part = pairs[start : start + chunk]
+    # Pairs whose needs differ in shape (a table with holes: each pair on
+    # the data sets both have) are batched by group (``group_of``).
+    group_of = getattr(needs_of_pairs, "group_of", None)
+    groups = {}
+    for pair in pairs:
+        groups.setdefault(None if group_of is None else group_of(pair), []).append(pair)
+    parts = [
+        members[start : start + chunk]
+        for members in groups.values()
+        for start in range(0, len(members), chunk)
+    ]
+    for part in parts:
         forward = _run_one(test, needs_of_pairs(part, test.needs), alpha, alternative)
         swapped = None
         if mirror and swap == "recompute":
@@ -246,14 +276,29 @@ def _run_batched(test, pairs, needs_of_pairs, alpha, alternative, bayesian, swap
 def _row(result, i, n_rows):
     """Row ``i`` of a batched result: fields with a leading axis of
     ``n_rows`` comparisons give their i-th entry (a Python scalar where it
-    is one number), the others are kept."""
+    is one number), and so does each array of a tuple of them (an interval's
+    bounds); the others are kept."""
     row = Bunch()
     for key, value in result.items():
-        if isinstance(value, np.ndarray) and value.ndim and value.shape[0] == n_rows:
-            value = value[i]
-            value = value.item() if value.ndim == 0 else value
+        if _batched(value, n_rows):
+            value = _entry(value, i)
+        elif (
+            isinstance(value, tuple)
+            and value
+            and all(_batched(part, n_rows) for part in value)
+        ):
+            value = tuple(_entry(part, i) for part in value)
         row[key] = value
     return row
+
+
+def _batched(value, n_rows):
+    return isinstance(value, np.ndarray) and value.ndim and value.shape[0] == n_rows
+
+
+def _entry(value, i):
+    value = value[i]
+    return value.item() if value.ndim == 0 else value
 
 
 def _finite_statistic(value):
@@ -315,9 +360,13 @@ def pairwise_lines(result, test, table, differ, same):
             for better, worse in differ
         ]
     if same:
+        # Names that hold commas ("C=0.1, kernel=linear") are listed with
+        # semicolons, so each pair reads as one.
+        names = [result.names[i] for pair in same for i in pair]
+        separator = "; " if any("," in name for name in names) else ", "
         lines.append(
             ("  no decision: " if bayesian else "  no significant difference: ")
-            + ", ".join(f"{result.names[a]} ~ {result.names[b]}" for a, b in same)
+            + separator.join(f"{result.names[a]} ~ {result.names[b]}" for a, b in same)
         )
     return lines
 
@@ -331,6 +380,10 @@ def pair_a_better(result, test, table, a, b):
     if result.alternative == "less":
         return False
     sign = 1.0 if result.get("greater_is_better", True) else -1.0
+    scores = np.asarray(result.get("scores", ()), dtype=float)
+    if scores.ndim == 2 and np.isnan(scores[:, [a, b]]).any():
+        # Holes: the pair was tested on the data sets both have.
+        return sign * np.nanmean(scores[:, a] - scores[:, b]) >= 0
     return sign * result.mean_scores[a] >= sign * result.mean_scores[b]
 
 

@@ -40,7 +40,7 @@ from ._blocks import (
     Table,
     Text,
 )
-from ._figures import POINTS_PER_INCH, file_stem
+from ._figures import POINTS_PER_INCH, figure_file_name, file_stem
 from ._latex_layout import FLOOR_PT, TABLE_PT, header_lines, plan_table
 from ._text import escape_controls
 
@@ -62,6 +62,7 @@ _LATEX_SPECIAL = {
     "|": r"\textbar{}",
     "±": r"$\pm$",
     "†": r"\dag{}",
+    "∞": r"$\infty$",
     "−": "-",
 }
 
@@ -564,12 +565,14 @@ class LatexRenderer(Renderer):
         width = self.layout.page if wide else self.layout.line
         if block.max_width is not None:
             width = min(width, block.max_width * POINTS_PER_INCH)
-        path, why = self.figures.pdf(block, f"{file_stem(label)}.pdf", width_pt=width)
-        if path is None:
+        path, why = self.figures.pdf(block, figure_file_name(label), width_pt=width)
+        if path is None:  # left out, and said where the figure would be
             self.out += [
                 "",
                 f"% Figure not drawn: {escape_controls(str(block.caption))} "
                 f"({escape_controls(why)})",
+                f"\\par\\noindent{{\\small {self.write(block.caption)}: not drawn "
+                f"({self.escape(why)}).}}\\par",
             ]
             return
         env = "figure*" if wide else "figure"

@@ -42,6 +42,7 @@ from ._verdict import is_bayesian
 __all__ = [
     "Contribution",
     "bayesian_pairwise_sentence",
+    "decided_by",
     "hook_context",
     "hooked_content",
     "middle_name",
@@ -136,6 +137,39 @@ def _hooked_table(name, table):
 # The sentences of each role
 
 
+def decided_by(test, k, *, brackets=True):
+    """What gave an omnibus test's p-value, in words, for a test that says
+    (its ``method``): ``"the exact permutation test given the ties (N = 8,
+    k = 5)"`` (``brackets=False``: ``", N = 8, k = 5"``, inside a
+    parenthesis already), a :class:`~._blocks.Text` (a standard error's
+    power of ten in math; ``str()`` is the plain words); None for a test
+    that does not."""
+    method = test.get("method")
+    n = test.get("n_datasets")
+    size = f"N = {n}, k = {k}" if n is not None else f"k = {k}"
+    if method == "exact":
+        what = "the exact permutation test given the ties"
+        return Text(f"{what} ({size})" if brackets else f"{what}, {size}")
+    if method == "monte_carlo":
+        resamples = test.get("n_resamples")
+        se = test.get("pvalue_mc_se")
+        what = "a Monte Carlo permutation test given the ties"
+        how = Text(f"{resamples} resamples" if resamples else "")
+        if se is not None:
+            how += Text(
+                ", standard error " if brackets else " with standard error ",
+                math_number(se, 2),
+            )
+        if brackets:
+            return Text(f"{what} (", how, f"; {size})")
+        return Text(f"{what}, ", how, f", {size}")
+    if method == "chi2":
+        return Text("the chi-squared approximation")
+    if method == "iman_davenport":
+        return Text("Iman and Davenport's F approximation")
+    return None
+
+
 def omnibus_sentence(name, test, alpha, what, cite=""):
     """ "A Friedman test rejected equal performance of ``what`` (chi2(3) =
     ..., p = ..., alpha = ...)." (LaTeX: the statistic and alpha in math);
@@ -158,17 +192,43 @@ def omnibus_sentence(name, test, alpha, what, cite=""):
     elif not title.split(" ", 1)[0].endswith("'s"):
         title = article(title)  # a Friedman test
     title = capital(title) + (f" ({cite})" if cite else "")
+    k = np.shape(test.get("mean_ranks"))[0] if test.get("mean_ranks") is not None else 0
+    decided = decided_by(test, k, brackets=False) if k else None
     text = Text(
         f"{title} {outcome} equal performance of {what} (",
         shown,
         ", p = ",
         math_number(test.get("pvalue")),
-        ", ",
+        Text(" by ", decided, "; ") if decided else ", ",
         alpha_is(alpha),
         ")",
     )
+    method = test.get("method")
     iman = test.get("iman_davenport")
-    if iman is not None:
+    if decided is not None:
+        extra = []
+        if method != "chi2" and test.get("pvalue_chi2") is not None:
+            extra.append(
+                Text(
+                    "the chi-squared approximation gives p = ",
+                    math_number(test.get("pvalue_chi2")),
+                )
+            )
+        if iman is not None and method != "iman_davenport":
+            extra.append(
+                Text(
+                    "its Iman-Davenport F form ",
+                    f_stat(tuple(iman.df)),
+                    " = ",
+                    math_number(iman.statistic),
+                    ", p = ",
+                    math_number(iman.pvalue),
+                )
+            )
+        if extra:
+            joined = extra[0] if len(extra) == 1 else Text(extra[0], " and ", extra[1])
+            text += Text("; supplementary, ", joined)
+    elif iman is not None:
         text += Text(
             "; its Iman-Davenport F form gives ",
             f_stat(tuple(iman.df)),
@@ -204,7 +264,8 @@ def posthoc_sentence(name, test, pairs, alpha, n_datasets, cite="", evidence=Non
             k = len(np.asarray(test.get("mean_ranks")))
             textbook = critical_difference(k, n_datasets, alpha, name, continuity=False)
             cd_text += (
-                ", with a continuity correction of 1/(2N); without it, as in "
+                f", with a continuity correction of {'1/N' if k == 2 else '1/(2N)'}; "
+                "without it, as in "
                 f"Demšar (2006), {num(textbook, 4)}"
             )
         details.append(cd_text)

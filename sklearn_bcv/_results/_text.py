@@ -1,5 +1,6 @@
 """Short texts shared by the printed summaries of every result."""
 
+import math
 import numbers
 import re
 import unicodedata
@@ -18,7 +19,8 @@ __all__ = [
 
 
 def format_number(value, digits=4):
-    """A short text of a number, a tuple of numbers, or "-" for None."""
+    """A short text of a number, a tuple of numbers, or "-" for None; an
+    infinity is "∞" (LaTeX reports write it ``\\infty``), never "inf"."""
     if value is None:
         return "-"
     if isinstance(value, tuple):
@@ -26,6 +28,8 @@ def format_number(value, digits=4):
     if isinstance(value, numbers.Integral):
         return str(int(value))
     if isinstance(value, Real):
+        if math.isinf(value):  # an infinite statistic, as a reader writes it
+            return "∞" if value > 0 else "-∞"
         return f"{float(value):.{digits}g}"
     return str(value)
 

@@ -284,6 +284,7 @@ def entries_of(tests, per_split):
             out += [
                 ("friedman", name, "rejection (chi-squared)", 1),
                 ("iman_davenport", name, "rejection (F)", 1),
+                ("friedman_exact", name, "rejection (permutation, the default)", 1),
             ]
         elif role == "omnibus":
             out.append((name, name, "rejection", 1))
@@ -340,7 +341,10 @@ def experiment_decisions(
     )
     out = {}
     for label, name, _, factor in entries_of(tests, per_split):
-        if label == "friedman" or (
+        if label == "friedman":  # the chi-squared approximation
+            p = float(result.tests[name].pvalue_chi2)
+            out[label] = (p < alpha, p)
+        elif label == "friedman_exact" or (
             name in RANK_TESTS and get_entry(name).role == "omnibus" and label == name
         ):
             test = result.tests[name]
@@ -516,8 +520,10 @@ def simulate_null_across(
 
     Counted decisions (``tests`` selects the tests they come from):
 
-    * ``friedman`` and ``iman_davenport``, ``friedman_aligned``, ``quade``
-      (the registry's omnibus tests): the omnibus rejection;
+    * ``friedman`` (its chi-squared approximation), ``iman_davenport``,
+      ``friedman_exact`` (its default p-value, the permutation law given the
+      ties, exact or Monte Carlo), ``friedman_aligned``, ``quade`` (the
+      registry's omnibus tests): the omnibus rejection;
     * the post hoc families: ``nemenyi`` on all pairs, the others
       (``bonferroni_dunn``, ``holm``, ``friedman_posthoc``,
       ``aligned_posthoc``, ``quade_posthoc``, with their default Holm
@@ -647,8 +653,9 @@ n_samples, confidence_level, ci_method
     >>> result = simulate_null_across(
     ...     40, n_datasets=10, n_estimators=3, setups=["exchangeable"],
     ...     tests=["friedman", "wilcoxon"], random_state=0)
-    >>> result.tests
-    ['friedman', 'iman_davenport', 'wilcoxon+holm', 'wilcoxon (1 pair)']
+    >>> result.tests  # doctest: +NORMALIZE_WHITESPACE
+    ['friedman', 'iman_davenport', 'friedman_exact', 'wilcoxon+holm',
+     'wilcoxon (1 pair)']
     >>> result.results["exchangeable"].n_repetitions
     40
     """

@@ -41,6 +41,7 @@ from ._across import (
     bayesian_sign,
     bayesian_signed_rank,
     bonferroni_dunn,
+    exact_posthoc,
     friedman,
     friedman_aligned,
     friedman_posthoc,
@@ -76,7 +77,9 @@ from ._registry import (  # noqa: F401 (re-exported by sklearn_bcv)
     register_test,
     unregister_test,
 )
+from ._replicability import replicability  # noqa: F401 (not a registered test)
 from ._sequential import group_sequential_boundaries  # noqa: F401 (not a test)
+from ._skillings_mack import durbin, skillings_mack, skillings_mack_posthoc
 from ._ttests import (
     bcv_t,
     blocked_t_3x2cv,
@@ -121,10 +124,15 @@ __all__ = [
     "bonferroni_dunn",
     "holm",
     "friedman_posthoc",
+    "exact_posthoc",
     "aligned_posthoc",
     "quade_posthoc",
     "rm_anova",
     "tukey_rm",
+    # k estimators across data sets on a table with holes (NaN cells)
+    "skillings_mack",
+    "durbin",
+    "skillings_mack_posthoc",
     # a Bayesian ranking of k estimators across data sets
     "plackett_luce",
     # two estimators across data sets (one pair at a time)

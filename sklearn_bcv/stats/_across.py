@@ -62,6 +62,7 @@ from ._bayesian import (
     _check_rope,
     posterior_decision,
 )
+from ._exact_posthoc import exact_posthoc  # noqa: F401 (re-exported)
 from ._friedman import (  # noqa: F401 (re-exported)
     bonferroni_dunn,
     friedman,
@@ -90,6 +91,7 @@ __all__ = [
     "bayesian_sign",
     "bayesian_signed_rank",
     "bonferroni_dunn",
+    "exact_posthoc",
     "friedman",
     "friedman_aligned",
     "friedman_posthoc",
@@ -208,7 +210,7 @@ def _staircase_sum(prefix, sorted_rows, thresholds, low, high, out):
     return out
 
 
-def _walsh_staircases(zs, rope, tolerance):
+def _walsh_staircases(zs, rope, tolerance=0.0):
     """``(start_a, stop_b)`` over sorted ``zs``: for each i, the pairs with
     ``zs_i + zs_j > 2 rope`` are ``j >= start_a[i]`` and those with
     ``zs_i + zs_j < -2 rope`` are ``j < stop_b[i]``, both non-increasing
@@ -221,57 +223,93 @@ def _walsh_staircases(zs, rope, tolerance):
     return start_a, stop_b
 
 
+def _sorted_prefix(z, rows):
+    """``(sorted z, rows in that order, their prefix sums)`` (float32)."""
+    order = np.argsort(z, kind="stable")
+    sorted_rows = [rows[i] for i in order]
+    prefix = np.empty((z.size + 1, sorted_rows[0].size), dtype=np.float32)
+    prefix[0] = 0.0
+    for k, row in enumerate(sorted_rows):
+        np.add(prefix[k], row, out=prefix[k + 1])
+    return z[order], sorted_rows, prefix
+
+
+def _a_side(start_a, prefix, sorted_rows):
+    """θ_A's mass from the staircase ``start_a`` (sorted order)."""
+    n = start_a.size
+    first_a = n - int(np.count_nonzero(start_a < n))
+    first_full_a = n - int(np.count_nonzero(start_a == 0))
+    return _a_mass(prefix, sorted_rows, start_a, first_a, first_full_a)
+
+
+def _b_side(stop_b, prefix, sorted_rows):
+    """θ_B's mass from the staircase ``stop_b`` (sorted order)."""
+    n = stop_b.size
+    n_full_b = int(np.count_nonzero(stop_b == n))
+    end_b = int(np.count_nonzero(stop_b > 0))
+    return _b_mass(prefix, sorted_rows, stop_b, n_full_b, end_b)
+
+
 def _signed_rank_theta(z, rows, rope, tolerance=0.0):
     """``(θ_A, θ_rope, θ_B)`` of the Bayesian signed-rank test, (3, n_samples).
 
     ``θ_A = Σ_{i,j} w_i w_j [z_i + z_j > 2 rope]``, ``θ_B`` likewise with
     ``< -2 rope``, ``θ_rope`` the rest, for the weights ``w = rows / Σ rows``
-    of each sample; a Walsh sum within ``tolerance`` of ``±2 rope`` counts
-    in the rope. In the order of sorted ``z`` the pairs counted by
-    ``θ_A`` are, for each i, a suffix ``j >= t_i`` with ``t_i``
-    non-increasing (a staircase), so with ``P`` the prefix sums of the
-    sorted weights, ``Σ_{i,j} = Σ_i w_i (P[q] - P[t_i])``: O(q) per sample
-    instead of O(q²); rows entirely inside or outside the staircase cost
-    O(1) together.
+    of each sample. ``tolerance`` (one per ``z``, or one number) is each
+    value's rounding by the tie rule: with a rope, a Walsh sum within
+    ``t_i + t_j`` of ``±2 rope`` counts in the rope, i.e. ``θ_A`` counts
+    ``(z_i - t_i) + (z_j - t_j) > 2 rope`` and ``θ_B`` ``(z_i + t_i) +
+    (z_j + t_j) < -2 rope``: each side a staircase over its own shifted
+    values, so the tolerance of a sum comes from its own two data sets. In
+    the order of sorted values the pairs counted by ``θ_A`` are, for each
+    i, a suffix ``j >= t_i`` with ``t_i`` non-increasing (a staircase), so
+    with ``P`` the prefix sums of the sorted weights, ``Σ_{i,j} = Σ_i w_i
+    (P[q] - P[t_i])``: O(q) per sample instead of O(q²); rows entirely
+    inside or outside the staircase cost O(1) together.
     """
-    n = z.size
-    order = np.argsort(z, kind="stable")
-    zs = z[order]
-    start_a, stop_b = _walsh_staircases(zs, rope, tolerance)
-    sorted_rows = [rows[i] for i in order]
-    n_samples = sorted_rows[0].size
-    prefix = np.empty((n + 1, n_samples), dtype=np.float32)
-    prefix[0] = 0.0
-    for k, row in enumerate(sorted_rows):
-        np.add(prefix[k], row, out=prefix[k + 1])
-    total = prefix[n]
-    # A better: rows i >= first_a take part; rows with 0 < t_i < n partly.
-    first_a = n - int(np.count_nonzero(start_a < n))
-    first_full_a = n - int(np.count_nonzero(start_a == 0))
-    # B better: rows i < n_full_b entirely, rows up to the last s_i > 0 partly.
-    n_full_b = int(np.count_nonzero(stop_b == n))
-    end_b = int(np.count_nonzero(stop_b > 0))
-    total_sq = total * total
+    n_samples = rows[0].size
     theta = np.empty((3, n_samples), dtype=np.float32)
     if rope == 0:
+        zs, sorted_rows, prefix = _sorted_prefix(z, rows)
+        start_a, stop_b = _walsh_staircases(zs, rope)
+        total = prefix[z.size]
+        total_sq = total * total
         # The rope is the pairs summing to exactly 0 (few, as a rule): sum
         # them directly, run the cheaper staircase, subtract for the other.
         theta[1] = _zero_sum_mass(zs, prefix)
+        n = z.size
+        first_a = n - int(np.count_nonzero(start_a < n))
+        first_full_a = n - int(np.count_nonzero(start_a == 0))
+        n_full_b = int(np.count_nonzero(stop_b == n))
+        end_b = int(np.count_nonzero(stop_b > 0))
         a_runs = _n_runs(start_a[first_a:first_full_a])
         b_runs = _n_runs(stop_b[n_full_b:end_b])
         if a_runs <= b_runs:
-            theta[0] = _a_mass(prefix, sorted_rows, start_a, first_a, first_full_a)
+            theta[0] = _a_side(start_a, prefix, sorted_rows)
             np.subtract(total_sq, theta[0], out=theta[2])
         else:
-            theta[2] = _b_mass(prefix, sorted_rows, stop_b, n_full_b, end_b)
+            theta[2] = _b_side(stop_b, prefix, sorted_rows)
             np.subtract(total_sq, theta[2], out=theta[0])
         # The side computed by difference carries its rounding (~1e-7 of
         # the total); the rope mass is exact up to float32.
         theta[0 if a_runs > b_runs else 2] -= theta[1]
         np.maximum(theta, 0.0, out=theta)
     else:
-        theta[0] = _a_mass(prefix, sorted_rows, start_a, first_a, first_full_a)
-        theta[2] = _b_mass(prefix, sorted_rows, stop_b, n_full_b, end_b)
+        t = np.broadcast_to(np.asarray(tolerance, dtype=np.float64), z.shape)
+        sides = []
+        for shifted in (z - t, z + t):
+            order = np.argsort(shifted, kind="stable")
+            if sides and np.array_equal(order, sides[0][0]):
+                sides.append((order, shifted[order], *sides[0][2:]))
+            else:
+                sides.append((order, *_sorted_prefix(shifted, rows)))
+        (_, us, rows_a, prefix_a), (_, vs, rows_b, prefix_b) = sides
+        start_a, _ = _walsh_staircases(us, rope)
+        _, stop_b = _walsh_staircases(vs, rope)
+        theta[0] = _a_side(start_a, prefix_a, rows_a)
+        theta[2] = _b_side(stop_b, prefix_b, rows_b)
+        total = prefix_a[z.size]
+        total_sq = total * total
         np.maximum(theta[0], 0.0, out=theta[0])
         np.maximum(theta[2], 0.0, out=theta[2])
         np.maximum(total_sq - theta[0] - theta[2], 0.0, out=theta[1])
@@ -580,16 +618,16 @@ def bayesian_signed_rank(
     )
     d, tolerance = _merged(dataset_differences, test, score_scale, rope)
     # After the merge a Walsh sum is exactly 0 or beyond the tolerance; with
-    # a rope, a sum within the largest data set's tolerance of ±2·rope is in
-    # it.
-    tolerance = float(np.max(tolerance)) if rope else 0.0
+    # a rope, a sum within its two data sets' tolerances of ±2·rope is in it
+    # (the pseudo-observation 0 has none).
+    tolerance = np.r_[0.0, np.broadcast_to(tolerance, d.shape)] if rope else 0.0
     gammas, exponentials = _dirichlet_parts(
         d.size, prior_weight, n_samples, random_state
     )
     z, rows = np.r_[0.0, d], [gammas, *exponentials]
     quarter = _without_overflow(z, rope)
     if quarter[0] is not z:
-        tolerance /= 4.0
+        tolerance = tolerance / 4.0
     z, walsh_rope = quarter
     block = max(1, _MAX_VALUES // z.size)
     theta = np.empty((3, n_samples), dtype=np.float32)

@@ -234,6 +234,8 @@ def posthoc_family(
 ):
     """The result of a post hoc family from the statistic and raw p-value of
     each of its ``pairs`` (``statistic`` positive when the row is better).
+    With ``min_pvalue`` (the smallest raw p-value a comparison can reach),
+    ``min_pvalue_adjusted`` is the smallest adjusted one the family can.
 
     Every family is adjusted by :func:`adjust_pvalues`; its (k, k) tables
     are in ``names`` order, row = A, column = B, antisymmetric statistic,
@@ -241,12 +243,21 @@ def posthoc_family(
     p-values 1 and ``reject`` False.
     """
     check_posthoc_params(control, correction)
-    adjusted = adjust_pvalues(
-        pvalue,
-        correction,
-        alpha=alpha,
-        pairs=list(zip(*pairs)) if correction in PAIRS_ONLY else None,
-    )
+    family = list(zip(*pairs)) if correction in PAIRS_ONLY else None
+    adjusted = adjust_pvalues(pvalue, correction, alpha=alpha, pairs=family)
+    if extra.get("min_pvalue") is not None:
+        # The correction is monotone in every p-value: its smallest adjusted
+        # value is reached with every comparison at the smallest raw one.
+        extra["min_pvalue_adjusted"] = float(
+            np.min(
+                adjust_pvalues(
+                    np.full(len(pvalue), float(extra["min_pvalue"])),
+                    correction,
+                    alpha=alpha,
+                    pairs=family,
+                )
+            )
+        )
     tested = _pair_matrix(k, pairs, 1.0, symmetric=True, fill=0.0).astype(bool)
     pvalue_adjusted = _pair_matrix(k, pairs, adjusted, symmetric=True, fill=1.0)
     return make_result(

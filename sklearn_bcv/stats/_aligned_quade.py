@@ -22,7 +22,7 @@ from ._across_utils import (
 from ._ranks import check_score_table
 from ._references import CONOVER_1999, GARCIA_2010, HODGES_1962, QUADE_1979
 from ._registry import register_test
-from ._ties import row_tolerance, tied_ranks
+from ._ties import row_tolerance, tied_ranks, value_tolerance
 from ._utils import (
     check_alpha,
     check_alternative,
@@ -374,10 +374,11 @@ def _quade_terms(scores):
     """``(S_j, A, B)`` of Quade's test; ``S_j`` larger is better."""
     n_datasets, k = scores.shape
     scores, _ = power_of_two_scale(scores, axis=None)
-    # Ranges (and split means) equal in the user's decimals tie.
-    tolerance = row_tolerance(scores)
-    weights = tied_ranks(np.ptp(scores, axis=1), tolerance[:, 0])
-    within = tied_ranks(scores, tolerance, axis=1)  # 1 = worst
+    # Ranges equal in the user's decimals tie, each by its own data set's
+    # magnitude; the scores themselves at their own precision, as ranked
+    # everywhere (rank_scores).
+    weights = tied_ranks(np.ptp(scores, axis=1), row_tolerance(scores)[:, 0])
+    within = tied_ranks(scores, value_tolerance(scores), axis=1)  # 1 = worst
     s = weights[:, None] * (within - (k + 1) / 2.0)
     totals = s.sum(axis=0)
     return totals, float(np.sum(s**2)), float(np.sum(totals**2) / n_datasets)

@@ -23,7 +23,7 @@ from .._checks import check_integer
 from ._across import _entropy, _generator
 from ._references import DEL_BARRIO_2018, DROR_2019
 from ._registry import register_test
-from ._ties import merge_ties, tie_tolerance
+from ._ties import merge_ties, value_tolerance
 from ._utils import (
     as_numeric_array,
     check_alpha,
@@ -177,9 +177,11 @@ def _common_scale(a, b):
     invariant, and nothing overflows when the gaps are squared), scores
     equal in the user's decimals made equal (the tie rule of
     :mod:`._ties`: means of seeds or folds that are equal in the decimals
-    give gaps of exactly 0, whatever the units)."""
+    give gaps of exactly 0, whatever the units). The inputs of a score are
+    not known here, so each is its own scale: two distinct decimals never
+    tie, whatever the other scores' magnitudes."""
     scaled, _ = power_of_two_scale(np.r_[a, b])
-    scaled = merge_ties(scaled, tie_tolerance(scaled), anchors=())
+    scaled = merge_ties(scaled, value_tolerance(scaled), anchors=())
     return scaled[: a.size], scaled[a.size :]
 
 

@@ -92,6 +92,7 @@ def posterior_decision(p_a_better, p_b_better, alpha, alternative):
 
 @register_test(
     "bayesian_correlated_t",
+    batched=True,
     needs=("differences", "n_train", "n_test"),
     design="any",
     param_check=_check_rope,

@@ -40,8 +40,21 @@ from sklearn.utils import Bunch, check_random_state
 
 from .._checks import check_integer
 from .._compat import Interval, StrOptions, validate_params
-from ._ties import merge_magnitudes, merge_ties, row_tolerance
-from ._utils import as_numeric_array, check_finite, power_of_two_scale, safe_divide
+from ._ties import (
+    merge_magnitudes,
+    merge_ties,
+    precision_of,
+    scores_precision,
+    tie_unit,
+    value_tolerance,
+)
+from ._utils import (
+    as_numeric_array,
+    check_finite,
+    power_of_two_scale,
+    safe_divide,
+    unscale,
+)
 
 __all__ = [
     "BATCH_VALUES",
@@ -90,6 +103,8 @@ def magnitude(estimate, kind, tolerance=0.0):
     if kind not in _THRESHOLDS:
         return None
     size = abs(float(estimate))
+    if np.isnan(size):  # no estimate (a pair without two data sets in common)
+        return None
     for label, bound in zip(("negligible", "small", "medium"), _THRESHOLDS[kind]):
         if size < bound - tolerance:
             return label
@@ -156,8 +171,12 @@ class _Kind:
         self.table = table
         self.columns = np.ascontiguousarray(table.T)  # (k, n)
         self.pairs = pairs
-        self.tolerance = tolerance
-        self.rows = tolerance if rows is None else rows
+        # One tolerance per pair (of its centres: from its two columns), and
+        # per pair and data set (of its differences: from the two scores).
+        self.tolerance = np.broadcast_to(
+            np.asarray(tolerance, dtype=np.float64), (len(pairs),)
+        )
+        self.rows = self.tolerance[:, None] if rows is None else rows
         self.n = table.shape[0]
 
     def degenerate(self):
@@ -185,10 +204,12 @@ class _CohenDz(_Kind):
         super().__init__(table, pairs, tolerance, rows)
         columns = [table[:, i] - table[:, j] for i, j in pairs]
         # Differences equal in the user's decimals are equal, ≈ 0 is 0.
-        self.d = merge_magnitudes(np.array(columns), self.rows)  # (P, n)
+        self.d = merge_magnitudes(np.array(columns), self.rows, batch=True)  # (P, n)
         mean, var = _mean_and_var(self.d)
         self.denominators = np.sqrt(var)
-        self.estimates = safe_divide(_nonzero_gap(mean, tolerance), self.denominators)
+        self.estimates = safe_divide(
+            _nonzero_gap(mean, self.tolerance), self.denominators
+        )
 
     def degenerate(self):  # every difference equal
         return _constant(self.d)
@@ -198,11 +219,11 @@ class _CohenDz(_Kind):
 
     def resampled(self, idx):
         mean, var = _mean_and_var(_resample_along(self.d, idx), axis=-2)
-        return safe_divide(_nonzero_gap(mean, self.tolerance), np.sqrt(var))
+        return safe_divide(_nonzero_gap(mean, self.tolerance[:, None]), np.sqrt(var))
 
     def jackknife(self, p):
         mean, var = _loo_mean_var(self.d[p])
-        return _loo_ratio(_nonzero_gap(mean, self.tolerance), var)
+        return _loo_ratio(_nonzero_gap(mean, self.tolerance[p]), var)
 
     def influence(self, p):
         d = self.d[p]
@@ -221,9 +242,9 @@ class _MeanDifference(_Kind):
         super().__init__(table, pairs, tolerance, rows)
         columns = [table[:, i] - table[:, j] for i, j in pairs]
         # Differences equal in the user's decimals are equal, ≈ 0 is 0.
-        self.d = merge_magnitudes(np.array(columns), self.rows)  # (P, n)
+        self.d = merge_magnitudes(np.array(columns), self.rows, batch=True)  # (P, n)
         mean, _ = _mean_and_var(self.d)
-        self.estimates = _nonzero_gap(mean, tolerance)
+        self.estimates = _nonzero_gap(mean, self.tolerance)
 
     def degenerate(self):  # every difference equal
         return _constant(self.d)
@@ -234,15 +255,15 @@ class _MeanDifference(_Kind):
     def tie_width(self, estimates):
         """A mean of differences ties with θ̂ within the tie rule's own
         tolerance (its rounding in score units)."""
-        return np.full(len(self.pairs), self.tolerance)
+        return np.array(self.tolerance)
 
     def resampled(self, idx):
         mean = np.mean(_resample_along(self.d, idx), axis=-2)
-        return _nonzero_gap(mean, self.tolerance)
+        return _nonzero_gap(mean, self.tolerance[:, None])
 
     def jackknife(self, p):
         mean, _ = _loo_mean_var(self.d[p])
-        return _nonzero_gap(mean, self.tolerance)
+        return _nonzero_gap(mean, self.tolerance[p])
 
     def influence(self, p):
         return self.d[p] - self.d[p].mean()
@@ -255,20 +276,20 @@ class _CohenD(_Kind):
         i, j = np.array(pairs).T
         self.denominators = _pooled(var[i], var[j])
         self.estimates = safe_divide(
-            _nonzero_gap(mean[i] - mean[j], tolerance), self.denominators
+            _nonzero_gap(mean[i] - mean[j], self.tolerance), self.denominators
         )
 
     def resampled(self, idx):
         mean, var = _mean_and_var(_resample_along(self.columns, idx), axis=-2)
         i, j = np.array(self.pairs).T
-        gap = _nonzero_gap(mean[i] - mean[j], self.tolerance)
+        gap = _nonzero_gap(mean[i] - mean[j], self.tolerance[:, None])
         return safe_divide(gap, _pooled(var[i], var[j]))
 
     def jackknife(self, p):
         i, j = self.pairs[p]
         mean_a, var_a = _loo_mean_var(self.columns[i])
         mean_b, var_b = _loo_mean_var(self.columns[j])
-        gap = _nonzero_gap(mean_a - mean_b, self.tolerance)
+        gap = _nonzero_gap(mean_a - mean_b, self.tolerance[p])
         with np.errstate(invalid="ignore"):
             return safe_divide(gap, _pooled(var_a, var_b))
 
@@ -292,21 +313,21 @@ class _AkinshinGamma(_Kind):
         i, j = np.array(pairs).T
         self.denominators = _pooled(mad[i] ** 2, mad[j] ** 2)
         self.estimates = safe_divide(
-            _nonzero_gap(center[i] - center[j], tolerance), self.denominators
+            _nonzero_gap(center[i] - center[j], self.tolerance), self.denominators
         )
         self._mad = mad
 
     def resampled(self, idx):
         center, mad = _median_and_mad(np.take(self.columns, idx, axis=1))
         i, j = np.array(self.pairs).T
-        gap = _nonzero_gap(center[i] - center[j], self.tolerance)
+        gap = _nonzero_gap(center[i] - center[j], self.tolerance[:, None])
         return safe_divide(gap, _pooled(mad[i] ** 2, mad[j] ** 2))
 
     def jackknife(self, p):
         i, j = self.pairs[p]
         center_a, mad_a = _loo_median_mad(self.columns[i])
         center_b, mad_b = _loo_median_mad(self.columns[j])
-        gap = _nonzero_gap(center_a - center_b, self.tolerance)
+        gap = _nonzero_gap(center_a - center_b, self.tolerance[p])
         return safe_divide(gap, _pooled(mad_a**2, mad_b**2))
 
     def influence(self, p):
@@ -593,21 +614,63 @@ _DEGENERATE_NOTE = (
 )
 
 
-def _effect_sizes(table, pairs, kind, *, confidence_level, n_resamples, random_state):
+def _pair_columns(table, pairs, cell_tolerance):
+    """``(table, pairs)`` on which the pairs' statistics run, and the tie
+    rule's tolerances: of each pair's centres (P,) and of each pair's
+    differences on each data set (P, n), from that pair's own two scores.
+
+    Scores equal by the tie rule (``cell_tolerance``, each score's own:
+    None, the user's own scores at their own precision; means of per-split
+    scores from those) are made equal within the two columns of each pair,
+    which then get columns of their own (never merged with a third
+    estimator's scores).
+    """
+    i, j = np.array(pairs).T
+    unit = tie_unit()
+    magnitude = np.abs(table)
+    rows = unit * np.maximum(magnitude[:, i], magnitude[:, j]).T  # (P, n)
+    if cell_tolerance is None:
+        cell_tolerance = value_tolerance(table)
+    cells = np.maximum(cell_tolerance[:, i], cell_tolerance[:, j]).T
+    rows = np.maximum(rows, cells)
+    if np.any(cell_tolerance > 0):
+        both = np.stack([table[:, i].T, table[:, j].T], axis=1)  # (P, 2, n)
+        widths = np.stack([cell_tolerance[:, i].T, cell_tolerance[:, j].T], axis=1)
+        merged = merge_ties(
+            both.reshape(len(pairs), -1),
+            widths.reshape(len(pairs), -1),
+            anchors=(),
+            batch=True,
+        ).reshape(both.shape)
+        table = merged.reshape(2 * len(pairs), -1).T  # columns a0, b0, a1, ...
+        pairs = [(2 * p, 2 * p + 1) for p in range(len(pairs))]
+    return table, pairs, rows.max(axis=1), rows
+
+
+def _effect_sizes(
+    table,
+    pairs,
+    kind,
+    *,
+    confidence_level,
+    n_resamples,
+    random_state,
+    cell_tolerance=None,
+):
     """``[(estimate, low, high, note, width), ...]`` of ``pairs`` of columns
     of ``table`` (n, k), every pair resampled with the same indices;
-    ``width`` is the estimate's rounding (within it, values tie)."""
+    ``width`` is the estimate's rounding (within it, values tie).
+    ``cell_tolerance`` (n, k): the tie rule's tolerance of each score
+    (means of per-split scores: from those; None: each score its own
+    scale, as the user's own scores)."""
     # The kinds are scale invariant: a common power-of-two scale (exact)
     # keeps squares and sums of extreme scores finite. A kind in the
     # scores' units is scaled back at the end (exact too).
     table, exponent = power_of_two_scale(table, axis=None)
-    # Scores equal in the user's decimals are equal (split means, units),
-    # each data set by its own magnitude; centres and spreads, which mix
-    # the data sets, by the largest.
-    rows = row_tolerance(table)
-    table = merge_ties(table, rows, anchors=())
-    tolerance = float(np.max(rows))
-    statistic = _KINDS[kind](table, pairs, tolerance, rows[:, 0])
+    if cell_tolerance is not None:
+        cell_tolerance = unscale(cell_tolerance, -int(exponent))
+    table, pairs, tolerance, rows = _pair_columns(table, pairs, cell_tolerance)
+    statistic = _KINDS[kind](table, pairs, tolerance, rows)
     estimates = np.asarray(statistic.estimates, dtype=np.float64)
     widths = statistic.tie_width(estimates)
     degenerate = np.asarray(statistic.degenerate())
@@ -621,7 +684,9 @@ def _effect_sizes(table, pairs, kind, *, confidence_level, n_resamples, random_s
             interval = _asymptotic(statistic, p, confidence_level)
             out[p] = (float(estimates[p]), *interval, widths[p])
     elif live:
-        resampled = _KINDS[kind](table, [pairs[p] for p in live], tolerance, rows[:, 0])
+        resampled = _KINDS[kind](
+            table, [pairs[p] for p in live], tolerance[live], rows[live]
+        )
         with np.errstate(all="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore")
             theta = _bootstrap_distribution(resampled, n_resamples, random_state)
@@ -635,15 +700,59 @@ def _effect_sizes(table, pairs, kind, *, confidence_level, n_resamples, random_s
                 )
                 out[p] = (float(estimates[p]), *interval, widths[p])
     if statistic.in_units:
-        out = [
-            (*(float(np.ldexp(v, int(exponent))) for v in (e, lo, hi)), note, w)
-            for e, lo, hi, note, w in out
-        ]
-        out = [
-            (e, lo, hi, note, float(np.ldexp(w, int(exponent))))
-            for e, lo, hi, note, w in out
-        ]
+        out = [_in_units(row, int(exponent), kind) for row in out]
     return out
+
+
+#: The note of a pair of a table with holes that shares fewer than two
+#: data sets: it has no effect size.
+_TOO_FEW_NOTE = "fewer than 2 data sets in common: no effect size"
+
+
+def _effect_sizes_by_rows(table, pairs, kind, **kwargs):
+    """:func:`_effect_sizes` of a table that may have holes (NaN): each pair
+    on the data sets where both are scored, the pairs that share the same
+    data sets in one call (on those rows and their columns)."""
+    if not np.isnan(table).any():
+        return _effect_sizes(table, pairs, kind, **kwargs)
+    observed = ~np.isnan(table)
+    groups = {}
+    for p, (i, j) in enumerate(pairs):
+        rows = observed[:, i] & observed[:, j]
+        groups.setdefault(rows.tobytes(), (rows, []))[1].append(p)
+    out = [None] * len(pairs)
+    for rows, members in groups.values():
+        if np.count_nonzero(rows) < 2:
+            for p in members:
+                out[p] = (np.nan, np.nan, np.nan, _TOO_FEW_NOTE, 0.0)
+            continue
+        columns = sorted({c for p in members for c in pairs[p]})
+        position = {c: q for q, c in enumerate(columns)}
+        own = [(position[pairs[p][0]], position[pairs[p][1]]) for p in members]
+        cells = kwargs.get("cell_tolerance")
+        own_kwargs = kwargs
+        if cells is not None:  # each score's tolerance, on the same rows
+            own_kwargs = {**kwargs, "cell_tolerance": cells[np.ix_(rows, columns)]}
+        found = _effect_sizes(table[np.ix_(rows, columns)], own, kind, **own_kwargs)
+        for p, value in zip(members, found):
+            out[p] = value
+    return out
+
+
+def _in_units(row, exponent, kind):
+    """An effect in the scores' units, scaled back from the exact power of
+    two it was computed at; one beyond float64 (a mean difference of
+    scores near ±1.8e308) is refused, never reported as ``inf``."""
+    estimate, low, high, note, width = row
+    scaled = [float(unscale(v, exponent)) for v in (estimate, low, high, width)]
+    if not all(np.isfinite(scaled)) and all(np.isfinite([estimate, low, high, width])):
+        raise ValueError(
+            f"effect_size {kind!r}: the {kind.replace('_', ' ')} of these scores "
+            f"({scaled[0]:g}, interval {scaled[1]:g} to {scaled[2]:g}) exceeds the "
+            "range of float64 (1.8e308); divide the scores by a common factor "
+            "(the other kinds are scale free)."
+        )
+    return (scaled[0], scaled[1], scaled[2], note, scaled[3])
 
 
 def _check_samples(a, b):
@@ -765,13 +874,18 @@ def effect_size(
     estimates for Akinshin's gamma. Its coverage, beside the bootstrap's, is
     in ``doc/reproduction.rst``.
 
-    Scores equal in your decimals are equal (the tie rule of
-    :func:`~sklearn_bcv.stats.wilcoxon`, within ``2**-46`` times the largest
-    ``|score|``), so the estimate and interval are the same whatever the
-    units. The sample is degenerate when no resample can change the
-    estimate: all differences ``a - b`` equal (``cohen_dz``), ``a`` equal
-    to ``b`` (every kind), or both samples constant. Its interval is then
-    the point itself, with a note.
+    Your scores are compared as they are (two are equal only when they
+    are equal); the differences ``a_i - b_i``, and the centres the kinds
+    compare, tie when they are equal in your decimals (the tie rule of
+    :func:`~sklearn_bcv.stats.wilcoxon`: within ``2**-46`` times the
+    magnitude of the scores each came from, ``2**-20`` for float32 scores),
+    so the estimate and interval are the same whatever the units. A mean
+    difference beyond the range of float64 (scores near ``±1.8e308``) is
+    refused with a message, never reported as infinite. The sample is
+    degenerate when no resample can change the estimate: all differences
+    ``a - b`` equal (``cohen_dz``), ``a`` equal to ``b`` (every kind), or
+    both samples constant. Its interval is then the point itself, with a
+    note.
 
     References
     ----------
@@ -815,15 +929,17 @@ def effect_size(
         high=MAX_RESAMPLES,
         why="more only costs time",
     )
+    precision = precision_of(a, b)  # float32 scores carry float32's rounding
     a, b = _check_samples(a, b)
-    ((estimate, low, high, note, width),) = _effect_sizes(
-        np.stack([a, b], axis=1),
-        [(0, 1)],
-        kind,
-        confidence_level=float(confidence_level),
-        n_resamples=int(n_resamples),
-        random_state=random_state,
-    )
+    with scores_precision(precision):
+        ((estimate, low, high, note, width),) = _effect_sizes(
+            np.stack([a, b], axis=1),
+            [(0, 1)],
+            kind,
+            confidence_level=float(confidence_level),
+            n_resamples=int(n_resamples),
+            random_state=random_state,
+        )
     return Bunch(
         kind=kind,
         estimate=estimate,
@@ -851,6 +967,7 @@ def pairwise_effect_sizes(
     reference=None,
     random_state=None,
     simultaneous=False,
+    cell_tolerance=None,
 ):
     """Effect sizes of the pairs of columns of an (N, k) higher-is-better table.
 
@@ -868,7 +985,9 @@ def pairwise_effect_sizes(
     the level ``1 - (1 - confidence_level) / n_pairs``, its own
     ``confidence_level``, and ``simultaneous_level`` is the level of the
     family; otherwise each interval holds for its pair alone
-    (``simultaneous_level`` None).
+    (``simultaneous_level`` None). ``cell_tolerance`` (N, k): the tie
+    rule's tolerance of each score when they are derived (means of
+    per-split scores; None: the user's own, compared as they are).
     """
     scores = np.asarray(scores, dtype=np.float64)
     k = scores.shape[1]
@@ -886,13 +1005,14 @@ def pairwise_effect_sizes(
     family_level = float(confidence_level) if simultaneous else None
     if simultaneous:  # Bonferroni over the pairs
         confidence_level = 1.0 - (1.0 - float(confidence_level)) / max(len(pairs), 1)
-    found = _effect_sizes(
+    found = _effect_sizes_by_rows(
         scores,
         pairs,
         kind,
         confidence_level=float(confidence_level),
         n_resamples=n_resamples,
         random_state=int(random_state),
+        cell_tolerance=cell_tolerance,
     )
     return [
         Bunch(

@@ -5,8 +5,9 @@ correction)."""
 
 import numpy as np
 from scipy import special, stats
-from sklearn.utils import Bunch
+from sklearn.utils import Bunch, check_random_state
 
+from .._checks import check_integer
 from ._across_utils import (
     _TWO_SIDED,
     _check_control,
@@ -18,8 +19,15 @@ from ._across_utils import (
     family_pairs,
     posthoc_family,
 )
+from ._exact_ranks import (
+    MONTE_CARLO_RESAMPLES,
+    doubled_ranks,
+    friedman_permutation_test,
+    friedman_spread,
+)
 from ._ranks import (
     critical_difference,
+    nemenyi_continuity,
     rank_std_error,
 )
 from ._references import (
@@ -47,21 +55,58 @@ from ._utils import (
 # --------------------------------------------------------------------------
 
 
+#: How :func:`friedman` may decide (``method=``).
+FRIEDMAN_METHODS = ("auto", "exact", "monte_carlo", "chi2", "iman_davenport")
+
+#: The most Monte Carlo resamples :func:`friedman` takes (its standard error
+#: is below 1e-4 long before).
+MAX_RESAMPLES = 10**7
+
+
+def _check_friedman_params(
+    method="auto", n_resamples=MONTE_CARLO_RESAMPLES, random_state=None, **_
+):
+    """Friedman's own parameters, checked before any fit."""
+    if not isinstance(method, str) or method not in FRIEDMAN_METHODS:
+        raise ValueError(
+            f"method must be one of {list(FRIEDMAN_METHODS)}; got {method!r}."
+        )
+    check_integer(
+        n_resamples,
+        name="n_resamples",
+        low=1,
+        high=MAX_RESAMPLES,
+        why="its Monte Carlo standard error is below 1e-4 long before",
+    )
+    check_random_state(random_state)
+
+
 @register_test(
     "friedman",
     needs="scores",
     kind="datasets",
     alternatives=_TWO_SIDED,
+    param_check=_check_friedman_params,
     role="omnibus",
     by_default={"all_pairs": 0, "control": 0},
     display_name="Friedman test",
     rationale="the rank test of k estimators across data sets recommended "
-    "by Demšar (2006); it assumes neither normality nor equal variances",
+    "by Demšar (2006); it assumes neither normality nor equal variances; "
+    "its p-value is exact given the ties (a permutation test), by Monte "
+    "Carlo on large tables",
     statistic_label="chi2",
     references=(FRIEDMAN_1937, IMAN_1980, DEMSAR_2006),
 )
-def friedman(scores, *, alpha=0.05, alternative="two-sided"):
-    """Friedman test of k estimators across data sets, with Iman–Davenport's F.
+def friedman(
+    scores,
+    *,
+    alpha=0.05,
+    alternative="two-sided",
+    method="auto",
+    n_resamples=MONTE_CARLO_RESAMPLES,
+    random_state=None,
+):
+    """Friedman test of k estimators across data sets, exact given the ties.
 
     Parameters
     ----------
@@ -74,6 +119,22 @@ def friedman(scores, *, alpha=0.05, alternative="two-sided"):
         The null hypothesis is that the k estimators are equivalent (equal
         mean ranks); the statistic has no direction, so one-sided
         alternatives raise a ``ValueError``.
+    method : {"auto", "exact", "monte_carlo", "chi2", "iman_davenport"}, \
+default="auto"
+        What gives ``pvalue`` (and ``reject``). ``"auto"``: the permutation
+        law of the statistic given each data set's ties, exact where its
+        dynamic programme is small (see Notes), else by Monte Carlo;
+        ``"exact"`` insists on the exact law (a ``ValueError`` where it is
+        too large); ``"monte_carlo"`` always samples; ``"chi2"`` and
+        ``"iman_davenport"`` decide by the chi-squared approximation or
+        Iman and Davenport's F (Demšar's recommendation), which are
+        reported beside the permutation p-value whatever the method.
+    n_resamples : int, default=12000
+        Monte Carlo resamples of the permutation law (at most 10**7): a
+        standard error of at most 0.002 near p = 0.05.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the Monte Carlo; an int gives the same p-value every call.
+        Not used when the p-value is exact.
 
     Returns
     -------
@@ -84,7 +145,26 @@ def friedman(scores, *, alpha=0.05, alternative="two-sided"):
             The tie-corrected Friedman statistic ``chi2_F`` (as
             :func:`scipy.stats.friedmanchisquare`).
         pvalue : float
-            ``chi2.sf(chi2_F, k - 1)``.
+            The p-value of ``method``: by default the permutation p-value
+            ``P(chi2_F >= observed)`` given the ties, exact or Monte Carlo.
+        method : str
+            What gave ``pvalue``: ``"exact"``, ``"monte_carlo"``, ``"chi2"``
+            or ``"iman_davenport"`` (``"auto"`` gives ``"chi2"`` on tables
+            so large that the Monte Carlo would draw more than 2**27 ranks,
+            some 11,000 ranked scores at the default resamples, where the
+            chi-squared error is far below the Monte Carlo's).
+        pvalue_chi2 : float
+            ``chi2.sf(chi2_F, k - 1)``, the large-sample approximation.
+        pvalue_mc_se : float or None
+            The Monte Carlo standard error of ``pvalue`` (None unless
+            ``method`` is ``"monte_carlo"``).
+        n_resamples : int or None
+            The Monte Carlo resamples (None unless ``"monte_carlo"``).
+        min_pvalue : float
+            The smallest p-value ``method`` can give with these data sets
+            and ties (the probability that every data set ranks the
+            estimators alike, for the exact law; ``1/(1 + n_resamples)``
+            for the Monte Carlo): above ``alpha``, no scores could reject.
         df : int
             ``k - 1``.
         reject : bool
@@ -104,6 +184,7 @@ def friedman(scores, *, alpha=0.05, alternative="two-sided"):
     See Also
     --------
     nemenyi : The post hoc test of all pairs.
+    exact_posthoc : The exact post hoc test of the rank sums.
     bonferroni_dunn, holm : The post hoc tests against a control.
 
     Notes
@@ -118,16 +199,44 @@ def friedman(scores, *, alpha=0.05, alternative="two-sided"):
     the denominator correcting for the groups of t tied scores on each data
     set (scores within ``2**-46`` times the data set's largest ``|score|``
     tie, so that means of per-split scores equal in your decimals do: the
-    tie rule of :func:`wilcoxon`); ``chi2_F`` is referred to
-    chi-squared(k − 1). Iman and Davenport
-    (1980) showed this to be conservative and proposed
+    tie rule of :func:`wilcoxon`).
+
+    **The p-value.** Under the null hypothesis the k scores of a data set
+    are exchangeable: given its midranks (ties kept), every arrangement of
+    them over the estimators is equally likely, independently across data
+    sets. ``chi2_F`` is an increasing function of ``S = Σ_j (N R_j)²`` (its
+    denominator does not change under these arrangements), so the exact
+    p-value is ``P(S >= s_obs)`` over the arrangements. It is computed by a
+    dynamic programme over the multiset of the partial rank sums (the
+    estimators are exchangeable, so their order carries nothing), exact to
+    rounding, where it visits at most 2**19 states (about 20 ms): for 3
+    estimators up to about 80 data sets, 4 up to 18, 5 up to 7, 6 up to 3
+    and 7 or 8 on 2 (more with ties). Beyond, ``n_resamples`` tables with
+    each data set's ranks shuffled give ``p = (1 + #{S_b >= s_obs}) / (1 +
+    B)`` (a valid test at every B), with its standard error. On tables so
+    large that the Monte Carlo would draw more than 2**27 ranks (some
+    11,000 ranked scores at the default 12,000 resamples), the chi-squared
+    approximation decides: its error is then far below the Monte Carlo's
+    (``method`` says ``"chi2"``). With two
+    estimators the law is that of the exact sign test of the data sets
+    that do not tie (a tie is the same ranks whatever the arrangement):
+    60 data sets tied on 55 and won by A on the other 5 give p = 0.0625,
+    where chi-squared says 0.025.
+
+    The chi-squared approximation, which Demšar (2006) and most software
+    use, is poor where papers live (few data sets, many ties): with two
+    estimators on 5 data sets it rejects at 0.05 with probability 0.0625;
+    Iman and Davenport (1980) showed it conservative for k >= 3 and
+    proposed
 
     .. math:: F_F = \\frac{(N - 1)\\,\\chi^2_F}{N(k - 1) - \\chi^2_F},
 
-    referred to F(k − 1, (k − 1)(N − 1)). Demšar recommends F_F; both are
-    reported. Demšar prints the statistics without the tie correction: his
-    Table 6 gives ``chi2_F = 9.28`` and ``F_F = 3.69``, which become 10.23
-    and 4.19 with it (the example below).
+    referred to F(k − 1, (k − 1)(N − 1)). Both are reported
+    (``pvalue_chi2``, ``iman_davenport``); the simulation in
+    ``doc/reproduction.rst`` ("Exact inference on small tables") shows
+    where they exceed the level. Demšar prints the statistics without the
+    tie correction: his Table 6 gives ``chi2_F = 9.28`` and ``F_F = 3.69``,
+    which become 10.23 and 4.19 with it (the example below).
 
     Both statistics are computed from exact integers (twice the rank sums
     and the tie counts), so the degenerate cases are detected exactly: when
@@ -137,9 +246,7 @@ def friedman(scores, *, alpha=0.05, alternative="two-sided"):
     not the F distribution's 0 but the exact probability, under the null
     hypothesis, that all N data sets rank the estimators alike:
     ``(1/k!)^(N - 1)`` without ties (1/36 for three estimators on three data
-    sets), ``Π_{i >= 2} Π_groups t! / k!`` with them. With so few data sets
-    the F approximation says nothing sound, and 0 would overstate the
-    evidence.
+    sets), ``Π_{i >= 2} Π_groups t! / k!`` with them.
 
     References
     ----------
@@ -171,21 +278,72 @@ def friedman(scores, *, alpha=0.05, alternative="two-sided"):
     >>> result = friedman(auc)
     >>> result.mean_ranks.round(3).tolist()
     [3.143, 2.0, 2.893, 1.964]
-    >>> round(result.statistic, 3), result.df, round(result.pvalue, 4)
-    (10.228, 3, 0.0167)
+    >>> round(result.statistic, 3), result.df, result.method, round(result.pvalue, 4)
+    (10.228, 3, 'exact', 0.0136)
+    >>> round(result.pvalue_chi2, 4)
+    0.0167
     >>> iman = result.iman_davenport
     >>> round(iman.statistic, 2), iman.df, round(iman.pvalue, 4)
     (4.19, (3, 39), 0.0116)
+
+    With two estimators the exact law is the sign test's (ties dropped):
+
+    >>> two = np.r_[np.ones((55, 2)), [[0.9, 0.8]] * 5]
+    >>> result = friedman(two)
+    >>> result.pvalue, round(result.pvalue_chi2, 4), result.min_pvalue
+    (0.0625, 0.0253, 0.0625)
     """
     test = "friedman"
     alpha = check_alpha(alpha)
     alternative = check_alternative(alternative, test=test, allowed=_TWO_SIDED)
+    _check_friedman_params(method, n_resamples, random_state)
     scores, ranks, mean_ranks = _rank_table(scores)
     n_datasets, k = scores.shape
     spread, denominator = _friedman_terms(scores, ranks)
     # 0/0 (every data set ties every estimator) -> statistic 0, p-value 1.
     statistic = safe_divide(3.0 * (k - 1) * spread, float(k * denominator))
-    pvalue = 1.0 if spread == 0 else chi2_sf(statistic, k - 1)
+    pvalue_chi2 = 1.0 if spread == 0 else chi2_sf(statistic, k - 1)
+    iman_davenport = _iman_davenport(spread, denominator, ranks, alpha)
+    largest = _largest_spread(ranks)
+    extra = {"pvalue_mc_se": None, "n_resamples": None}
+    if method == "chi2":
+        pvalue = pvalue_chi2
+        smallest = _chi2_floor(largest, denominator, k)
+    elif method == "iman_davenport":
+        pvalue = iman_davenport.pvalue
+        smallest = _iman_davenport(largest, denominator, ranks, alpha).pvalue
+    else:
+        permutation = friedman_permutation_test(
+            ranks, method=method, n_resamples=n_resamples, random_state=random_state
+        )
+        if permutation is None:  # too large: chi-squared, whose error is tiny
+            method, pvalue = "chi2", pvalue_chi2
+            smallest = _chi2_floor(largest, denominator, k)
+        else:
+            pvalue, method, mc_se, smallest = permutation
+        if method == "monte_carlo":
+            extra = {"pvalue_mc_se": mc_se, "n_resamples": int(n_resamples)}
+    return make_result(
+        test=test,
+        statistic=statistic,
+        pvalue=float(pvalue),
+        df=k - 1,
+        alpha=alpha,
+        alternative=alternative,
+        method=method,
+        pvalue_chi2=float(pvalue_chi2),
+        **extra,
+        min_pvalue=float(smallest),
+        iman_davenport=iman_davenport,
+        ranks=ranks,
+        mean_ranks=mean_ranks,
+        n_datasets=n_datasets,
+    )
+
+
+def _iman_davenport(spread, denominator, ranks, alpha):
+    """Iman and Davenport's F from Friedman's exact parts (a Bunch)."""
+    n_datasets, k = ranks.shape
     # F_F = 3(N − 1)·spread / (N·k·denominator − 3·spread), exactly.
     id_denominator = n_datasets * k * denominator - 3 * spread
     id_statistic = safe_divide(3.0 * (n_datasets - 1) * spread, float(id_denominator))
@@ -196,24 +354,26 @@ def friedman(scores, *, alpha=0.05, alternative="two-sided"):
         id_pvalue = _concordance_probability(ranks)
     else:
         id_pvalue = f_sf(id_statistic, *id_df)
-    iman_davenport = Bunch(
+    return Bunch(
         statistic=float(id_statistic),
         pvalue=float(id_pvalue),
         df=id_df,
         reject=bool(id_pvalue < alpha),
     )
-    return make_result(
-        test=test,
-        statistic=statistic,
-        pvalue=pvalue,
-        df=k - 1,
-        alpha=alpha,
-        alternative=alternative,
-        iman_davenport=iman_davenport,
-        ranks=ranks,
-        mean_ranks=mean_ranks,
-        n_datasets=n_datasets,
-    )
+
+
+def _chi2_floor(largest, denominator, k):
+    """The chi-squared p-value of the largest spread the ties allow."""
+    if largest == 0:
+        return 1.0
+    return chi2_sf(3.0 * (k - 1) * largest / (k * denominator), k - 1)
+
+
+def _largest_spread(ranks):
+    """The spread ``k·Σ U_j² − (Σ U_j)²`` of the doubled rank sums when every
+    data set ranks the estimators alike: the largest the ties allow."""
+    concordant = np.sort(doubled_ranks(ranks), axis=1)
+    return friedman_spread(concordant)
 
 
 def _check_continuity(continuity):
@@ -250,7 +410,8 @@ def nemenyi(scores, *, alpha=0.05, alternative="two-sided", continuity=True):
         One-sided alternatives raise a ``ValueError``.
     continuity : bool, default=True
         Subtract the continuity correction ``1/(2N)`` from each difference
-        of mean ranks (half a step of the rank sums), which keeps the
+        of mean ranks (half a step of the rank sums; ``1/N`` with two
+        estimators, whose rank sums differ in steps of 2), which keeps the
         family-wise error at or below ``alpha`` (see Notes). False gives
         Demšar's (and scikit-posthocs') uncorrected test.
 
@@ -308,7 +469,13 @@ def nemenyi(scores, *, alpha=0.05, alternative="two-sided", continuity=True):
     N = 20, k = 3 (alpha = 0.05; simulated null rank tables, Monte Carlo
     standard error 0.001). Subtracting half a step, ``1/(2N)`` in mean
     ranks, brings it to at most 0.049 on every N in 5…50 and k in 3…10
-    tried (``doc/reproduction.rst``), at some cost in power.
+    tried (``doc/reproduction.rst``), at some cost in power. With two
+    estimators a data set moves their difference of rank sums by ±1 (0 on
+    a tie), so the difference changes in steps of 2 and half a step is
+    ``1/N``: with ``1/(2N)`` the test rejected 5 wins out of 5 data sets,
+    whose exact probability is 0.0625 (``doc/reproduction.rst``, "Exact
+    inference on small tables"); with ``1/N`` it is the sign test's normal
+    approximation with its continuity correction.
 
     References
     ----------
@@ -355,12 +522,12 @@ def nemenyi(scores, *, alpha=0.05, alternative="two-sided", continuity=True):
     test = "nemenyi"
     alpha = check_alpha(alpha)
     alternative = check_alternative(alternative, test=test, allowed=_TWO_SIDED)
-    scores, _, mean_ranks = _rank_table(scores)
+    scores, ranks, mean_ranks = _rank_table(scores)
     n_datasets, k = scores.shape
     se = rank_std_error(k, n_datasets)
     pairs = np.triu_indices(k, 1)
     _check_continuity(continuity)
-    correction = 0.5 / n_datasets if continuity else 0.0
+    correction = nemenyi_continuity(k, n_datasets) if continuity else 0.0
     gap = np.abs(mean_ranks[pairs[0]] - mean_ranks[pairs[1]])
     q = np.maximum(gap - correction, 0.0) * np.sqrt(2.0) / se
     p = np.where(
@@ -369,6 +536,12 @@ def nemenyi(scores, *, alpha=0.05, alternative="two-sided", continuity=True):
     statistic = _pair_matrix(k, pairs, q, symmetric=True, fill=0.0)
     pvalue = _pair_matrix(k, pairs, p, symmetric=True, fill=1.0)
     tested = ~np.eye(k, dtype=bool)
+    q_max = max(_largest_gap(ranks) - correction, 0.0) * np.sqrt(2.0) / se
+    smallest = (
+        1.0
+        if q_max == 0
+        else float(np.clip(stats.studentized_range.sf(q_max, k, np.inf), 0.0, 1.0))
+    )
     return make_result(
         test=test,
         statistic=statistic,
@@ -383,15 +556,23 @@ def nemenyi(scores, *, alpha=0.05, alternative="two-sided", continuity=True):
             k, n_datasets, alpha, "nemenyi", continuity=continuity
         ),
         continuity=bool(continuity),
+        min_pvalue=smallest,
+        min_pvalue_adjusted=smallest,
         mean_ranks=mean_ranks,
     )
+
+
+def _largest_gap(ranks):
+    """The largest difference of two mean ranks the ties allow: one
+    estimator best and the other worst on every data set."""
+    return float(np.mean(ranks.max(axis=1) - ranks.min(axis=1)))
 
 
 def _rank_z_test(scores, control, alpha, alternative, *, test, correction):
     """The z statistics of Friedman's mean ranks as a post hoc family."""
     alpha = check_alpha(alpha)
     alternative = check_alternative(alternative, test=test, allowed=_TWO_SIDED)
-    scores, _, mean_ranks = _rank_table(scores)
+    scores, ranks, mean_ranks = _rank_table(scores)
     n_datasets, k = scores.shape
     control = _check_control(control, k)
     check_posthoc_params(control, correction)
@@ -416,6 +597,7 @@ def _rank_z_test(scores, control, alpha, alternative, *, test, correction):
         alpha=alpha,
         alternative=alternative,
         **extra,
+        min_pvalue=float(min(1.0, 2.0 * special.ndtr(-_largest_gap(ranks) / se))),
         mean_ranks=mean_ranks,
     )
     return result
@@ -537,7 +719,6 @@ def friedman_posthoc(
     role="posthoc",
     omnibus="friedman",
     diagram="bar",
-    by_default={"control": 1},
     display_name="Bonferroni-Dunn post hoc test",
     rationale="each estimator against the control by mean ranks",
     references=(DUNN_1961, DEMSAR_2006),

@@ -49,12 +49,12 @@ from .._checks import check_integer
 from ._across import (
     _entropy,
     _generator,
-    check_dataset_sizes,
 )
 from ._bayesian import _check_rope, posterior_decision
 from ._pairwise_across import merged_split_differences
 from ._references import CORANI_2017
 from ._registry import register_test
+from ._runs import check_rho, sizes_or_rho
 from ._ties import check_score_scale, difference_tolerance, merge_ties
 from ._utils import (
     check_alpha,
@@ -423,9 +423,11 @@ def _check_params(
     n_warmup=1000,
     random_state=None,
     score_scale=None,
+    rho=None,
 ):
     """The test's own parameters, checked before any fit."""
     check_score_scale(score_scale)
+    check_rho(rho)
     _check_rope(rope)
     check_sampler_sizes(n_samples, n_chains, n_warmup)
     check_random_state(random_state)
@@ -607,6 +609,7 @@ def bayesian_hierarchical(
     n_warmup=1000,
     random_state=None,
     score_scale=None,
+    rho=None,
 ):
     """Hierarchical Bayesian comparison of two estimators across data sets.
 
@@ -658,6 +661,12 @@ def bayesian_hierarchical(
         decimals has zero variance whatever the units (the tie rule of
         :func:`wilcoxon`). None takes the largest of the ``|differences|``
         and the rope.
+    rho : float, default=None
+        The correlation of a data set's split differences, given directly
+        instead of by the set sizes: 0 for independent runs (random seeds)
+        of the estimators on each data set, where ``n_train`` and ``n_test``
+        are not read (and may be None). None: ``n_test / (n_train +
+        n_test)``.
 
     Returns
     -------
@@ -812,6 +821,7 @@ def bayesian_hierarchical(
         n_chains=n_chains,
         n_warmup=n_warmup,
         random_state=random_state,
+        rho=rho,
     )
     rope = float(rope)
     d = merged_split_differences(split_differences, test, score_scale, rope)
@@ -821,8 +831,7 @@ def bayesian_hierarchical(
         raise ValueError(
             f"{test} needs at least 2 data sets; got split_differences with {q}."
         )
-    n_train = check_dataset_sizes(n_train, q, name="n_train")
-    n_test = check_dataset_sizes(n_test, q, name="n_test")
+    n_train, n_test = sizes_or_rho(n_train, n_test, rho, q)
     # ρ = 1 (n_test / n_train beyond double precision) would make the
     # splits identical copies; kept just below it.
     with np.errstate(over="ignore"):

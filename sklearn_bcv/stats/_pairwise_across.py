@@ -9,7 +9,6 @@ from ._across_utils import (
     _ZERO_METHODS,
     _check_dataset_differences,
     _check_split_differences,
-    check_dataset_sizes,
 )
 from ._bayesian import (
     _posterior_probabilities,
@@ -18,6 +17,7 @@ from ._bayesian import (
 )
 from ._references import CORANI_2015, DEMSAR_2006, LACOSTE_2012, WILCOXON_1945
 from ._registry import register_test
+from ._runs import check_rho, sizes_or_rho
 from ._signed_rank import signed_rank_test
 from ._ties import check_score_scale, difference_tolerance, merge_magnitudes
 from ._utils import (
@@ -98,8 +98,8 @@ def wilcoxon(
             the two-sided test, ``R+`` (the rank sum of the data sets on
             which A is better) for a one-sided one.
         pvalue : float
-            Exact for up to 50 data sets, ties and zeros included (see
-            Notes); the normal approximation above.
+            Exact while at most 50 differences are nonzero, ties and zeros
+            included (see Notes); the normal approximation above.
         df : None
         reject : bool
             ``pvalue < alpha``.
@@ -108,10 +108,11 @@ def wilcoxon(
         zero_method : str
             The input.
         min_pvalue : float
-            The smallest p-value the exact test can give with these data
-            sets: ``2^-n`` one-sided, twice that two-sided, n the ranked
+            The smallest p-value the test can give with these data sets:
+            ``2^-n`` one-sided, twice that two-sided, n the nonzero
             differences (on 5 data sets 0.0625 two-sided: it cannot reject at
-            0.05 whatever the scores).
+            0.05 whatever the scores), ties or not (only the data sets all on
+            one side reach the largest sum of ranks).
         alternative, alpha, test : the inputs and ``"wilcoxon"``.
 
     See Also
@@ -142,8 +143,8 @@ def wilcoxon(
     and p-value are the same whatever the units or the order of the data
     sets.
 
-    **The p-value.** With ``n`` the number of differences (zeros included)
-    up to 50, it is exact given the ties and zeros: under the null
+    **The p-value.** While at most 50 differences are nonzero, it is exact
+    given the ties and zeros, whatever their number: under the null
     hypothesis each nonzero ``d_i`` is positive or negative with
     probability 1/2 independently, so ``2R+`` (doubled midranks are whole
     numbers) is distributed as the sum of a random subset of the doubled
@@ -153,8 +154,11 @@ def wilcoxon(
     one-sided the matching tail. This is the distribution
     :func:`scipy.stats.wilcoxon` enumerates (its permutation path, up to 13
     data sets with ties or zeros) and its exact path without them; from 14
-    to 50 data sets with ties scipy uses the normal approximation, which
-    is not needed here. Above 50, the normal approximation of scipy: ``R+``
+    to 50 data sets with ties, and above 50 data sets of which at most 50
+    differ from 0, scipy uses the normal approximation, which is not needed
+    here (60 data sets tied on 55, A better on the other 5: scipy's normal
+    approximation gives 0.043, the exact p-value of the 5 signs is 0.0625).
+    Above 50 nonzero differences, the normal approximation of scipy: ``R+``
     against mean ``n(n + 1)/4`` and variance ``(n(n + 1)(2n + 1) -
     Σ(t³ - t)/2)/24`` over the tie groups ``t``, with Pratt's terms for its
     zeros (Cureton 1967), no continuity correction.
@@ -193,8 +197,9 @@ def wilcoxon(
     d = _merged_differences(dataset_differences, test, score_scale, batch=True)
     rows = np.atleast_2d(d)
     statistic, pvalue = signed_rank_test(rows, zero_method, alternative)
-    n_ranked = np.count_nonzero(rows, axis=1) if zero_method == "wilcox" else None
-    n_ranked = np.full(rows.shape[0], d.shape[-1]) if n_ranked is None else n_ranked
+    # Only the nonzero differences have random signs, whatever the zero
+    # method (zsplit's share of the zeros is fixed).
+    n_ranked = np.count_nonzero(rows, axis=1)
     shape = d.shape[:-1]
     return make_result(
         test=test,
@@ -406,6 +411,11 @@ def _outcome_probabilities(pmf):
     return tuple(float(v) if np.ndim(v) == 0 else v for v in sides)
 
 
+def _check_split_params(score_scale=None, rho=None):
+    check_score_scale(score_scale)
+    check_rho(rho)
+
+
 @register_test(
     "poisson_binomial",
     needs=("split_differences", "n_train", "n_test"),
@@ -420,6 +430,7 @@ def _outcome_probabilities(pmf):
     "splits, combined over the data sets",
     references=(CORANI_2015, LACOSTE_2012),
     batched=True,
+    param_check=_check_split_params,
 )
 def poisson_binomial(
     split_differences,
@@ -429,6 +440,7 @@ def poisson_binomial(
     alpha=0.05,
     alternative="two-sided",
     score_scale=None,
+    rho=None,
 ):
     """Poisson-binomial test of two estimators across data sets (seed 002).
 
@@ -458,6 +470,11 @@ def poisson_binomial(
         equal, and within that of 0 are 0 (see :func:`wilcoxon`), so a data
         set whose differences are equal in your decimals has zero variance
         whatever the units. None takes the largest ``|difference|``.
+    rho : float, default=None
+        The correlation of a data set's split differences, given directly:
+        0 for independent runs (random seeds) of the estimators, where there
+        are no set sizes (``n_train`` and ``n_test`` are then not read and
+        may be None). None: ``n_test / (n_train + n_test)``.
 
     Returns
     -------
@@ -551,8 +568,7 @@ def poisson_binomial(
     alternative = check_alternative(alternative, test=test)
     d = merged_split_differences(split_differences, test, score_scale, batch=True)
     n_datasets = d.shape[-2]
-    n_train = check_dataset_sizes(n_train, n_datasets, name="n_train")
-    n_test = check_dataset_sizes(n_test, n_datasets, name="n_test")
+    n_train, n_test = sizes_or_rho(n_train, n_test, rho, n_datasets)
     # Each data set's p_i is scale invariant (rope 0): computed on its own
     # differences divided by a power of two, it never overflows.
     loc, scale, df, _ = scaled_correlated_t_posterior(d, n_train, n_test, test=test)

@@ -124,6 +124,17 @@ MAX_DRAWS = 2**27
 MAX_PAIR_TERMS = 2**30
 DEFAULT_N_SAMPLES = 6000
 DEFAULT_N_WARMUP = 200
+#: The priors sampled: beyond 1e6 the weights agree to within the rounding
+#: of a draw whatever the table (1e300 gave equal weights and a "best"
+#: picked by column order); below 1e-6 the prior puts all its mass in the
+#: simplex's corners. Both refused, naming the bound.
+PRIOR_BOUNDS = (1e-6, 1e6)
+#: Largest n_datasets × k × (n_chains × n_warmup + n_samples), the
+#: estimator-places the sampler sweeps in all (one sweep of one chain
+#: visits every place of every data set): about one to five minutes on a
+#: 2-core machine, more with many ties (benchmarks/bench_size_bounds.py).
+#: Refused before any work (before any fit in a benchmark).
+MAX_WORK = 5 * 10**8
 
 
 # --------------------------------------------------------------------------
@@ -145,12 +156,13 @@ def weak_order_levels(scores, *, greater_is_better=True):
     -------
     levels : ndarray of int of shape (n_datasets, k)
         0 for the group of the best estimators of the row, 1 for the next
-        group, ...; tied estimators share a level. Two scores tie by the
-        package's rule of ties in the user's units (``2**-46`` of the data
-        set's largest ``|score|``, chained: a ≈ b and b ≈ c tie all three;
-        the ranks of :func:`~sklearn_bcv.stats.friedman` use the same), so
-        the levels are the same for fractions, percents and shifted scores
-        of a table written in decimals.
+        group, ...; tied estimators share a level. Two scores tie when they
+        are equal at their own precision (within ``2**-46`` of their own
+        magnitude: a rounding, never a difference of decimals; the ranks of
+        :func:`~sklearn_bcv.stats.friedman` do the same, and
+        :func:`~sklearn_bcv.compare_scores` makes means of per-split scores
+        that are equal in your decimals equal first), so the levels are the
+        same for fractions, percents and shifted scores.
 
     Examples
     --------
@@ -452,20 +464,24 @@ def _sweep(data, w, prior, rng, tie_mode):
     start = elapsed[data.chains, data.rows, data.first_before]
     start[~data.after_first] = 0.0
     arrival = (start + times)[data.chains, data.rows, data.inverse]
-    scale = rng.standard_gamma(k * prior, size=n_chains)
-    rate = scale[:, None] + arrival.sum(axis=1)
-    g = rng.standard_gamma(prior + data.counts) / rate
-    w = _normalised(g)
+    # S ~ Gamma(kα), in logarithms: for a small prior it is far below the
+    # smallest double (and is all of the rate when every data set ties
+    # every estimator: no times).
+    log_scale = log_gamma(rng, np.full(n_chains, k * prior))
+    with np.errstate(divide="ignore"):
+        log_rate = np.logaddexp(log_scale[:, None], np.log(arrival.sum(axis=1)))
+    w = _normalised_log(log_gamma(rng, prior + data.counts) - log_rate)
     # The order the times complete (ties ordered by arrival), then the
-    # moves that rescale the lightest estimators.
+    # moves that rescale the lightest estimators (λ = S·w).
     completed = data.order
     if data.n_ties:
         key = np.where(data.in_last_group, np.inf, start + times)
         completed = data.order[data.chains, data.rows, np.argsort(key, axis=-1)]
-    lam = rng.standard_gamma(k * prior, size=n_chains)[:, None] * w
+    # The moves take λ = S·w apart: S underflowing to 0 is its limit there.
+    scale = rng.standard_gamma(k * prior, size=n_chains)
     for _ in range(_CUT_MOVES):
-        lam = _cut_move(data, lam, completed, prior, rng)
-    return _normalised(lam)
+        w = _cut_move(data, w, scale, completed, prior, rng)
+    return _normalised(w)
 
 
 def suffix_sums(x):
@@ -474,15 +490,49 @@ def suffix_sums(x):
     return np.cumsum(x[..., ::-1], axis=-1)[..., ::-1]
 
 
+def log_gamma(rng, shape):
+    """Logarithms of ``Gamma(shape, 1)`` draws, finite whatever the shape.
+
+    A draw of a small shape can underflow to 0 (``Gamma(0.001)`` is below
+    ``1e-308`` with probability 0.5): those are drawn again in logarithms,
+    by ``Gamma(a) = Gamma(a + 1) · U^(1/a)`` (exact), so a tiny prior never
+    gives a weight of 0 or a NaN; the others are the draws themselves.
+    """
+    g = rng.standard_gamma(shape)
+    with np.errstate(divide="ignore"):
+        log_g = np.log(g)
+    zero = g == 0
+    if np.any(zero):
+        a = np.broadcast_to(shape, g.shape)[zero]
+        log_g[zero] = (
+            np.log(rng.standard_gamma(a + 1.0)) + np.log(rng.random(a.size)) / a
+        )
+    return log_g
+
+
+def _normalised_log(log_g):
+    """``g / Σg`` per chain from ``log g``, each weight at least
+    :data:`WEIGHT_FLOOR` (no underflow of the sum however small the g)."""
+    with np.errstate(under="ignore"):
+        g = np.exp(log_g - log_g.max(axis=1, keepdims=True))
+    return _normalised(g)
+
+
 def _normalised(g):
     """``g / Σg`` per chain, each weight at least :data:`WEIGHT_FLOOR`."""
     g = np.maximum(g / g.sum(axis=1, keepdims=True), WEIGHT_FLOOR)
     return g / g.sum(axis=1, keepdims=True)
 
 
-def _cut_move(data, lam, completed, prior, rng):
+def _cut_move(data, w, scale, completed, prior, rng):
     """A Metropolis–Hastings move scaling the m lightest weights by a
     common factor ``e^t`` (m uniform in 1..k-1).
+
+    The unnormalised weights are ``λ = scale · w`` (``scale`` per chain, a
+    ``Gamma(kα)`` draw that may underflow to 0 for a small prior: every
+    ratio below is taken on ``w``, and the scale enters only through the
+    prior's ``e^{-λ}``, whose limit it then is). Returns ``w`` with the
+    light weights rescaled (not normalised).
 
     Given the order the times complete, the unnormalised weights have the
     posterior ``Π_j Gamma(λ_j; α, 1) · Π_i Π_{stages r before the last
@@ -500,6 +550,7 @@ def _cut_move(data, lam, completed, prior, rng):
     and leaves the posterior invariant.
     """
     n_chains, _, k = data.shape
+    lam = w
     m = rng.integers(1, k, size=n_chains)
     lightest = np.argsort(lam, axis=1, kind="stable")
     light = np.empty(lam.shape, dtype=bool)
@@ -515,7 +566,7 @@ def _cut_move(data, lam, completed, prior, rng):
     share = both[0] / total * data.not_last
     other = both[1] / total * data.not_last + data.in_last
     shape = (data.counts * light).sum(axis=1) + m * prior
-    total_light = light_weight.sum(axis=1)
+    total_light = scale * light_weight.sum(axis=1)  # Λ_B
     # The lightest must stay the lightest: e^t below the ratio of the
     # lightest of the others to the heaviest of them.
     ordered = np.take_along_axis(lam, lightest, axis=1)
@@ -529,19 +580,23 @@ def _cut_move(data, lam, completed, prior, rng):
         h = -e[:, 0, 0] * total_light - np.sum(x * (1.0 - x), axis=(1, 2))
         return g, h
 
-    g0, h0 = slope_curvature(np.zeros(n_chains))
-    mean0, sd0 = -g0 / h0, 1.0 / np.sqrt(-h0)
-    t = mean0 + sd0 * rng.standard_normal(n_chains)
-    inside = (t < bound) & (np.abs(t) <= _CUT_LIMIT)
-    t = np.where(inside, t, 0.0)
-    g1, h1 = slope_curvature(t)
-    mean1, sd1 = t - g1 / h1, 1.0 / np.sqrt(-h1)
-    change = np.log(other + np.exp(t)[:, None, None] * share)
-    log_target = shape * t - np.expm1(t) * total_light - change.sum(axis=(1, 2))
-    log_ratio = (
-        log_target + _normal_logpdf(0.0, mean1, sd1) - _normal_logpdf(t, mean0, sd0)
-    )
-    accept = inside & (np.log(rng.random(n_chains)) < log_ratio)
+    # A flat log density (no light weight placed, Λ_B = 0) has no Newton
+    # step: its proposal is not finite, and the move is rejected.
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        g0, h0 = slope_curvature(np.zeros(n_chains))
+        mean0, sd0 = -g0 / h0, 1.0 / np.sqrt(-h0)
+        t = mean0 + sd0 * rng.standard_normal(n_chains)
+        inside = (t < bound) & (np.abs(t) <= _CUT_LIMIT)
+        t = np.where(inside, t, 0.0)
+        g1, h1 = slope_curvature(t)
+        mean1, sd1 = t - g1 / h1, 1.0 / np.sqrt(-h1)
+        change = np.log(other + np.exp(t)[:, None, None] * share)
+        log_target = shape * t - np.expm1(t) * total_light - change.sum(axis=(1, 2))
+        log_ratio = (
+            log_target + _normal_logpdf(0.0, mean1, sd1) - _normal_logpdf(t, mean0, sd0)
+        )
+    accept = inside & np.isfinite(log_ratio)
+    accept &= np.log(rng.random(n_chains)) < np.where(accept, log_ratio, 0.0)
     return np.where(accept[:, None] & light, lam * np.exp(t)[:, None], lam)
 
 
@@ -844,9 +899,32 @@ def ranking_content(name, test, context=None):
 
 
 def _check_prior(prior):
+    low, high = PRIOR_BOUNDS
     return check_real(
-        prior, name="prior", expected="a finite number > 0", is_valid=lambda a: a > 0
+        prior,
+        name="prior",
+        expected=(
+            f"a number in [{low:g}, {high:g}] (the Dirichlet concentration: "
+            "beyond, the weights are equal to the rounding of a draw, or all "
+            "in the simplex's corners)"
+        ),
+        is_valid=lambda a: low <= a <= high,
     )
+
+
+def check_work(n_datasets, k, n_samples, n_chains, n_warmup):
+    """Refuse a run whose total work, ``n_datasets × k × (n_chains ×
+    n_warmup + n_samples)`` estimator-places swept, exceeds
+    :data:`MAX_WORK`, before any work."""
+    work = int(n_datasets) * int(k) * (int(n_chains) * int(n_warmup) + int(n_samples))
+    if work > MAX_WORK:
+        raise ValueError(
+            f"plackett_luce: n_datasets × k × (n_chains × n_warmup + n_samples) "
+            f"must be at most {MAX_WORK:.0e} (the places the sampler sweeps, "
+            f"about one to five minutes); got {n_datasets} × {k} × ({n_chains} × "
+            f"{n_warmup} + {n_samples}) = {work:.2e}. Lower n_samples, n_warmup "
+            "or n_chains, or rank fewer data sets."
+        )
 
 
 def _check_params(
@@ -858,12 +936,16 @@ def _check_params(
     n_warmup=DEFAULT_N_WARMUP,
     names=None,
     random_state=None,
+    table_shape=None,
 ):
-    """The test's own parameters, checked before any work."""
+    """The test's own parameters, checked before any work (with
+    ``table_shape``, ``(n_datasets, k)``, the total work too)."""
     _check_prior(prior)
     check_bool(greater_is_better, name="greater_is_better")
     check_sampler_sizes(n_samples, n_chains, n_warmup)
     check_random_state(random_state)
+    if table_shape is not None:
+        check_work(*table_shape, n_samples, n_chains, n_warmup)
 
 
 def _check_names(names, k):
@@ -934,8 +1016,11 @@ def plackett_luce(
         (the same posterior for fractions, percents or shifted scores).
     prior : float, default=1.0
         The concentration α of the ``Dirichlet(α, …, α)`` prior of the
-        weights, > 0: 1 is uniform on the simplex (scmamp's default); below
-        1 favours a few dominant estimators.
+        weights, in ``[1e-6, 1e6]``: 1 is uniform on the simplex (scmamp's
+        default); below 1 favours a few dominant estimators (sampled in
+        logarithms, so a tiny prior never gives a NaN; far below 1 the
+        chains may not mix, which R-hat reports), above it equal weights
+        (at ``α`` the prior weighs about as much as ``α·k`` data sets).
     greater_is_better : bool, default=True
         False ranks losses and error rates: the lowest score is the best.
         (In :func:`~sklearn_bcv.compare_scores` and
@@ -956,12 +1041,17 @@ def plackett_luce(
         Independent chains from dispersed starting points (uniform on the
         simplex), sampled side by side (vectorised).
     n_warmup : int, default=200
-        Warm-up sweeps per chain, discarded.
+        Warm-up sweeps per chain, discarded. The total work,
+        ``n_datasets × k × (n_chains × n_warmup + n_samples)``, is at most
+        ``5e8`` (about one to five minutes; larger is refused before any
+        work, and before any fit in :func:`~sklearn_bcv.benchmark`).
     names : sequence of str, default=None
         The estimators, in column order (default: the columns of a
         :class:`pandas.DataFrame`, else ``estimator_0``, ...).
         :func:`~sklearn_bcv.compare_scores` and
-        :func:`~sklearn_bcv.benchmark` pass theirs.
+        :func:`~sklearn_bcv.benchmark` pass theirs (and refuse it, and
+        ``greater_is_better``, among the test's options: they describe the
+        table).
     random_state : int, RandomState instance or None, default=None
         Seeds the sampler's own :class:`numpy.random.Generator`; an int
         gives the same result every call. numpy's global random state is
@@ -1133,6 +1223,7 @@ def plackett_luce(
             f"prob_beats, seconds each 10**8); got n_samples={n_samples} for {k} "
             f"estimators: lower n_samples to {MAX_PAIR_TERMS // (k * k)} or less."
         )
+    check_work(n_datasets, k, n_samples, n_chains, n_warmup)
     levels = weak_order_levels(scores, greater_is_better=greater_is_better)
     columns, classes = _canonical_columns(levels)
     draws = run_sampler(
@@ -1143,13 +1234,19 @@ def plackett_luce(
         n_warmup=n_warmup,
         rng=_rng(random_state),
     )
+    if not np.all(np.isfinite(draws)):  # never a NaN reported as a weight
+        raise RuntimeError(
+            f"{test}: the sampler drew a weight that is not a number (prior="
+            f"{prior:g}); please report it, with the table."
+        )
     summary = _symmetrise(_summarise(draws, alpha), classes, alpha)
     rhat, ess = float(summary.rhat.max()), float(summary.ess.min())
-    if rhat > RHAT_MAX or ess < ESS_MIN:
+    if not (rhat <= RHAT_MAX and ess >= ESS_MIN):  # an undefined R-hat too
         warnings.warn(
             f"{test}: the sampler may not have converged (R-hat {rhat:.3f}, "
             f"effective sample size {ess:.0f}; want R-hat <= {RHAT_MAX} and "
-            f"ESS >= {ESS_MIN}). Increase n_samples.",
+            f"ESS >= {ESS_MIN}). Increase n_samples (and n_warmup); with a "
+            "prior far below 1 the chains can stay in different corners.",
             ConvergenceWarning,
             stacklevel=2,
         )

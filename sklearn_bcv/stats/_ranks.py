@@ -7,10 +7,15 @@ diagram, so a rank and a CD are computed in one place.
 import numpy as np
 from scipy.stats import norm, studentized_range
 
-from ._ties import row_tolerance, tied_ranks
+from ._ties import tied_ranks, value_tolerance
 from ._utils import check_alpha, check_finite
 
-__all__ = ["critical_difference", "rank_scores", "rank_std_error"]
+__all__ = [
+    "critical_difference",
+    "nemenyi_continuity",
+    "rank_scores",
+    "rank_std_error",
+]
 
 #: The critical differences this module has a formula for. Which tests a
 #: critical-difference diagram can draw, and how, is the registry's
@@ -56,23 +61,35 @@ def rank_scores(scores):
     Returns
     -------
     ranks : ndarray of shape (n_datasets, k)
-        Ties get the average of the ranks they span. Scores within
-        ``2**-46`` times the data set's largest ``|score|`` of each other tie
-        (the tie rule of :mod:`._ties`): the mean of per-split scores that
-        are equal in your decimals can differ in its last bits.
+        Ties get the average of the ranks they span. The scores are your
+        numbers: two tie only when they are equal at their own precision
+        (the tie rule of :mod:`._ties`: within ``2**-46`` of their own
+        magnitude, a rounding, never a difference of decimals, and never
+        because of another score's or another data set's magnitude);
+        :func:`~sklearn_bcv.compare_scores` makes the means of per-split
+        scores that are equal in your decimals equal before it ranks them,
+        each data set on its own.
 
     Examples
     --------
     >>> from sklearn_bcv.stats._ranks import rank_scores
     >>> rank_scores([[0.9, 0.8, 0.8], [0.7, 0.9, 0.5]]).tolist()
     [[1.0, 2.5, 2.5], [2.0, 1.0, 3.0]]
-    >>> (0.1 + 0.2) / 2 == 0.3 / 2
-    False
-    >>> rank_scores([[(0.1 + 0.2) / 2, 0.3 / 2]]).tolist()
+    >>> rank_scores([[1e-14, 2e-14, 0.9]]).tolist()  # distinct: never merged
+    [[3.0, 2.0, 1.0]]
+    >>> rank_scores([[(0.1 + 0.2) / 2, 0.3 / 2]]).tolist()  # a mean's rounding
     [[1.5, 1.5]]
     """
     scores = check_score_table(scores, min_datasets=1, min_estimators=1)
-    return tied_ranks(-scores, row_tolerance(scores), axis=1)
+    return tied_ranks(-scores, value_tolerance(scores), axis=1)
+
+
+def nemenyi_continuity(k, n_datasets):
+    """Half a step of a difference of two mean ranks: ``1/(2N)`` (rank sums
+    move by whole ranks), ``1/N`` for two estimators (without ties each
+    data set moves the difference by ±1, so the rank sums of the two
+    differ by an even number or an odd one, in steps of 2)."""
+    return (1.0 if int(k) == 2 else 0.5) / int(n_datasets)
 
 
 def rank_std_error(k, n_datasets):
@@ -101,10 +118,10 @@ def critical_difference(
         The number M of comparisons Bonferroni–Dunn adjusts for; None means
         k − 1 (against a control). Ignored by Nemenyi.
     continuity : bool, default=True
-        Nemenyi only: add the continuity correction ``1/(2N)`` of
-        :func:`~sklearn_bcv.stats.nemenyi` (rank sums are whole numbers, and
-        without it the test exceeds its level for some N and k); False gives
-        Demšar's CD.
+        Nemenyi only: add the continuity correction ``1/(2N)`` (``1/N``
+        with two estimators) of :func:`~sklearn_bcv.stats.nemenyi` (rank
+        sums are whole numbers, and without it the test exceeds its level
+        for some N and k); False gives Demšar's CD.
 
     Returns
     -------
@@ -153,7 +170,7 @@ def critical_difference(
     se = rank_std_error(int(k), int(n_datasets))
     if test == "nemenyi":
         q_alpha = studentized_range.ppf(1.0 - alpha, int(k), np.inf) / np.sqrt(2.0)
-        correction = 0.5 / int(n_datasets) if continuity else 0.0
+        correction = nemenyi_continuity(k, n_datasets) if continuity else 0.0
         return float(q_alpha * se + correction)
     q_alpha = norm.ppf(1.0 - alpha / (2.0 * int(n_comparisons)))
     return float(q_alpha * se)

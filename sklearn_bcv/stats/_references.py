@@ -204,6 +204,12 @@ EFRON_1987 = (
     "B. Efron. Better bootstrap confidence intervals. Journal of the American "
     "Statistical Association, 82(397):171–185, 1987.",
 )
+EISINGA_2017 = (
+    "Eisinga et al. 2017",
+    "R. Eisinga, T. Heskes, B. Pelzer and M. Te Grotenhuis. Exact p-values "
+    "for pairwise comparison of Friedman rank sums, with application to "
+    "comparing classifiers. BMC Bioinformatics, 18:68, 2017.",
+)
 FRIEDMAN_1937 = (
     "Friedman 1937",
     "M. Friedman. The use of ranks to avoid the assumption of normality "

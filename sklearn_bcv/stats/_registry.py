@@ -32,11 +32,12 @@ __all__ = [
 #: ``by_default`` of :func:`register_test`), by kind: a test of two or of k
 #: estimators on one data set runs wherever its design fits (``"design"``);
 #: a test across data sets on every pair (``"all_pairs"``) or against a
-#: control (``"control"``).
+#: control (``"control"``), and on a table with holes (``"incomplete"``,
+#: ``"incomplete_control"``: ``compare_scores(missing="skillings_mack")``).
 DEFAULT_CONTEXTS = {
     "pair": ("design",),
     "many": ("design",),
-    "datasets": ("all_pairs", "control"),
+    "datasets": ("all_pairs", "control", "incomplete", "incomplete_control"),
 }
 
 #: What a test across data sets is (``role`` of :func:`register_test`).
@@ -96,6 +97,7 @@ class RegisteredTest:
     references: tuple = ()
     posterior: str | None = None
     batched: bool = False
+    incomplete: bool = False
 
     @property
     def title(self):
@@ -125,13 +127,16 @@ class RegisteredTest:
         runs first), or None when it does not run there unless named."""
         return self.by_default.get(context)
 
-    def check_params(self, params):
+    def check_params(self, params, table_shape=None):
         """Run the test's own checks of ``params`` (a ValueError naming the
         parameter), so that a bad value fails before any fit.
 
         ``alpha`` and ``alternative`` are checked here; the others by the
         test's ``param_check``, called with every parameter of its own, the
-        user's values over the function's defaults.
+        user's values over the function's defaults. ``table_shape``
+        ``(n_datasets, k)``, when the comparison knows it, goes to a
+        ``param_check`` that takes it (a bound on the work of the whole
+        table, refused before any fit).
         """
         if "alpha" in params:
             check_alpha(params["alpha"])
@@ -141,7 +146,13 @@ class RegisteredTest:
             )
         if self.param_check is not None:
             own = _own_defaults(self.func, (*self.needs, "alpha", "alternative"))
-            self.param_check(**{**own, **_without(params, ("alpha", "alternative"))})
+            checked = {**own, **_without(params, ("alpha", "alternative"))}
+            accepted = keyword_names(self.param_check)
+            if table_shape is not None and (
+                accepted is None or "table_shape" in accepted
+            ):
+                checked["table_shape"] = tuple(table_shape)
+            self.param_check(**checked)
 
     def honours(self, alternative):
         """Whether the test can test ``alternative``."""
@@ -176,6 +187,7 @@ def register_test(
     references=None,
     posterior=None,
     batched=False,
+    incomplete=False,
     overwrite=False,
 ):
     """Register a statistical test under ``name`` (decorator).
@@ -322,12 +334,23 @@ def register_test(
         :class:`~sklearn_bcv.RankProbabilityDisplay` (``plackett_luce``);
         None: not drawn.
     batched : bool, default=False
-        For a test across data sets of one pair at a time: whether it takes
-        its needs with a leading axis of comparisons (``dataset_differences``
-        of shape (n_comparisons, n_datasets), ``split_differences`` of shape
+        For a test of one pair at a time (of two estimators on one data
+        set, or across data sets): whether it takes its needs with a leading
+        axis of comparisons (``differences``, ``scores_a`` and ``scores_b``
+        of shape (n_comparisons, n_splits); ``dataset_differences`` of shape
+        (n_comparisons, n_datasets), ``split_differences`` of shape
         (n_comparisons, n_datasets, n_splits)) and returns a result whose
-        fields are arrays over it, the same numbers as one call per
-        comparison. The pairs of a study are then tested in one call.
+        fields are arrays over it (or tuples of such arrays, an interval's
+        bounds), the same numbers as one call per comparison. The pairs of
+        a comparison are then tested in one call.
+    incomplete : bool, default=False
+        For a test of all k estimators at once across data sets: whether it
+        takes a table with holes (NaN where an estimator has no score on a
+        data set, e.g. the Skillings–Mack test), which
+        ``compare_scores(missing="skillings_mack")`` keeps. The other tests
+        run on complete tables only. Its ``by_default`` contexts
+        ``"incomplete"`` (all pairs) and ``"incomplete_control"`` say whether
+        it runs there when the user names none.
     overwrite : bool, default=False
         Whether to replace a test already registered under ``name``.
 
@@ -423,6 +446,7 @@ def register_test(
         references=_check_references(references),
         posterior=_check_choice("posterior", posterior, POSTERIORS),
         batched=_check_bool("batched", batched),
+        incomplete=_check_bool("incomplete", incomplete),
     )
     if name in _REGISTRY and not overwrite:
         raise ValueError(
@@ -511,8 +535,9 @@ def _check_by_default(kind, by_default, defaults):
         by_default = defaults
     if by_default is None:
         by_default = kind != "datasets"
-    if isinstance(by_default, bool):
-        return dict.fromkeys(contexts, 0) if by_default else {}
+    if isinstance(by_default, bool):  # tables with holes: by name only
+        complete = [c for c in contexts if not c.startswith("incomplete")]
+        return dict.fromkeys(complete, 0) if by_default else {}
     if not isinstance(by_default, dict) or not all(
         context in contexts and isinstance(rank, int) and not isinstance(rank, bool)
         for context, rank in by_default.items()

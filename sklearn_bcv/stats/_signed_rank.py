@@ -15,9 +15,10 @@ from scipy import special
 
 __all__ = ["EXACT_MAX_N", "signed_rank_test"]
 
-#: Largest number of differences (zeros included) with an exact p-value, as
-#: the exact path of :func:`scipy.stats.wilcoxon`; above it, the normal
-#: approximation.
+#: Largest number of nonzero differences (those whose signs are random under
+#: the null hypothesis, whatever the zero method) with an exact p-value;
+#: above it, the normal approximation. Zeros do not count: 60 data sets of
+#: which 55 tie are 5 signs, and their exact p-value is the test's.
 EXACT_MAX_N = 50
 
 
@@ -144,7 +145,7 @@ def signed_rank_test(d, zero_method, alternative):
     pvalue = np.ones(n_rows)
     untied = (doubled_sorted[:, 1:] != doubled_sorted[:, :-1]).all(axis=1)
     for row in np.flatnonzero(n_zero < n):
-        if n > EXACT_MAX_N:
+        if n - n_zero[row] > EXACT_MAX_N:
             pvalue[row] = _normal_pvalue(d[row], zero_method, alternative)
             continue
         start = int(n_zero[row])

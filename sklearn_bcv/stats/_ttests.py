@@ -147,6 +147,7 @@ def _validate_common(alpha, alternative, test, allowed=None):
 
 @register_test(
     "paired_t_5x2cv",
+    batched=True,
     needs="differences",
     design="mx2",
     swap="negate",
@@ -221,6 +222,7 @@ def paired_t_5x2cv(differences, *, alpha=0.05, alternative="two-sided"):
 
 @register_test(
     "combined_f_5x2cv",
+    batched=True,
     needs="differences",
     design="mx2",
     alternatives="two-sided",
@@ -355,6 +357,7 @@ def _check_df1(df1, m):
 
 @register_test(
     "calibrated_f_5x2bcv",
+    batched=True,
     needs="differences",
     design="bcv",
     alternatives="two-sided",
@@ -454,6 +457,7 @@ def calibrated_f_5x2bcv(differences, *, alpha=0.05, alternative="two-sided", df1
 
 @register_test(
     "combined_t_5x2cv",
+    batched=True,
     needs="differences",
     design="mx2",
     not_recommended="it treats the 2m differences as independent, so its type "
@@ -532,6 +536,7 @@ def combined_t_5x2cv(differences, *, alpha=0.05, alternative="two-sided"):
 
 @register_test(
     "blocked_t_3x2cv",
+    batched=True,
     needs="differences",
     design="bcv",
     swap="negate",
@@ -626,6 +631,7 @@ def blocked_t_3x2cv(differences, *, alpha=0.05, alternative="two-sided"):
 
 @register_test(
     "bcv_t",
+    batched=True,
     needs="differences",
     design="bcv",
     param_check=check_rho_params,
@@ -790,6 +796,7 @@ def corrected_std_error(s2, n_splits, n_train, n_test):
 
 @register_test(
     "paired_t",
+    batched=True,
     needs="differences",
     design="any",
     display_name="paired t test",
@@ -871,6 +878,7 @@ def paired_t(differences, *, alpha=0.05, alternative="two-sided"):
 
 @register_test(
     "corrected_t",
+    batched=True,
     needs=("differences", "n_train", "n_test"),
     design="any",
     recommended_for={"bcv": 3, "mx2": 2, "kfold": 1, "any": 1},
