@@ -84,7 +84,7 @@ from ._study import (
     seeds_sentence,
     software_sentence,
 )
-from ._text import format_number, join_lines, shared_ranks, text_table
+from ._text import format_number, join_lines, shared_ranks, short_names, text_table
 from ._verdict import check_show, is_bayesian
 
 __all__ = ["BenchmarkResult", "build_datasets_result"]
@@ -1357,8 +1357,9 @@ def _matrix_figure(result, posteriors=()):
             "green (neither: the rope), darker as its probability, in bold, nears "
             "1; a pale tint: no decision (the likelier outcome's probability)"
         )
+    labels = short_names(result.names)  # as the figure writes them
     key = ", ".join(
-        f"{n} {result.names[j]}" for n, j in enumerate(result._ranking(), start=1)
+        f"{n} {labels[j]}" for n, j in enumerate(result._ranking(), start=1)
     )
     caption = text + f". Rows (A) and columns (B) by mean rank: {key}."
     figure = FigurePanels(
