@@ -209,10 +209,13 @@ def add_level_arguments(group, *, alternative_help):
     )
     group.add_argument(
         "--random-state",
-        default=0,
+        default=None,
         metavar="SEED",
         type=int_in(0, MAX_SEED, what=f"an integer in [0, {MAX_SEED}]"),
-        help="seed of the splits and of the default estimators (default: 0)",
+        help="seed of the splits and of the default estimators (default: one "
+        "drawn at random, said on stderr and recorded in the json and the "
+        "report, so that --random-state SEED repeats the run; with --store, "
+        "the seed the store holds)",
     )
     group.add_argument(
         "--n-jobs",
