@@ -44,6 +44,7 @@ from ._engine._replicability import (
     table_pvalues,
 )
 from ._engine._scores import ScoreTable, mean_scores
+from ._engine._seeds import dataset_seed, derived_seed, study_seed
 from ._engine._split_scores import refuse_split_tables
 from ._engine._validation import (
     check_estimator_list,
@@ -51,9 +52,15 @@ from ._engine._validation import (
     named_items,
 )
 from ._results import BenchmarkResult, build_datasets_result, build_many_result
-from ._results._methods import describe_cv, make_provenance
+from ._results._methods import (
+    describe_cv,
+    describe_dataset,
+    describe_source,
+    make_provenance,
+    uses_pandas,
+)
 from ._results._pairwise import pairs_tested
-from ._store import StudyStore, opened_store
+from ._store import StudyStore, call_seed, opened_store
 from .stats._corrections import CORRECTIONS, check_family
 from .stats._effect import EFFECT_SIZE_KINDS, pairwise_effect_sizes
 from .stats._parametric_across import auto_path
@@ -588,7 +595,8 @@ def compare_scores(
     replicability = check_replicability(replicability)
     if replicability and table_pvalues(table, [])[0] is None:
         raise ValueError(f"replicability={replicability!r}: {NO_PVALUES}.")
-    seed = _sampling_seed(random_state)
+    drawn = study_seed(random_state)  # recorded: a run with None can be repeated
+    seed = drawn.seed
     if not greater_is_better:
         # Negate once at the boundary: every statistic below sees "higher is
         # better"; the result gets the user's units back.
@@ -650,7 +658,9 @@ def compare_scores(
             )
     result["greater_is_better"] = bool(greater_is_better)
     result["auto"] = auto
-    result["provenance"] = make_provenance(random_state=random_state, given="scores")
+    result["provenance"] = make_provenance(
+        seed=drawn, given="scores", pandas=uses_pandas(scores)
+    )
     _attach_effect_sizes(
         result,
         table.scores,
@@ -950,16 +960,12 @@ effect_size, effect_size_intervals
     pairs = _check_datasets(datasets)
     cv = _check_cv_spec(cv)
     dataset_tests = _check_dataset_tests(dataset_tests)
-    seeds = check_random_state(random_state).randint(
-        np.iinfo(np.int32).max, size=len(pairs)
-    )
-    sampling_seed = _sampling_seed(random_state)
     plan_kwargs = dict(
         control=control,
         correction=correction,
         rope=rope,
         alternative=alternative,
-        random_state=sampling_seed,
+        random_state=0,  # the study seed, once the store is open (below)
         table_shape=(len(pairs), len(names)),
     )
     full_needs = {
@@ -973,43 +979,54 @@ effect_size, effect_size_intervals
     replicability = check_replicability(replicability)
     if not auto_requested:
         tests = incomplete_defaults(tests, control, missing)
-    rank_plan, pairwise_plan, control_index = _plan(  # checked before any fit
-        full_needs,
-        names,
+    planned = dict(
         tests=[] if auto_requested else tests,
         pairwise_tests=[]
         if auto_requested and pairwise_tests is None
         else pairwise_tests,
-        **plan_kwargs,
     )
+    # Checked before any fit (planned again with the study seed below).
+    rank_plan, _, _ = _plan(full_needs, names, **planned, **plan_kwargs)
     if missing == "skillings_mack":  # a failed fit leaves a hole
         check_takes_holes(rank_plan)
-    prepared, many_plans = [], []
-    for (name, data), seed in zip(pairs, seeds):
-        X, y = _load(name, data)
-        one = prepare_fits(
-            [(repr(label), estimator) for label, estimator in named],
-            X,
-            y,
-            cv=default_cv(int(seed)) if cv is None else cv,
-            scoring=scoring,
-            groups=None,
-            params=None,
-            random_state=None,
-            owner="benchmark",
-            error_score=error_score,
-        )
-        prepared.append(one)
-        many_plans.append(_plan_dataset(dataset_tests, one, alternative, name))
     dataset_names = [name for name, _ in pairs]
-    progress = None
-    if verbose > 0:
-        progress = FitProgress(
-            [(n, len(p.splits) * len(names)) for n, p in zip(dataset_names, prepared)],
-            verbose,
+    with opened_store(store) as study_store:
+        # One study seed, drawn or given (or the store's, to resume it); each
+        # data set's splits from it and the data set's name, not its place.
+        seed = call_seed(random_state, study_store)
+        sampling_seed = plan_kwargs["random_state"] = seed.seed
+        split_seeds = {name: dataset_seed(seed.seed, name) for name in dataset_names}
+        rank_plan, pairwise_plan, control_index = _plan(
+            full_needs, names, **planned, **plan_kwargs
         )
-    try:
-        with opened_store(store) as study_store:
+        prepared, many_plans, loaded = [], [], []
+        for name, data in pairs:
+            X, y = _load(name, data)
+            one = prepare_fits(
+                [(repr(label), estimator) for label, estimator in named],
+                X,
+                y,
+                cv=default_cv(split_seeds[name]) if cv is None else cv,
+                scoring=scoring,
+                groups=None,
+                params=None,
+                random_state=None,
+                owner="benchmark",
+                error_score=error_score,
+            )
+            prepared.append(one)
+            loaded.append((X, y))
+            many_plans.append(_plan_dataset(dataset_tests, one, alternative, name))
+        progress = None
+        if verbose > 0:
+            progress = FitProgress(
+                [
+                    (n, len(p.splits) * len(names))
+                    for n, p in zip(dataset_names, prepared)
+                ],
+                verbose,
+            )
+        try:
             fitted = fit_datasets(
                 prepared,
                 labels=names,
@@ -1020,9 +1037,9 @@ effect_size, effect_size_intervals
                 progress=progress,
                 study_store=study_store,
             )
-    finally:
-        if progress is not None:
-            progress.close()
+        finally:
+            if progress is not None:
+                progress.close()
     stores = [store for _, store in fitted]
     split_scores = _stack([store.scores for store in stores])
     failed = [name for name, store in zip(dataset_names, stores) if store.any_failed]
@@ -1142,9 +1159,20 @@ effect_size, effect_size_intervals
     result["failed_fits"] = _stack([fits.failed for fits in compared])
     provenance = make_provenance(
         estimators=named,
-        cv=describe_cv(cv, random_state, per_dataset=True),
-        random_state=random_state,
+        cv=describe_cv(cv, seed.seed, per_dataset=True),
+        seed=seed,
+        pandas=uses_pandas(*(data for pair in loaded for data in pair)),
     )
+    provenance["datasets"] = {
+        name: describe_dataset(
+            X,
+            y,
+            task=one.task,
+            source=describe_source(data),
+            seed=split_seeds[name] if cv is None else None,
+        )
+        for (name, data), (X, y), one in zip(pairs, loaded, prepared)
+    }
     result["provenance"] = provenance
     result["per_dataset"] = Bunch(
         **{
@@ -1167,10 +1195,10 @@ effect_size, effect_size_intervals
             )
         }
     )
-    for one, seed in zip(result.per_dataset.values(), seeds):
+    for name, one in result.per_dataset.items():
         one["provenance"] = make_provenance(
             estimators=named,
-            cv=describe_cv(cv, int(seed)),
-            random_state=random_state,
+            cv=describe_cv(cv, split_seeds[name]),
+            seed=None if cv is not None else derived_seed(seed.seed, split_seeds[name]),
         )
     return result

@@ -17,8 +17,13 @@ from ._constants import ALTERNATIVES, CLASSIFICATION, REGRESSION
 from ._engine._plan import check_tests_argument, plan_tests
 from ._engine._prepare import fit_prepared, prepare_fits, store_predictions
 from ._results import ComparisonResult, build_pair_result, estimator_name
-from ._results._methods import describe_cv, make_provenance
-from ._store import StudyStore, opened_store
+from ._results._methods import (
+    GIVEN_SPLITTER,
+    describe_cv,
+    make_provenance,
+    uses_pandas,
+)
+from ._store import StudyStore, call_seed, opened_store
 
 __all__ = ["ComparisonResult", "compare_estimators", "compare_predictions"]
 
@@ -121,9 +126,12 @@ def compare_estimators(
         elapsed and remaining time; tqdm's when it is installed), ``> 1``
         also prints the number of fits and one line per fit.
     random_state : int, RandomState instance or None, default=None
-        Seeds the default ``cv`` only. Estimators keep their own
-        ``random_state``: set it (an int or a RandomState instance) for
-        reproducible fits, see Notes.
+        Seeds the default ``cv`` only. None draws a seed (from NumPy's
+        global generator; with a ``store`` that holds one, the store's),
+        which the result records (``provenance.random_state``): passing it
+        repeats the splits. Estimators keep their own ``random_state``: set
+        it (an int or a RandomState instance) for reproducible fits, see
+        Notes.
     error_score : "raise" or float, default="raise"
         ``"raise"`` re-raises an error of fit or predict. A number records
         the failure (a ``FitFailedWarning`` summarises them), sets the score
@@ -215,27 +223,29 @@ def compare_estimators(
     True
     """
     check_tests_argument(tests)
-    prepared = prepare_fits(
-        [("estimator_a", estimator_a), ("estimator_b", estimator_b)],
-        X,
-        y,
-        cv=cv,
-        scoring=scoring,
-        groups=groups,
-        params=params,
-        random_state=random_state,
-        owner="compare_estimators",
-        error_score=error_score,
-    )
-    plan, skipped = plan_tests(
-        tests, prepared.design, prepared.task, alternative=alternative
-    )
     if return_estimator and store is not None:
         raise ValueError(
             "return_estimator=True needs the fitted estimators, which a study "
             "store does not keep; pass store=None to get them."
         )
     with opened_store(store) as study_store:
+        # The default cv's seed: drawn when None (or the store's), recorded.
+        seed = None if cv is not None else call_seed(random_state, study_store)
+        prepared = prepare_fits(
+            [("estimator_a", estimator_a), ("estimator_b", estimator_b)],
+            X,
+            y,
+            cv=cv,
+            scoring=scoring,
+            groups=groups,
+            params=params,
+            random_state=random_state if seed is None else seed.seed,
+            owner="compare_estimators",
+            error_score=error_score,
+        )
+        plan, skipped = plan_tests(
+            tests, prepared.design, prepared.task, alternative=alternative
+        )
         fits, predictions = fit_prepared(
             prepared,
             labels=("A", "B"),
@@ -260,8 +270,10 @@ def compare_estimators(
     )
     result["provenance"] = make_provenance(
         estimators=[("A", estimator_a), ("B", estimator_b)],
-        cv=describe_cv(cv, random_state),
+        cv=describe_cv(cv, random_state if seed is None else seed.seed),
         random_state=random_state,
+        seed=GIVEN_SPLITTER if cv is not None else seed,
+        pandas=uses_pandas(X, y),
     )
     return result
 

@@ -24,8 +24,13 @@ from ._engine._validation import (
     named_items,
 )
 from ._results import ManyComparisonResult, build_many_result
-from ._results._methods import describe_cv, make_provenance
-from ._store import StudyStore, opened_store
+from ._results._methods import (
+    GIVEN_SPLITTER,
+    describe_cv,
+    make_provenance,
+    uses_pandas,
+)
+from ._store import StudyStore, call_seed, opened_store
 from .stats._corrections import CORRECTIONS, check_family
 
 __all__ = [
@@ -153,7 +158,9 @@ def compare_many_estimators(
         elapsed and remaining time; tqdm's when it is installed), ``> 1``
         also prints the number of fits and one line per fit.
     random_state : int, RandomState instance or None, default=None
-        Seeds the default ``cv`` only; seed randomised estimators yourself.
+        Seeds the default ``cv`` only; None draws a seed, which the result
+        records (as in :func:`compare_estimators`); seed randomised
+        estimators yourself.
     error_score : "raise" or float, default="raise"
         As in :func:`compare_estimators`: a number records failed fits, sets
         their scores to it and runs no test.
@@ -232,27 +239,29 @@ def compare_many_estimators(
     check_tests_argument(tests)
     if not (isinstance(pairwise_tests, list | tuple) and not pairwise_tests):
         check_tests_argument(pairwise_tests, argument="pairwise_tests")
-    prepared = prepare_fits(
-        [(repr(name), estimator) for name, estimator in named],
-        X,
-        y,
-        cv=cv,
-        scoring=scoring,
-        groups=groups,
-        params=params,
-        random_state=random_state,
-        owner="compare_many_estimators",
-        error_score=error_score,
-    )
-    omnibus, skipped, pairwise = plan_many(
-        tests,
-        pairwise_tests,
-        prepared.design,
-        prepared.task,
-        prepared.scoring,
-        alternative,
-    )
     with opened_store(store) as study_store:
+        # The default cv's seed: drawn when None (or the store's), recorded.
+        seed = None if cv is not None else call_seed(random_state, study_store)
+        prepared = prepare_fits(
+            [(repr(name), estimator) for name, estimator in named],
+            X,
+            y,
+            cv=cv,
+            scoring=scoring,
+            groups=groups,
+            params=params,
+            random_state=random_state if seed is None else seed.seed,
+            owner="compare_many_estimators",
+            error_score=error_score,
+        )
+        omnibus, skipped, pairwise = plan_many(
+            tests,
+            pairwise_tests,
+            prepared.design,
+            prepared.task,
+            prepared.scoring,
+            alternative,
+        )
         fits, predictions = fit_prepared(
             prepared,
             labels=names,
@@ -277,7 +286,11 @@ def compare_many_estimators(
         fits=fits,
     )
     result["provenance"] = make_provenance(
-        estimators=named, cv=describe_cv(cv, random_state), random_state=random_state
+        estimators=named,
+        cv=describe_cv(cv, random_state if seed is None else seed.seed),
+        random_state=random_state,
+        seed=GIVEN_SPLITTER if cv is not None else seed,
+        pandas=uses_pandas(X, y),
     )
     return result
 

@@ -29,6 +29,7 @@ from ._engine._fit import materialise_splits
 from ._engine._needs import PredictionStore
 from ._engine._prepare import fit_prepared, prepare_fits
 from ._engine._scoring import Scoring
+from ._engine._seeds import study_seed
 from ._engine._split_scores import ScoreStore, design_of_cv
 from ._engine._validation import (
     check_predictions,
@@ -511,6 +512,7 @@ def compare_search(
     """
     results, estimator, cv, refit, scoring, search_best = _unpack(search, cv)
     read = read_cv_results(results, metric=metric, refit=refit, argument="search")
+    drawn = study_seed(random_state)  # recorded: a run with None can be repeated
     chosen, notes = _choose(read, candidates)
     chosen_params = [read.params[j] for j in chosen]
     names = candidate_names(chosen_params, labels=chosen)
@@ -534,7 +536,7 @@ def compare_search(
             groups=groups,
             fit_params=params,
             n_jobs=n_jobs,
-            random_state=random_state,
+            random_state=drawn.seed,
         )
         given = None
     else:
@@ -557,7 +559,7 @@ def compare_search(
         control=control_name,
         rope=rope,
         alpha=alpha,
-        random_state=random_state,
+        random_state=drawn.seed,
         fits=fits,
     )
     equivalent, test = _equivalent(result, rope)
@@ -578,7 +580,7 @@ def compare_search(
     result["notes"] = notes
     result["provenance"] = make_provenance(
         cv=describe_cv(cv if cv is not None else 5),
-        random_state=random_state,
+        seed=drawn,
         given=given,
         estimators=None
         if given
@@ -918,6 +920,7 @@ random_state
     n_splits = scores.shape[0]
     splits, unchecked = _shared_splits(pairs, n_splits)
     notes = []
+    seed = study_seed(random_state)  # recorded: a run with None can be repeated
     if splits is not None and unchecked:
         notes.append(
             f"the splits of {', '.join(unchecked)} could not be checked (no "
@@ -982,7 +985,7 @@ random_state
         rope=rope,
         alpha=alpha,
         alternative=alternative,
-        random_state=random_state,
+        random_state=seed.seed,
     )
     fit_time, score_time = _times(pairs, "fit_time"), _times(pairs, "score_time")
     if fit_time is not None and fit_time.shape == scores.shape:
@@ -992,7 +995,7 @@ random_state
     result["notes"] = notes
     result["provenance"] = make_provenance(
         cv=None if cv is None else describe_cv(cv),
-        random_state=random_state,
+        seed=seed,
         given="predictions" if rebuilt else "split scores",
     )
     return result

@@ -11,7 +11,6 @@ returned ``comparison``, a :class:`ComparisonResult` on the splits used.
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.utils import check_random_state
 
 from ._compat import HasMethods, Interval, StrOptions, validate_params
 from ._constants import ALTERNATIVES, CLASSIFICATION
@@ -21,9 +20,10 @@ from ._engine._needs import PredictionStore
 from ._engine._plan import _check_params, plan_tests
 from ._engine._prepare import prepare_fits
 from ._engine._progress import FitProgress
+from ._engine._seeds import study_seed
 from ._engine._validation import check_records, check_target, task_of_estimators
 from ._results import build_pair_result, estimator_name
-from ._results._methods import make_provenance
+from ._results._methods import make_provenance, uses_pandas
 from ._results._sequential import SequentialResult
 from ._split import (
     BlockRegularizedMx2CV,
@@ -89,14 +89,6 @@ def _nested_cv(stratify, n_repeats, max_repeats, random_state):
     """The nested design: its first ``n_repeats`` repetitions of ``max_repeats``."""
     kind = StratifiedBlockRegularizedMx2CV if stratify else BlockRegularizedMx2CV
     return kind(n_repeats=n_repeats, max_repeats=max_repeats, random_state=random_state)
-
-
-def _split_seed(random_state):
-    """An int seed for the splits, so that ``result.cv`` splits alike again:
-    an int is kept, None or a RandomState instance gives one draw."""
-    if isinstance(random_state, Integral) and not isinstance(random_state, bool):
-        return int(random_state)
-    return int(check_random_state(random_state).randint(np.iinfo(np.int32).max))
 
 
 def _check_design_size(n_samples, max_repeats):
@@ -380,7 +372,8 @@ futility_threshold : the settings used (``futility_threshold`` is None
         )
     _check_design_size(n_samples, max_repeats)
     stratify = _check_stratify(stratify, task, y_checked, max_repeats)
-    given_seed, random_state = random_state, _split_seed(random_state)
+    seed = study_seed(random_state)  # recorded: a run with None can be repeated
+    random_state = seed.seed
     cv = _nested_cv(stratify, max_repeats, max_repeats, random_state)
     prepared = prepare_fits(
         estimators,
@@ -497,7 +490,8 @@ futility_threshold : the settings used (``futility_threshold`` is None
     comparison["provenance"] = make_provenance(
         estimators=[("A", estimator_a), ("B", estimator_b)],
         cv=used_cv,
-        random_state=given_seed,
+        seed=seed,
+        pandas=uses_pandas(X, y),
     )
     taken = slice(0, repeats - min_repeats + 1)
     trace = {

@@ -19,6 +19,7 @@ from sklearn.utils import check_random_state
 from ._compat import HasMethods, Interval, StrOptions, validate_params
 from ._constants import ALTERNATIVES
 from ._engine._plan import PlannedTest, check_tests_argument, plan_many
+from ._engine._seeds import study_seed
 from ._engine._split_scores import ScoreStore, check_split_scores, design_of_cv
 from ._engine._validation import check_names_subset
 from ._results import build_many_result
@@ -212,6 +213,7 @@ def compare_split_scores(
     design = design_of_cv(cv, values.shape[0], n_train=n_train, n_test=n_test)
     label = "score" if scoring is None else str(scoring)
     notes = []
+    drawn = study_seed(random_state)  # recorded: a run with None can be repeated
     if not greater_is_better:
         values, label = -values, f"-{label}"
         notes.append(
@@ -232,10 +234,10 @@ def compare_split_scores(
         rope=rope,
         alpha=alpha,
         alternative=alternative,
-        random_state=random_state,
+        random_state=drawn.seed,
     )
     result["provenance"] = make_provenance(
-        cv=_cv_text(cv), random_state=random_state, given="split scores"
+        cv=_cv_text(cv), seed=drawn, given="split scores"
     )
     result["notes"] = notes
     return result

@@ -658,6 +658,8 @@ def test_params_of_the_default_pipeline_go_to_its_final_estimator():
     status, out, err = run_cli(
         "--dataset",
         "iris",
+        "--random-state",
+        "0",
         "--quiet",
         *FAST_B,
         "--params-a",

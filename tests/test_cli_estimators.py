@@ -29,6 +29,8 @@ TREES = (
     "many",
     "--dataset",
     "wine",
+    "--random-state",  # without it a seed is drawn (tests/test_seeds.py)
+    "0",
     "--quiet",
     "--format",
     "json",
@@ -108,6 +110,8 @@ SVC_ON_WINE = (
     "compare",
     "--dataset",
     "wine",
+    "--random-state",
+    "0",
     "--quiet",
     "--format",
     "json",

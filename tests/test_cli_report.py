@@ -34,6 +34,8 @@ BENCHMARK = [
     "iris",
     "wine",
     "moons:1",
+    "--random-state",  # two runs alike (without it, each draws its seed)
+    "0",
     "--cv",
     "mx2",
     "--repeats",
@@ -218,7 +220,29 @@ def test_report_figures_writes_the_pdf_files_the_latex_includes(tmp_path, monkey
     files = sorted(p.name for p in (tmp_path / "figures").iterdir())
     assert files and all(name.endswith(".pdf") for name in files)
     for name in files:
-        assert f"\\includegraphics[width=\\linewidth]{{figures/{name}}}" in latex
+        assert f"\\includegraphics{{figures/{name}}}" in latex
+
+
+def test_report_figures_are_beside_the_report_and_layout_sets_it(tmp_path):
+    """--report-figures is relative to the report's file (as the paper that
+    inputs it reaches them), whatever the working directory; --report-layout
+    twocolumn sets it for two columns."""
+    paper = tmp_path / "paper"
+    paper.mkdir()
+    status, _, err = run_cli(
+        *BENCHMARK, "--report", str(paper / "r.tex"), "--report-figures",
+        "figures", "--report-layout", "twocolumn",
+    )  # fmt: skip
+    assert status == 0, err
+    latex = (paper / "r.tex").read_text(encoding="utf-8")
+    files = sorted(p.name for p in (paper / "figures").iterdir())
+    assert files and not (tmp_path / "figures").exists()
+    for name in files:
+        assert f"\\includegraphics{{figures/{name}}}" in latex
+    assert "Set for a twocolumn article" in latex
+    status, _, err = run_cli(*COMPARE, "--report", str(tmp_path / "r.md"),
+                             "--report-layout", "twocolumn")  # fmt: skip
+    assert status == 2 and "--report-layout sets a LaTeX report" in err
 
 
 @pytest.mark.parametrize(

@@ -69,6 +69,13 @@ def test_benchmark_store_rerun_fits_nothing_and_gives_the_same_output(
     first, again = json.loads(first), json.loads(again)
     first.pop("fit_time"), again.pop("fit_time")
     first.pop("score_time"), again.pop("score_time")
+    # Without --random-state the first command drew its seed and the store
+    # kept it; the rerun took it from the store (and says so).
+    seed = first["random_state"]
+    assert first["provenance"].pop("random_state_origin") == "drawn"
+    assert again["provenance"].pop("random_state_origin") == (
+        "recorded in the study store study.db"
+    )
     assert first == again
     # The CSV file is a data set like any other: the library gives the same.
     X, y = csv_file[1], csv_file[2]
@@ -78,7 +85,7 @@ def test_benchmark_store_rerun_fits_nothing_and_gives_the_same_output(
             "stump": DecisionTreeClassifier(max_depth=1, random_state=0),
         },
         {"iris": load_iris(return_X_y=True), f"{csv_file[0]}:label": (X, y)},
-        random_state=0,
+        random_state=seed,
     )
     assert first["split_scores"] == library.split_scores.tolist()
 
@@ -221,6 +228,12 @@ def test_ctrl_c_of_a_command_then_the_same_command_resumes(tmp_path):
     assert resumed.returncode == 0, resumed.stderr
     assert len(log.read_text().splitlines()) - before == 60 - kept
     assert f"{kept} fits found, {60 - kept} fitted and kept" in resumed.stderr
+    # The interrupted command drew its seed and the store kept it with its
+    # first fit: the rerun, without --random-state, took it from there.
+    document = json.loads(resumed.stdout)
+    seed = document["random_state"]
+    assert StudyStore(store, mode="r").random_state == seed
+    assert f"random state {seed}: the study store's" in resumed.stderr
     # The numbers of one uninterrupted run.
     from sklearn_bcv._cli._benchmark import load_dataset, parse_dataset
 
@@ -232,8 +245,7 @@ def test_ctrl_c_of_a_command_then_the_same_command_resumes(tmp_path):
             "wine": load_wine(return_X_y=True),
             "moons": moons,
         },
-        random_state=0,
+        random_state=seed,
     )
-    document = json.loads(resumed.stdout)
     assert document["split_scores"] == plain.split_scores.tolist()
     assert document["verdict"]["text"] == plain.verdict.text

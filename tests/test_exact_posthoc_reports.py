@@ -47,7 +47,7 @@ def test_diagram_draws_the_exact_families_groups(demsar):
                 DEMSAR_NAMES[a] in g and DEMSAR_NAMES[b] in g for g in display.groups_
             )
     assert display.cd_line_ is None
-    assert display.cd_text_.get_text() == "exact_posthoc, alpha = 0.1"
+    assert display.cd_text_.get_text() == "exact rank-sum post hoc test, α = 0.1"
     plt.close("all")
 
 

@@ -13,6 +13,7 @@ fit (status 1, no report).
 """
 
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -44,11 +45,7 @@ def _report(tmp_path, prefix, names=("a", "b", "c")):
 
 
 def _included(latex):
-    return [
-        line.split("{", 1)[1].rstrip("}")
-        for line in latex.splitlines()
-        if line.startswith("\\includegraphics")
-    ]
+    return re.findall(r"\\includegraphics\{([^}]*)\}", latex)
 
 
 @pytest.mark.parametrize(

@@ -357,7 +357,10 @@ def test_cd_display_any_family_draws_its_groups():
                 DEMSAR_NAMES[a] in g and DEMSAR_NAMES[b] in g for g in display.groups_
             )
     assert display.cd_line_ is None
-    assert display.cd_text_.get_text() == "friedman_posthoc, alpha = 0.1"
+    # The family by its display name (not its registry name).
+    assert display.cd_text_.get_text() == (
+        "post hoc z test on Friedman mean ranks, α = 0.1"
+    )
     assert len(display.group_lines_) == len(display.groups_)
     plt.close("all")
 

@@ -15,11 +15,13 @@ from sklearn_bcv import (  # noqa: E402
     SignificanceMatrixDisplay,
     compare_many_predictions,
 )
+from sklearn_bcv._results._roles import probability  # noqa: E402
 
 NAMES = ["tree", "forest", "bayes", "dummy"]
 MEAN_SCORES = [0.91, 0.95, 0.88, 0.62]
 # A symmetric matrix of adjusted p-values in NAMES order, one of each
-# formatting case: <0.001, three decimals below 0.1, two above, "1".
+# formatting case: <0.001, three decimals, as the report's tables write them
+# (one format per quantity).
 PVALUES = np.array(
     [
         [1.0, 0.2, 0.004, 0.0004],
@@ -81,8 +83,8 @@ def test_significance_display_annotates_tested_cells_with_compact_pvalues():
     np.testing.assert_array_equal(
         _texts(display),
         [
-            ["", "0.20", "0.004", "<0.001"],
-            ["0.20", "", "0.031", "<0.001"],
+            ["", "0.200", "0.004", "<0.001"],
+            ["0.200", "", "0.031", "<0.001"],
             ["0.004", "0.031", "", "0.080"],
             ["<0.001", "<0.001", "0.080", ""],
         ],
@@ -104,8 +106,8 @@ def test_significance_display_annotates_tested_cells_with_compact_pvalues():
 def test_significance_display_formats_one_and_values_format():
     pvalues = np.array([[1.0, 1.0], [0.999, 1.0]])
     display = SignificanceMatrixDisplay(pvalues, names=["a", "b"]).plot()
-    assert display.text_[0, 1].get_text() == "1"
-    assert display.text_[1, 0].get_text() == "1"  # 0.999 rounds to 1.00
+    assert display.text_[0, 1].get_text() == "1.000"
+    assert display.text_[1, 0].get_text() == "0.999"
     display = SignificanceMatrixDisplay(PVALUES, names=NAMES).plot(
         values_format=".1e", sort=False
     )
@@ -153,7 +155,7 @@ def test_significance_display_sorts_best_mean_score_first():
     ).plot(sort=False)
     assert _tick_labels(unsorted.ax_.yaxis)[0] == "tree (0.910)"
     np.testing.assert_array_equal(unsorted.order_, [0, 1, 2, 3])
-    assert unsorted.text_[0, 1].get_text() == "0.20"
+    assert unsorted.text_[0, 1].get_text() == "0.200"
 
 
 def test_significance_display_ties_keep_names_order():
@@ -261,7 +263,10 @@ def test_significance_display_from_result_pvalues(many_result):
         result.names[j] for j in order
     ]
     assert _tick_labels(display.ax_.yaxis)[0].split()[0] == "good"
-    assert display.ax_.get_title() == ("bcv_mcnemar\nHolm-adjusted p-values, α = 0.05")
+    # The test by its display name, not its registry name.
+    assert display.ax_.get_title() == (
+        "BCV McNemar test\nHolm-adjusted p-values, α = 0.05"
+    )
     assert display.ax_.get_ylabel() == "A (mean accuracy)"
     np.testing.assert_allclose(
         display.im_.get_array().filled(np.nan)[~np.eye(4, dtype=bool)],
@@ -278,7 +283,7 @@ def test_significance_display_from_result_pvalues(many_result):
 def test_significance_display_from_result_bayesian_and_reject(many_result):
     result = many_result
     display = SignificanceMatrixDisplay.from_result(
-        result, test="bayesian_correlated_t", sort=False
+        result, test="bayesian_correlated_t", kind="probability", sort=False
     )
     table = result.pairwise.bayesian_correlated_t
     assert display.kind == "probability"
@@ -287,7 +292,7 @@ def test_significance_display_from_result_bayesian_and_reject(many_result):
     p = table.p_a_better[good, fair]
     expected = ">0.999" if p > 0.999 else f"{p:.3f}"
     assert display.text_[good, fair].get_text() == expected
-    assert display.ax_.get_title().startswith("bayesian_correlated_t\nP(A better")
+    assert display.ax_.get_title().startswith("Bayesian correlated t test\nP(A better")
     reject = SignificanceMatrixDisplay.from_result(result, kind="reject", sort=False)
     texts = _texts(reject)
     decided = result.pairwise.bcv_mcnemar.reject
@@ -343,7 +348,8 @@ def test_significance_display_draws_eight_estimators():
         ({"alpha": "0.05"}, r"alpha must be a number in \(0, 1\)"),
         (
             {"kind": "pvalues"},
-            "kind must be one of 'pvalue', 'reject', 'probability'; got 'pvalues'",
+            "kind must be one of 'pvalue', 'reject', 'probability', 'decision'; "
+            "got 'pvalues'",
         ),
         (
             {"values": PVALUES * 10},
@@ -394,3 +400,73 @@ def test_significance_display_from_result_errors(many_result):
         SignificanceMatrixDisplay.from_result(many_result, kind="probability")
     with pytest.raises(ValueError, match="kind must be None or one of"):
         SignificanceMatrixDisplay.from_result(many_result, kind="p")
+
+
+# --------------------------------------------------------------------------
+# A Bayesian test: coloured by its decision and the probability of it
+
+
+def test_bayesian_default_is_the_decision_and_the_decided_probability(many_result):
+    result = many_result
+    display = SignificanceMatrixDisplay.from_result(
+        result, test="bayesian_correlated_t", sort=False
+    )
+    assert display.kind == "decision"
+    table = result.pairwise.bayesian_correlated_t
+    k = len(result.names)
+    for i in range(k):
+        for j in range(k):
+            if i == j:
+                continue
+            p = [table.p_a_better[i, j], table.p_rope[i, j], table.p_b_better[i, j]]
+            likeliest = int(np.argmax([p[0], p[2], p[1]]))
+            shown = [p[0], p[2], p[1]][likeliest]
+            text = display.text_[i, j]
+            assert text.get_text() == probability(shown)
+            decided = shown > 0.95
+            assert (text.get_fontweight() == "bold") == decided
+            rgb = np.asarray(display.im_.get_array())[i, j, :3]
+            hue = ["row", "column", "rope"][likeliest]
+            base = np.array(
+                {"row": (0.129, 0.400, 0.675), "column": (0.698, 0.094, 0.169),
+                 "rope": (0.106, 0.471, 0.216)}[hue]
+            )  # fmt: skip
+            depth = (1 - rgb) / (1 - base)
+            np.testing.assert_allclose(depth, depth[0], atol=1e-9)
+            # Deep when decided (0.55 to 1), a pale tint when not (at most 0.3).
+            assert (depth[0] >= 0.55) if decided else (depth[0] <= 0.3 + 1e-9)
+
+
+def test_a_no_decision_is_never_the_dark_colour_of_the_other_side():
+    """The issue's case: P(row better) = 0.002 with P(column better) = 0.760
+    and no decision is pale (the column's tint), not dark red or blue."""
+    p_a = np.array([[0.0, 0.002], [0.760, 0.0]])
+    p_b = p_a.T.copy()
+    p_rope = np.array([[0.0, 0.238], [0.238, 0.0]])
+    display = SignificanceMatrixDisplay(
+        p_a, names=["k-NN", "RBF SVM"], kind="decision", p_b_better=p_b,
+        p_rope=p_rope,
+    ).plot()  # fmt: skip
+    assert display.text_[0, 1].get_text() == "0.760"
+    assert display.text_[0, 1].get_fontweight() == "normal"
+    rgb = np.asarray(display.im_.get_array())[0, 1, :3]
+    assert rgb.min() > 0.75  # pale
+    assert rgb[0] > rgb[2]  # a tint of red: the column (RBF SVM) is likelier
+
+
+def test_the_decision_kind_needs_the_other_probabilities():
+    with pytest.raises(ValueError, match="needs p_b_better"):
+        SignificanceMatrixDisplay(
+            np.full((2, 2), 0.5), names=["a", "b"], kind="decision"
+        ).plot()
+
+
+def test_mean_ranks_order_and_label_the_rows():
+    display = SignificanceMatrixDisplay(
+        PVALUES, names=NAMES, mean_ranks=[2.0, 1.5, 3.0, 3.5]
+    ).plot(column_labels="numbers")
+    assert _tick_labels(display.ax_.yaxis) == [
+        "1  forest (1.50)", "2  tree (2.00)", "3  bayes (3.00)", "4  dummy (3.50)",
+    ]  # fmt: skip
+    assert _tick_labels(display.ax_.xaxis) == ["1", "2", "3", "4"]
+    assert display.ax_.get_ylabel() == "A (mean rank)"

@@ -284,9 +284,10 @@ def test_latex_environments_are_balanced_with_booktabs_rules(across):
     for env in ("table", "tabular", "itemize", "list"):
         assert latex.count(f"\\begin{{{env}}}") == latex.count(f"\\end{{{env}}}")
     # Every table has its rules, its caption and its label: the effect sizes,
-    # the scores, Nemenyi's and Wilcoxon's pairs.
+    # the scores, and (a paper's compact form) every pair by Nemenyi's and
+    # Wilcoxon's tests in one table.
     n_tables = latex.count("\\begin{table}")
-    assert n_tables == 4
+    assert n_tables == 3
     for rule in ("\\toprule", "\\bottomrule", "\\caption{", "\n\\label{bcv:"):
         assert latex.count(rule) == n_tables
     assert table.count("\\toprule") == table.count("\\bottomrule") == 1
@@ -308,14 +309,19 @@ def test_latex_bolds_the_best_of_each_row_and_marks_differences(across):
     _, table = _latex_table(across)
     rows = [line for line in table.splitlines() if line.endswith("\\\\")][1:]
     assert len(rows) == len(SCORES) + 2
+    # The columns in the order of the mean ranks, as everywhere in a report.
+    order = across._ranking()
     for i, line in enumerate(rows[: len(SCORES)]):
         cells = _cells(line, 4)
-        bold = [j for j, cell in enumerate(cells) if cell.startswith("\\textbf")]
+        bold = [order[j] for j, cell in enumerate(cells) if cell.startswith("\\textbf")]
         assert bold == [int(np.argmax(SCORES[i]))]
+    # No bold mean score over the data sets (scores of data sets are not
+    # compared); the best mean rank in bold.
+    assert "\\textbf" not in rows[-2]
     ranks = _cells(rows[-1], 4)
     best = int(np.argmin(across.mean_ranks))
     reject = across.tests.nemenyi.reject[best]
-    marked = [j for j, cell in enumerate(ranks) if "dagger" in cell]
+    marked = sorted(order[j] for j, cell in enumerate(ranks) if "dag" in cell)
     assert marked == [j for j in range(4) if j != best and reject[j]]
     assert marked  # the data make at least one difference
     assert "differs from the best (lowest mean rank)" in table
@@ -393,7 +399,7 @@ def test_html_without_matplotlib_has_tables_only_and_says_so(across, monkeypatch
 
 def test_markdown_tables_have_one_cell_per_column(across):
     markdown = across.report("markdown")
-    scores = markdown[markdown.index("*Mean score per data set") :]
+    scores = markdown[markdown.index("Mean score per data set") :]
     scores = scores.split("\n\n")[1]  # the table, up to its notes
     rows = [line for line in scores.splitlines() if line.startswith("|")]
     assert len(rows) == 2 + len(SCORES) + 2
@@ -472,7 +478,8 @@ def test_html_table_headers_read_back_as_the_names(names):
     parser = _Headers()
     parser.feed(render_report(result, "html", figures=False))
     assert parser.scripts == 0
-    assert parser.headers[1:4] == names
+    # The columns in the order of the mean ranks, as everywhere in a report.
+    assert parser.headers[1:4] == [names[j] for j in result._ranking()]
 
 
 # ---- reproducible -------------------------------------------------------------

@@ -17,6 +17,7 @@ import os
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -217,3 +218,54 @@ def test_sigint_stops_promptly_leaves_no_worker_and_resumes(tmp_path, uninterrup
     assert f"{committed} of the {_store_study.N_FITS} fits" in last
     assert "rerun the same call or command to resume" in last
     _resume_and_check(tmp_path, uninterrupted, committed)
+
+
+INTERRUPTED_KEEPING = textwrap.dedent(
+    """
+    import os, sys, time
+    from sklearn.utils.parallel import delayed
+    from sklearn_bcv._engine._fit import _run_with_progress
+
+    hold = sys.argv[1]
+
+    def task(i):
+        if i >= 2:  # the others wait while the file exists: forever here
+            while os.path.exists(hold):
+                time.sleep(0.05)
+        return {"task": (0, i, 0)}
+
+    kept = []
+
+    def keep(out):  # Ctrl-C while the second output is kept
+        kept.append(out)
+        if len(kept) == 2:
+            raise KeyboardInterrupt
+
+    _run_with_progress([delayed(task)(i) for i in range(8)], 2, None, on_output=keep)
+    """
+)
+
+
+def test_an_interrupt_while_keeping_ends_the_workers_and_the_program(tmp_path):
+    # The interrupt is raised in this library's loop, not inside joblib, and
+    # ends the program uncaught (its traceback keeps joblib's generator
+    # alive): the workers, whose tasks would wait forever, must still end,
+    # and with them the program. Before, it waited for them at exit.
+    (tmp_path / "hold").touch()
+    script = tmp_path / "keeping.py"
+    script.write_text(INTERRUPTED_KEEPING)
+    process = subprocess.Popen(
+        [sys.executable, str(script), str(tmp_path / "hold")],
+        env=_environment(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        _, stderr = process.communicate(timeout=DEADLINE)
+    finally:
+        _cleanup(process)
+        _release(tmp_path)
+    assert process.returncode != 0
+    assert stderr.rstrip().endswith("KeyboardInterrupt"), stderr[-2000:]

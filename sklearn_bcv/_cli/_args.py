@@ -211,12 +211,14 @@ def add_level_arguments(group, *, alternative_help):
     )
     group.add_argument(
         "--random-state",
-        default=0,
+        default=None,
         metavar="SEED",
         type=int_in(0, MAX_SEED, what=f"an integer in [0, {MAX_SEED}]"),
         help="seed of the splits and of every random_state parameter of the "
         "estimators, the defaults and yours, nested ones included (a seed in "
-        "--params wins) (default: 0)",
+        "--params wins) (default: one drawn at random, said on stderr and "
+        "recorded in the json and the report, so that --random-state SEED "
+        "repeats the run; with --store, the seed the store holds)",
     )
     group.add_argument(
         "--n-jobs",

@@ -68,6 +68,7 @@ from ._output import (
     save_figure,
     write_result,
 )
+from ._seed import record_seed
 from ._store import add_store_argument, opened_store
 
 __all__ = [
@@ -296,6 +297,24 @@ def load_dataset(spec):
     return X, y, f"{shape} ({source})"
 
 
+def dataset_source(spec):
+    """Where a data set of ``--datasets`` comes from, as a rerun needs it:
+    the loader or the generator with its parameters and seed, or the
+    file."""
+    if spec.data is not None:
+        path, _, target = spec.name.rpartition(":")
+        return f"the file {path}, its column {target!r} the target"
+    if spec.seed is None:
+        loader = DATASETS[spec.base][0]
+        return f"sklearn.datasets.{loader}(return_X_y=True)"
+    function, params, _ = GENERATED[spec.base]
+    args = ", ".join(f"{key}={value!r}" for key, value in params.items())
+    return (
+        f"sklearn.datasets.{function}({args}, random_state="
+        f"numpy.random.RandomState([0x{DATA_STREAM:X}, {spec.seed}]))"
+    )
+
+
 def list_datasets(stdout):
     """``--datasets list``: every name, its task and source."""
     width = max(len(name) for name in [*DATASETS, *GENERATED])
@@ -466,9 +485,10 @@ def add_arguments(parser):
 
 def _describe_cv(args, cv):
     if cv is None:
+        drawn = " (drawn)" if getattr(args, "random_state_origin", None) else ""
         return (
-            "5×2 block-regularized CV (BlockRegularized5x2CV), seeded per data "
-            f"set from --random-state {args.random_state}"
+            "5×2 block-regularized CV (BlockRegularized5x2CV), each data set "
+            f"seeded from --random-state {args.random_state}{drawn} and its name"
         )
     return repr(cv)
 
@@ -557,6 +577,11 @@ def run(args, *, stdout, stderr):
         "rope": args.rope,
         "random_state": args.random_state,
     }
+    record_seed(result, args, stderr)  # a seed drawn: said and recorded
+    described = (result.get("provenance") or {}).get("datasets") or {}
+    for spec in specs:  # the command line knows where each comes from
+        if spec.name in described:
+            described[spec.name]["source"] = dataset_source(spec)
     write_result(
         stdout,
         args.format,

@@ -28,6 +28,7 @@ from ._output import (
     save_figure,
     write_result,
 )
+from ._seed import record_seed
 from ._store import add_store_argument, opened_store
 
 __all__ = ["COMMAND", "result_to_csv", "result_to_dict", "run"]
@@ -107,6 +108,7 @@ def run(args, *, stdout, stderr):
         "alternative": args.alternative,
         "random_state": args.random_state,
     }
+    record_seed(result, args, stderr)  # a seed drawn: said and recorded
     write_result(
         stdout,
         args.format,

@@ -41,7 +41,13 @@ from ._args import (
 from ._data import MAX_FILE_BYTES, MAX_LINE_CHARS
 from ._estimators import no_current_directory_imports
 from ._output import dead_worker, dead_worker_message, printable
-from ._report import check_report_figures, check_report_path, write_report
+from ._report import (
+    check_report_figures,
+    check_report_layout,
+    check_report_path,
+    write_report,
+)
+from ._seed import resolve_seed
 from ._signals import interruptions, process_interruptions
 
 __all__ = ["SUBCOMMANDS", "build_parser", "main"]
@@ -248,8 +254,14 @@ def _run(subcommand, args, *, stdout, stderr):
     if figures is not None:
         if report is None:
             raise UsageError("--report-figures goes with --report FILE.tex")
-        figures = check_report_figures(figures, report[1])
+        figures = check_report_figures(figures, report[1], report[0])
+    layout = getattr(args, "report_layout", None)
+    if layout is not None:
+        if report is None:
+            raise UsageError("--report-layout goes with --report FILE.tex")
+        layout = check_report_layout(layout, report[1])
     check_family_options(args)
+    resolve_seed(args)  # the default: a seed drawn, recorded and said
     result = subcommand.run(args, stdout=stdout, stderr=stderr)
     if report is not None and result is not None:
         write_report(
@@ -259,6 +271,7 @@ def _run(subcommand, args, *, stdout, stderr):
             quiet=args.quiet,
             stderr=stderr,
             figures=figures,
+            layout=layout,
         )
     return result
 

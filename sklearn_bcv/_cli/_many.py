@@ -44,6 +44,7 @@ from ._output import (
     save_figure,
     write_result,
 )
+from ._seed import record_seed
 from ._store import add_store_argument, opened_store
 
 __all__ = ["COMMAND", "estimator_names", "result_to_csv", "result_to_dict", "run"]
@@ -322,6 +323,7 @@ def run(args, *, stdout, stderr):
     listed = "".join(
         f"  {name}: {est!r}\n".replace("\n ", "\n   ") for name, est in named
     )
+    record_seed(result, args, stderr)  # a seed drawn: said and recorded
     write_result(
         stdout,
         args.format,

@@ -20,6 +20,7 @@ __all__ = [
     "REPORT_SUFFIXES",
     "add_report_option",
     "check_report_figures",
+    "check_report_layout",
     "check_report_path",
     "write_report",
 ]
@@ -53,8 +54,18 @@ def add_report_option(parser):
         metavar="DIR",
         default=None,
         help="with --report FILE.tex: write the report's figures as PDF files "
-        "in DIR (created if missing; a path relative to the document, of "
-        "letters, digits, '.', '_', '-' and '/'), which the report includes",
+        "in DIR (created if missing; relative to the report's file, as the "
+        "document that inputs it reaches them: letters, digits, '.', '_', '-' "
+        "and '/'), which the report includes",
+    )
+    parser.add_argument(
+        "--report-layout",
+        choices=("onecolumn", "twocolumn"),
+        default=None,
+        help="with --report FILE.tex: the article it is set for (10 pt): "
+        "tables and figures fit its line at print size, none of their text "
+        "below 7 pt; in two columns a table or figure too wide for a column "
+        "spans the page (default: onecolumn)",
     )
 
 
@@ -114,12 +125,13 @@ def check_report_path(text):
     return path, REPORT_SUFFIXES[suffix]
 
 
-def check_report_figures(text, format):
+def check_report_figures(text, format, report=None):
     """The directory of ``--report-figures`` (None without it), checked
-    before any fit: for a LaTeX report only, a path LaTeX reads back, where
-    files can be created (tried for real, in the directory or, when it is
-    still to be made, in the nearest existing one above it: ``/proc`` or a
-    read-only file system fail here, not after the fits)."""
+    before any fit: for a LaTeX report only, a path LaTeX reads back,
+    relative to the folder of ``report`` (the report's file) when given,
+    where files can be created (tried for real, in the directory or, when
+    it is still to be made, in the nearest existing one above it: ``/proc``
+    or a read-only file system fail here, not after the fits)."""
     if text is None:
         return None
     if format != "latex":
@@ -134,9 +146,12 @@ def check_report_figures(text, format):
         directory = check_figures_directory(text)
     except ValueError as exc:
         raise UsageError(f"--report-figures: {exc}") from None
-    if directory.exists() and not directory.is_dir():
-        raise UsageError(f"--report-figures: {text} exists and is not a directory")
-    existing = directory
+    where = directory
+    if report is not None and not directory.is_absolute():
+        where = Path(report).parent / directory
+    if where.exists() and not where.is_dir():
+        raise UsageError(f"--report-figures: {where} exists and is not a directory")
+    existing = where
     while not existing.exists() and existing != existing.parent:
         existing = existing.parent
     try:
@@ -153,7 +168,29 @@ def check_report_figures(text, format):
     return directory
 
 
-def write_report(result, path, *, format=None, quiet=False, stderr=None, figures=None):
+def check_report_layout(layout, format):
+    """``--report-layout`` (None without it), checked before any fit: for a
+    LaTeX report only."""
+    if layout is None:
+        return None
+    if format != "latex":
+        raise UsageError(
+            "--report-layout sets a LaTeX report for its article: give it with "
+            "--report FILE.tex"
+        )
+    return layout
+
+
+def write_report(
+    result,
+    path,
+    *,
+    format=None,
+    quiet=False,
+    stderr=None,
+    figures=None,
+    layout=None,
+):
     """Write the report of ``result`` to ``path``, atomically.
 
     The report goes to a temporary file in the same directory, which then
@@ -174,17 +211,24 @@ def write_report(result, path, *, format=None, quiet=False, stderr=None, figures
         Where "report written to PATH" goes.
     figures : pathlib.Path, default=None
         The directory of the figures of a LaTeX report
-        (:func:`check_report_figures`).
+        (:func:`check_report_figures`), relative to the report's file (or
+        absolute).
+    layout : {"onecolumn", "twocolumn"}, default=None
+        The article a LaTeX report is set for (None: one column).
     """
+    from .._results._report import render_report
+
     path = Path(path)
     if format is None:
         format = REPORT_SUFFIXES.get(path.suffix.lower(), "text")
+    options = {} if layout is None else {"layout": layout}
     try:
-        text = (
-            result.report(format)
-            if figures is None
-            else result.report(format, figures=figures)
-        )
+        if figures is None:
+            text = result.report(format, **options)
+        else:  # the directory beside the report's file
+            text = render_report(
+                result, format, figures=figures, relative_to=path.parent, **options
+            )
     except OSError as exc:  # the directory of figures cannot be written
         raise CLIError(
             f"--report-figures: cannot write {figures}: "

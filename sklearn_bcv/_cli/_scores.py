@@ -60,6 +60,7 @@ from ._args import (
 )
 from ._data import _delimiter, open_bounded
 from ._output import check_plot_path, save_figure, write_result
+from ._seed import record_seed
 
 __all__ = ["COMMAND", "ScoreFile", "read_scores", "run"]
 
@@ -578,10 +579,12 @@ def add_arguments(parser):
     )
     comparison.add_argument(
         "--random-state",
-        default=0,
+        default=None,
         metavar="SEED",
         type=int_in(0, MAX_SEED, what=f"an integer in [0, {MAX_SEED}]"),
-        help="seed of the Bayesian tests' sampling (default: 0)",
+        help="seed of the Bayesian tests' sampling (default: one drawn at "
+        "random, said on stderr and recorded in the json and the report, so "
+        "that --random-state SEED repeats the run)",
     )
     add_output_arguments(
         parser,
@@ -674,6 +677,7 @@ def run(args, *, stdout, stderr):
         "rope": args.rope,
         "random_state": args.random_state,
     }
+    record_seed(result, args, stderr)  # a seed drawn: said and recorded
     write_result(
         stdout,
         args.format,

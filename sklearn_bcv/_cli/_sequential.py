@@ -27,6 +27,7 @@ from ._output import (
     save_figure,
     write_result,
 )
+from ._seed import record_seed
 
 __all__ = ["COMMAND", "result_to_csv", "result_to_dict", "run"]
 
@@ -209,6 +210,7 @@ def run(args, *, stdout, stderr):
         "scoring": args.scoring,
         "random_state": args.random_state,
     }
+    record_seed(result, args, stderr)  # a seed drawn: said and recorded
     write_result(
         stdout,
         args.format,

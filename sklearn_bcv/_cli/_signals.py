@@ -32,6 +32,12 @@ acts by the phase the command is in:
   the process: the status is the command's). No signal falls between the
   two -- not one that arrives while ``os._exit`` starts, nor while the
   system tears the process down, which a handler could no longer see.
+  Only the main thread blocks: a signal sent to the process in the
+  microseconds after the block may be handed by the kernel to a thread of
+  a native library (OpenBLAS's, which does not block it), whose handler
+  runs when that thread is next scheduled; the run then ends either with
+  the signal's line and status or with the command's status and no line
+  -- one of the two, never both, never a traceback.
 
 The worker processes of ``--n-jobs`` never see Ctrl-C themselves
 (:func:`shielded_children`): a terminal sends SIGINT to the whole process

@@ -65,6 +65,10 @@ def opened_store(args, stderr):
         raise UsageError(f"--store: {_reason(exc)}") from None
     except (OSError, ValueError) as exc:  # what the file holds, a lock
         raise CLIError(f"--store: {_reason(exc)}") from None
+    if isinstance(getattr(args, "random_state", None), int):
+        # The command's seed becomes the store's with its first fit (unless
+        # the store has one): the same command without --random-state resumes.
+        store.note_random_state(args.random_state)
     try:
         yield store
         call = getattr(store, "last_call", None)

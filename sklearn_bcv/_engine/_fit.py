@@ -353,12 +353,23 @@ def _run_with_progress(calls, n_jobs, progress, *, on_output=None, verbose=0):
             raise
         stream = Parallel(**options)(calls)
     outputs = []
-    for out in stream:
-        if on_output is not None:
-            on_output(out)
-        outputs.append(out)
-        if progress is not None:
-            progress.update(out["task"][0])
+    try:
+        for out in stream:
+            if on_output is not None:
+                on_output(out)
+            outputs.append(out)
+            if progress is not None:
+                progress.update(out["task"][0])
+    except BaseException:
+        # Raised here (Ctrl-C while a fit is kept, say), not inside joblib:
+        # closing the generator makes joblib abort its tasks and end its
+        # workers now. Left to the garbage collector, an interrupt that
+        # ends the program would keep it alive (the traceback holds the
+        # generator), waiting at exit for workers that may never finish.
+        close = getattr(stream, "close", None)
+        if close is not None:
+            close()
+        raise
     return outputs
 
 

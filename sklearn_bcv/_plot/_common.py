@@ -159,4 +159,18 @@ def legend_below(ax, *, ncol, own_figure):
     style = {"ncol": ncol, "fontsize": "small", "frameon": False}
     if own_figure:
         return ax.figure.legend(loc="outside lower center", **style)
-    return ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), **style)
+    # On the caller's figure (a report's, drawn for a paper's column), as
+    # many columns as its width holds.
+    fig = ax.figure
+    for columns in range(ncol, 0, -1):
+        style["ncol"] = columns
+        legend = ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), **style)
+        if columns == 1:
+            break
+        fig.draw_without_rendering()
+        # Centred under the axes, no wider than they are: it stays within
+        # the figure whatever the labels on their left.
+        if legend.get_window_extent().width <= ax.get_window_extent().width:
+            break
+        legend.remove()
+    return legend

@@ -450,7 +450,7 @@ class CriticalDifferenceDisplay:
             label, where, align = f"CD = {cd:.3f}", 1 + cd / 2, "center"
         else:
             self.cd_line_ = None
-            label, where, align = f"{self.test}, alpha = {self.alpha:g}", 1, "left"
+            label, where, align = f"{_title(self.test)}, α = {self.alpha:g}", 1, "left"
         self.cd_text_ = ax.text(
             where, cd_y + 0.06, label, ha=align, va="bottom", fontsize=small
         )
@@ -653,3 +653,13 @@ class CriticalDifferenceDisplay:
             groups=groups,
         )
         return display.plot(ax=ax, **plot_kwargs)
+
+
+def _title(test):
+    """A test's display name (a name the registry does not know, as is)."""
+    from ..stats._registry import declaration
+
+    try:
+        return declaration(test).title
+    except (KeyError, ValueError):
+        return str(test)

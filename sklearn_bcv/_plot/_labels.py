@@ -16,25 +16,9 @@ themselves for everything else (the groups, the control, their
 attributes).
 """
 
-from collections import Counter
-
-from .._results._text import escape_controls
+from .._results._text import MAX_LABEL_LENGTH, short_names, short_text
 
 __all__ = ["MAX_LABEL_LENGTH", "display_names", "display_text"]
-
-#: The most characters of a name a figure writes: a longer one keeps its
-#: first two thirds and last third around an ellipsis.
-MAX_LABEL_LENGTH = 40
-
-_ELLIPSIS = "\u2026"
-
-
-def _shortened(text, limit):
-    if len(text) <= limit:
-        return text
-    head = (limit - 1) * 2 // 3
-    tail = limit - 1 - head
-    return text[:head] + _ELLIPSIS + (text[-tail:] if tail else "")
 
 
 def display_text(text, *, limit=MAX_LABEL_LENGTH):
@@ -50,7 +34,7 @@ def display_text(text, *, limit=MAX_LABEL_LENGTH):
     >>> len(display_text("x" * 10_000))
     40
     """
-    return _shortened(escape_controls(str(text)), limit).replace("$", r"\$")
+    return short_text(text, limit=limit).replace("$", r"\$")
 
 
 def display_names(names, *, limit=MAX_LABEL_LENGTH):
@@ -66,11 +50,5 @@ def display_names(names, *, limit=MAX_LABEL_LENGTH):
     >>> display_names(["a" * 60 + "z", "a" * 61 + "z"])[1][-3:]
     ' #2'
     """
-    names = [str(name) for name in names]
-    labels = [display_text(name, limit=limit) for name in names]
-    counts = Counter(labels)
-    for i, label in enumerate(labels):
-        if counts[label] > 1:
-            suffix = f" #{i + 1}"
-            labels[i] = display_text(names[i], limit=limit - len(suffix)) + suffix
-    return labels
+    # The dollar escaped after the shortening: it is one character drawn.
+    return [label.replace("$", r"\$") for label in short_names(names, limit=limit)]

@@ -6,6 +6,7 @@ from numbers import Real
 import numpy as np
 
 from .._compat import check_matplotlib_support
+from .._results._roles import probability
 from ..stats import available_tests
 from ..stats._registry import declaration
 from ._common import check_result, score_name_of
@@ -14,7 +15,20 @@ from ._validate import check_bool_matrix, check_matrix_size, check_names
 
 __all__ = ["SignificanceMatrixDisplay"]
 
-_KINDS = ("pvalue", "reject", "probability")
+_KINDS = ("pvalue", "reject", "probability", "decision")
+
+#: The colours of the decisions of a Bayesian test (``kind="decision"``):
+#: the row better, the column better, both equivalent within the rope.
+_DECISION_COLORS = {
+    "row": (0.129, 0.400, 0.675),
+    "column": (0.698, 0.094, 0.169),
+    "rope": (0.106, 0.471, 0.216),
+}
+_DECISION_LABELS = {
+    "row": "row (A) better",
+    "column": "column (B) better",
+    "rope": "neither better (rope)",
+}
 
 _CORRECTION_NAMES = {
     "holm": "Holm",
@@ -39,25 +53,19 @@ def _text_floor(alpha):
 
 
 def _format_pvalue(p, alpha):
-    """A short p-value: ``<0.001``, ``0.004``, ``0.084``, ``0.63``, ``1``."""
+    """A p-value as the tables of a report write it (three decimals,
+    ``<0.001``, ``>0.999``; one format per quantity), with a finer floor
+    when ``alpha`` is below 0.001."""
     floor = _text_floor(alpha)
-    if p < floor:
-        return f"<{floor:g}"
-    if p < 1e-3:
-        return f"{p:.0e}"
-    if p < 0.1:
-        return f"{p:.3f}"
-    text = f"{p:.2f}"
-    return "1" if text == "1.00" else text
+    if floor < 1e-3 and p < 1e-3:
+        return f"<{floor:g}" if p < floor else f"{p:.0e}"
+    return probability(p)
 
 
 def _format_probability(p):
-    """A short probability: ``<0.001``, ``0.943``, ``>0.999``."""
-    if p < 1e-3:
-        return "<0.001"
-    if p > 0.999:
-        return ">0.999"
-    return f"{p:.3f}"
+    """A probability as the tables of a report write it: ``<0.001``,
+    ``0.943``, ``>0.999``."""
+    return probability(p)
 
 
 def _unmasked(values):
@@ -143,6 +151,13 @@ def _format_scores(scores):
     return [f"{score:.{decimals}f}" for score in scores]
 
 
+def _untested_rgb():
+    """The grey of the untested cells, as RGB."""
+    from matplotlib.colors import to_rgb
+
+    return np.array(to_rgb(_UNTESTED_COLOR))
+
+
 def _text_color(rgba):
     """Black on light cells, white on dark ones (relative luminance)."""
     r, g, b = rgba[:3]
@@ -154,15 +169,20 @@ class SignificanceMatrixDisplay:
 
     One cell per ordered pair of estimators (row = A, column = B): the
     adjusted p-value of a frequentist pairwise test (``kind="pvalue"``), its
-    decision (``kind="reject"``) or, for a Bayesian test, the posterior
-    probability that the row estimator is better than the column one
-    (``kind="probability"``). The colour changes where the decision does:
-    with the default colormaps, p-values below ``alpha`` are red to orange
-    and the others pale blue to white; probabilities beyond ``1 - alpha``
-    either way are saturated blue (row better) or red (row worse). The cells
-    without a test — the diagonal, pairs left out by a control or by a
-    one-sided alternative — are grey and blank. The estimators are ordered
-    best mean score first, with the mean score beside each name.
+    decision (``kind="reject"``) or, for a Bayesian test, its decision and
+    the probability of the decided outcome (``kind="decision"``, the
+    default of :meth:`from_result`) or the posterior probability that the
+    row estimator is better than the column one (``kind="probability"``).
+    The colour changes where the decision does: with the default colormaps,
+    p-values below ``alpha`` are red to orange and the others pale blue to
+    white; a Bayesian decision is blue (row better), red (column better) or
+    green (equivalent within the rope), darker as its probability nears 1,
+    and a pair without a decision is a pale tint of its likelier outcome;
+    the cell writes the probability of that outcome (in bold when decided).
+    The cells without a test — the diagonal, pairs left out by a control or
+    by a one-sided alternative — are grey and blank. The estimators are
+    ordered best first: by mean rank (``mean_ranks``) or by mean score, the
+    number beside each name.
 
     It is recommended to build the display with :meth:`from_result`.
 
@@ -188,8 +208,9 @@ class SignificanceMatrixDisplay:
         ``1 - alpha`` or below ``alpha`` (right without a rope only, where
         P(B better) = 1 - P(A better); with a rope, pass the test's
         decisions).
-    kind : {"pvalue", "reject", "probability"}, default="pvalue"
-        What ``values`` holds.
+    kind : {"pvalue", "reject", "probability", "decision"}, default="pvalue"
+        What ``values`` holds; ``"decision"``: P(A better), with
+        ``p_b_better`` (and ``p_rope``) beside it.
     test_name : str, default=None
         Name of the test, in the title.
     correction : str, default=None
@@ -200,6 +221,12 @@ class SignificanceMatrixDisplay:
         order the estimators; None keeps ``names`` order.
     score_name : str, default=None
         Name of the score (e.g. ``"accuracy"``), in the axis label.
+    p_b_better, p_rope : array-like of shape (k, k), default=None
+        ``kind="decision"``: P(B better) and P(equivalent within the rope)
+        (None: no rope, P(neither) = 1 - P(A better) - P(B better)).
+    mean_ranks : array-like of shape (k,), default=None
+        Mean rank of each estimator (1 = best): the order and the number
+        beside each name, instead of ``mean_scores``.
 
     Attributes
     ----------
@@ -258,6 +285,9 @@ class SignificanceMatrixDisplay:
         correction=None,
         mean_scores=None,
         score_name=None,
+        p_b_better=None,
+        p_rope=None,
+        mean_ranks=None,
     ):
         self.values = values
         self.names = names
@@ -269,6 +299,9 @@ class SignificanceMatrixDisplay:
         self.correction = correction
         self.mean_scores = mean_scores
         self.score_name = score_name
+        self.p_b_better = p_b_better
+        self.p_rope = p_rope
+        self.mean_ranks = mean_ranks
 
     def _check(self):
         """``(values, names, tested, reject, mean_scores)``, validated."""
@@ -309,7 +342,7 @@ class SignificanceMatrixDisplay:
         if reject is None:
             if self.kind == "pvalue":
                 reject = values < alpha
-            elif self.kind == "probability":
+            elif self.kind in ("probability", "decision"):
                 reject = (values > 1 - alpha) | (values < alpha)
             else:
                 reject = values
@@ -321,7 +354,56 @@ class SignificanceMatrixDisplay:
                     f"mean_scores must have shape (k,) = ({k},); got shape "
                     f"{mean_scores.shape}."
                 )
+        if self.mean_ranks is not None:
+            ranks = np.asarray(self.mean_ranks, dtype=float)
+            if ranks.shape != (k,):
+                raise ValueError(
+                    f"mean_ranks must have shape (k,) = ({k},); got shape "
+                    f"{ranks.shape}."
+                )
+        if self.kind == "decision":
+            self._outcomes = self._check_outcomes(values, tested, k)
         return values, names, tested, reject & tested, mean_scores
+
+    def _check_outcomes(self, values, tested, k):
+        """``(p_a, p_rope, p_b)`` of a decision matrix, checked."""
+        if self.p_b_better is None:
+            raise ValueError(
+                "kind='decision' needs p_b_better (and p_rope with a rope): the "
+                "decided outcome may be either estimator."
+            )
+        outcomes = [values]
+        for name, array in (("p_rope", self.p_rope), ("p_b_better", self.p_b_better)):
+            if array is None:  # no rope: the rest of the probability
+                outcomes.append(None)
+                continue
+            array = np.asarray(array, dtype=float)
+            if array.shape != (k, k):
+                raise ValueError(
+                    f"{name} must have the shape of values, ({k}, {k}); got shape "
+                    f"{array.shape}."
+                )
+            inside = np.isfinite(array) & (array >= 0) & (array <= 1)
+            if not inside[tested].all():
+                raise ValueError(
+                    f"{name} must hold probabilities in [0, 1] in every tested cell."
+                )
+            outcomes.append(array)
+        p_a, p_rope, p_b = outcomes
+        if p_rope is None:
+            p_rope = np.clip(1.0 - p_a - p_b, 0.0, 1.0)
+        return p_a, p_rope, p_b
+
+    def _decisions(self, p_a, p_rope, p_b):
+        """``(outcome, probability, decided)`` of every cell: the decided
+        outcome (``"row"``, ``"column"``, ``"rope"``) and its probability,
+        or the likelier outcome and its probability when none is decided."""
+        level = 1 - self.alpha
+        stacked = np.stack([p_a, p_b, p_rope])
+        likeliest = np.argmax(stacked, axis=0)
+        probability = np.take_along_axis(stacked, likeliest[None], axis=0)[0]
+        names = np.array(["row", "column", "rope"])[likeliest]
+        return names, probability, probability > level
 
     @staticmethod
     def _square(name, array, k):
@@ -338,7 +420,9 @@ class SignificanceMatrixDisplay:
     def _title(self):
         correction = _CORRECTION_NAMES.get(self.correction, self.correction)
         alpha = f"α = {self.alpha:g}"
-        if self.kind == "pvalue":
+        if self.kind == "decision":
+            what = f"decision when P > {1 - self.alpha:g}"
+        elif self.kind == "pvalue":
             what = (
                 f"{correction}-adjusted p-values, {alpha}"
                 if correction
@@ -361,6 +445,10 @@ class SignificanceMatrixDisplay:
         colorbar=True,
         sort=True,
         values_format=None,
+        column_labels="names",
+        row_labels=True,
+        cell_fontsize=None,
+        title=None,
     ):
         """Draw the heat map.
 
@@ -384,7 +472,20 @@ class SignificanceMatrixDisplay:
         values_format : str, default=None
             Format specification of the p-values and probabilities written
             in the cells (e.g. ``".2g"``); None writes them compactly
-            (``<0.001``, ``0.004``, ``0.63``, ``>0.999``).
+            as a report's tables do (``<0.001``, ``0.004``, ``0.630``,
+            ``>0.999``).
+        column_labels : {"names", "numbers"}, default="names"
+            ``"numbers"`` labels the columns 1 to k and numbers the rows'
+            names alike (``1 forest (0.950)``), so long names take no room
+            under the heat map (the layout of a paper's column).
+        row_labels : bool, default=True
+            Whether to write the names beside the rows; False numbers them
+            only (a panel beside another that names them).
+        cell_fontsize : float or str, default=None
+            Size of the values in the cells; None: ``"medium"`` up to 6
+            estimators, ``"small"`` beyond.
+        title : str, default=None
+            The title; None: the test and what the cells hold (two lines).
 
         Returns
         -------
@@ -399,13 +500,18 @@ class SignificanceMatrixDisplay:
         values, names, tested, reject, mean_scores = self._check()
         k = len(names)
         order = np.arange(k)
-        if sort and mean_scores is not None:
+        ranks = None if self.mean_ranks is None else np.asarray(self.mean_ranks, float)
+        if sort and ranks is not None:
+            order = np.argsort(ranks, kind="stable")
+        elif sort and mean_scores is not None:
             order = np.argsort(-mean_scores, kind="stable")
         grid = np.ix_(order, order)
         values, tested, reject = values[grid], tested[grid], reject[grid]
         drawn = display_names(names)  # drawable text of the names
         labels = [drawn[j] for j in order]
-        if mean_scores is not None:
+        if ranks is not None:
+            labels = [f"{label} ({ranks[j]:.2f})" for label, j in zip(labels, order)]
+        elif mean_scores is not None:
             scores = _format_scores(mean_scores)
             labels = [f"{label} ({scores[j]})" for label, j in zip(labels, order)]
 
@@ -414,37 +520,65 @@ class SignificanceMatrixDisplay:
             _, ax = plt.subplots(figsize=(side + 1.6, side), layout="constrained")
         fig = ax.figure
 
-        if self.kind == "pvalue":
-            norm = _pvalue_norm(self.alpha)
-        elif self.kind == "probability":
-            norm = _probability_norm(self.alpha)
+        if self.kind == "decision":
+            outcome, prob, decided = self._decisions(
+                *(array[grid] for array in self._outcomes)
+            )
+            colors = self._decision_colors(outcome, prob, decided, tested)
+            self.im_ = ax.imshow(colors, interpolation="nearest")
+            texts = [
+                self._cell_text(prob[i, j], values_format)
+                for i, j in zip(*np.nonzero(tested))
+            ]
+            reject = decided & tested
         else:
-            norm = mpl.colors.BoundaryNorm([-0.5, 0.5, 1.5], 2)
-        cmap = _default_cmap(self.kind) if cmap is None else cmap
-        cmap = mpl.colormaps[cmap] if isinstance(cmap, str) else cmap
-        cmap = cmap.with_extremes(bad=_UNTESTED_COLOR)
-        # Untested cells are NaN, drawn in the colormap's "bad" colour.
-        drawn = np.ma.masked_invalid(np.where(tested, values.astype(float), np.nan))
-        self.im_ = ax.imshow(drawn, cmap=cmap, norm=norm, interpolation="nearest")
+            if self.kind == "pvalue":
+                norm = _pvalue_norm(self.alpha)
+            elif self.kind == "probability":
+                norm = _probability_norm(self.alpha)
+            else:
+                norm = mpl.colors.BoundaryNorm([-0.5, 0.5, 1.5], 2)
+            cmap = _default_cmap(self.kind) if cmap is None else cmap
+            cmap = mpl.colormaps[cmap] if isinstance(cmap, str) else cmap
+            cmap = cmap.with_extremes(bad=_UNTESTED_COLOR)
+            # Untested cells are NaN, drawn in the colormap's "bad" colour.
+            drawn = np.ma.masked_invalid(np.where(tested, values.astype(float), np.nan))
+            self.im_ = ax.imshow(drawn, cmap=cmap, norm=norm, interpolation="nearest")
+            colors = self.im_.to_rgba(drawn)
+            texts = [
+                self._cell_text(values[i, j], values_format)
+                for i, j in zip(*np.nonzero(tested))
+            ]
 
         self.text_ = np.full((k, k), None, dtype=object)
         if annotate:
-            colors = self.im_.to_rgba(drawn)
-            for i, j in zip(*np.nonzero(tested)):
+            for (i, j), text in zip(zip(*np.nonzero(tested)), texts):
                 self.text_[i, j] = ax.text(
                     j,
                     i,
-                    self._cell_text(values[i, j], values_format),
+                    text,
                     ha="center",
                     va="center",
                     color=_text_color(colors[i, j]),
                     fontweight="bold" if reject[i, j] else "normal",
-                    fontsize="medium" if k <= 6 else "small",
+                    fontsize=cell_fontsize or ("medium" if k <= 6 else "small"),
                 )
 
-        ax.set_xticks(np.arange(k), labels=labels)
-        ax.set_yticks(np.arange(k), labels=labels)
-        if k > 3 or max(len(label) for label in labels) > 12:
+        if column_labels not in ("names", "numbers"):
+            raise ValueError(
+                f"column_labels must be 'names' or 'numbers'; got {column_labels!r}."
+            )
+        numbers = [str(i + 1) for i in range(k)]
+        if column_labels == "numbers":
+            ax.set_xticks(np.arange(k), labels=numbers)
+            rows = [f"{i + 1}  {label}" for i, label in enumerate(labels)]
+        else:
+            ax.set_xticks(np.arange(k), labels=labels)
+            rows = labels
+        ax.set_yticks(np.arange(k), labels=rows if row_labels else numbers)
+        if column_labels == "names" and (
+            k > 3 or max(len(label) for label in labels) > 12
+        ):
             plt.setp(
                 ax.get_xticklabels(), rotation=40, ha="right", rotation_mode="anchor"
             )
@@ -455,17 +589,69 @@ class SignificanceMatrixDisplay:
         ax.tick_params(which="minor", length=0)
         ax.spines[:].set_visible(False)
         score = (
-            f" (mean {self.score_name})"
+            " (mean rank)"
+            if ranks is not None
+            else f" (mean {self.score_name})"
             if self.score_name and mean_scores is not None
             else ""
         )
-        ax.set_ylabel(f"A{score}")
-        ax.set_xlabel(f"B{score}")
-        ax.set_title(self._title(), fontsize="medium")
+        ax.set_ylabel(f"A{score}" if row_labels else "A")
+        ax.set_xlabel(f"B{score}" if column_labels == "names" else "B")
+        ax.set_title(self._title() if title is None else title, fontsize="medium")
 
-        self.colorbar_ = self._colorbar(fig, ax) if colorbar else None
+        self._numbered = column_labels == "numbers"
+        if self.kind == "decision":
+            self.colorbar_ = None
+            if colorbar:
+                self._decision_legend(ax)
+        else:
+            self.colorbar_ = self._colorbar(fig, ax) if colorbar else None
         self.figure_, self.ax_, self.order_ = fig, ax, order
         return self
+
+    def _decision_colors(self, outcome, prob, decided, tested):
+        """RGBA of every cell: the outcome's colour, deep (0.55 to 1 of it,
+        as its probability goes from 1 - alpha to 1) when decided, a pale
+        tint (0.10 to 0.30) of the likelier outcome when not; grey when
+        untested."""
+        level = 1 - self.alpha
+        k = len(outcome)
+        rgba = np.ones((k, k, 4))
+        for i in range(k):
+            for j in range(k):
+                if not tested[i, j]:
+                    rgba[i, j, :3] = _untested_rgb()
+                    continue
+                p = float(prob[i, j])
+                if decided[i, j]:
+                    depth = 0.55 + 0.45 * (p - level) / max(1 - level, 1e-12)
+                else:
+                    depth = 0.10 + 0.20 * max(
+                        0.0, (p - 1 / 3) / max(level - 1 / 3, 1e-12)
+                    )
+                base = np.array(_DECISION_COLORS[outcome[i, j]])
+                rgba[i, j, :3] = 1.0 - depth * (1.0 - base)
+        return rgba
+
+    def _decision_legend(self, ax):
+        """The decisions' colours, beside the heat map."""
+        from matplotlib.patches import Patch
+
+        handles = [
+            Patch(facecolor=_DECISION_COLORS[key], label=_DECISION_LABELS[key])
+            for key in ("row", "column", "rope")
+        ]
+        handles.append(Patch(facecolor=(0.93, 0.93, 0.93), label="no decision (pale)"))
+        self.legend_ = ax.legend(
+            handles=handles,
+            loc="upper center",
+            bbox_to_anchor=(0.5, -0.12 if self._numbered else -0.35),
+            ncol=2,
+            frameon=False,
+            fontsize="small",
+            title=f"decided when P > {1 - self.alpha:g}",
+            title_fontsize="small",
+        )
 
     def _cell_text(self, value, values_format):
         if self.kind == "reject":
@@ -517,11 +703,15 @@ class SignificanceMatrixDisplay:
             :func:`~sklearn_bcv.compare_many_predictions`.
         test : str, default=None
             A pairwise test of ``result.pairwise``; None is the first.
-        kind : {"pvalue", "reject", "probability"}, default=None
+        kind : {"pvalue", "reject", "probability", "decision"}, default=None
             What to draw: the adjusted p-values (``pvalue_adjusted``), the
-            decisions (``reject``) or P(A better than B), A the row
-            (``p_a_better``, Bayesian tests only). None is ``"pvalue"`` for
-            a frequentist test and ``"probability"`` for a Bayesian one.
+            decisions (``reject``), or, of a Bayesian test, its decisions
+            with the probability of the decided outcome (``"decision"``) or
+            P(A better than B), A the row (``p_a_better``). None is
+            ``"pvalue"`` for a frequentist test and ``"decision"`` for a
+            Bayesian one. The title names the test by its display name;
+            the estimators are ordered by mean rank when the result has
+            them (across data sets), else by mean score.
         ax : matplotlib Axes, default=None
             Axes to draw on; None makes a new figure.
         **plot_kwargs : dict
@@ -553,7 +743,7 @@ class SignificanceMatrixDisplay:
         table = pairwise[test]
         bayesian = declaration(test).bayesian
         if kind is None:
-            kind = "probability" if bayesian else "pvalue"
+            kind = "decision" if bayesian else "pvalue"
         if kind not in _KINDS:
             raise ValueError(
                 f"kind must be None or one of {', '.join(map(repr, _KINDS))}; "
@@ -564,12 +754,16 @@ class SignificanceMatrixDisplay:
                 f"{test} is Bayesian: it gives posterior probabilities, not "
                 "p-values; use kind='probability' or kind='reject'."
             )
-        if kind == "probability" and not bayesian:
+        if kind in ("probability", "decision") and not bayesian:
             raise ValueError(
                 f"{test} gives p-values, not posterior probabilities; use "
                 "kind='pvalue' or kind='reject'."
             )
-        field = {"pvalue": "pvalue_adjusted", "probability": "p_a_better"}
+        field = {
+            "pvalue": "pvalue_adjusted",
+            "probability": "p_a_better",
+            "decision": "p_a_better",
+        }
         values = table[field.get(kind, "reject")]
         display = cls(
             values,
@@ -578,9 +772,12 @@ class SignificanceMatrixDisplay:
             tested=table.get("tested", None),
             reject=table.get("reject", None),
             kind=kind,
-            test_name=test,
+            test_name=declaration(test).title,
             correction=None if bayesian else table.get("correction", None),
             mean_scores=result.get("mean_scores", None),
             score_name=score_name_of(result, default=None),
+            p_b_better=table.get("p_b_better", None) if kind == "decision" else None,
+            p_rope=table.get("p_rope", None) if kind == "decision" else None,
+            mean_ranks=result.get("mean_ranks", None),
         )
         return display.plot(ax=ax, **plot_kwargs)

@@ -5,6 +5,7 @@ from numbers import Integral
 import numpy as np
 
 from .._compat import check_matplotlib_support
+from .._results._roles import probability
 from ._common import check_result, pair_labels, pair_names
 from ._validate import check_probabilities
 
@@ -263,7 +264,7 @@ class PosteriorSimplexDisplay:
             )
             probability_texts.append(
                 ax.annotate(
-                    f"P = {p:.3f}",
+                    f"P = {probability(p)}",
                     xytext=(0, offset - 2 if top else offset - 14),
                     va="bottom" if top else "top",
                     fontsize="small",
@@ -278,7 +279,12 @@ class PosteriorSimplexDisplay:
         ax.set_aspect("equal")
         ax.set_axis_off()
         rope = "" if self.rope is None else f" (rope = {self.rope:g})"
-        ax.set_title(f"Posterior of {name_a} vs {name_b}{rope}", fontsize="medium")
+        title = f"Posterior of {name_a} vs {name_b}{rope}"
+        if len(str(name_a)) + len(str(name_b)) > 16:  # long names: two lines
+            title = f"Posterior of {name_a}\nvs {name_b}{rope}"
+        # Above the labels of the top corner, which sit outside the triangle
+        # at a distance in points (not in data units).
+        ax.set_title(title, fontsize="medium", pad=14)
 
         self.corner_texts_ = tuple(corner_texts)
         self.probability_texts_ = tuple(probability_texts)

@@ -22,12 +22,16 @@ from ._text import format_number
 
 __all__ = [
     "ALPHA",
+    "Choice",
     "the",
     "Figure",
+    "FigurePanels",
+    "FloatsHere",
     "Heading",
     "Items",
     "Math",
     "Paragraph",
+    "Ref",
     "References",
     "Table",
     "Text",
@@ -59,11 +63,14 @@ class Math:
     it would lose its LaTeX, so formatting one is an error.
     """
 
-    __slots__ = ("latex", "plain")
+    __slots__ = ("latex", "plain", "table")
 
-    def __init__(self, latex, plain):
+    def __init__(self, latex, plain, table=None):
         self.latex = str(latex)
         self.plain = str(plain)
+        # In a table (8 pt) a sub- or superscript would be 6 pt: the table
+        # form sets it at 7 pt (e.g. ``d_{\mbox{\scriptsize$z$}}``).
+        self.table = self.latex if table is None else str(table)
 
     def __add__(self, other):
         return Text(self, other)
@@ -89,9 +96,40 @@ class Math:
     __hash__ = None
 
 
+class Ref:
+    """A reference to a table or a figure of the report (its block): LaTeX
+    writes ``Table~\\ref{label}``, the other formats ``Table 3``, numbered
+    in the order the report shows them.
+
+    Joined to strings with ``+`` it makes a :class:`Text`.
+    """
+
+    __slots__ = ("target",)
+
+    def __init__(self, target):
+        self.target = target
+
+    def __add__(self, other):
+        return Text(self, other)
+
+    def __radd__(self, other):
+        return Text(other, self)
+
+    def __str__(self):
+        return "the table" if isinstance(self.target, Table) else "the figure"
+
+    def __format__(self, spec):
+        raise TypeError("a Ref joins a text with +, not inside an f-string")
+
+    def __eq__(self, other):
+        return isinstance(other, Ref) and other.target is self.target
+
+    __hash__ = None
+
+
 class Text:
-    """Plain strings and :class:`Math` pieces, in order (``str()``: the
-    plain text)."""
+    """Plain strings, :class:`Math` pieces and :class:`Ref` pieces, in order
+    (``str()``: the plain text)."""
 
     __slots__ = ("pieces",)
 
@@ -100,7 +138,7 @@ class Text:
         for piece in pieces:
             if isinstance(piece, Text):
                 flat.extend(piece.pieces)
-            elif isinstance(piece, Math):
+            elif isinstance(piece, Math | Ref):
                 flat.append(piece)
             elif piece is not None and str(piece):
                 flat.append(str(piece))
@@ -128,8 +166,9 @@ class Text:
 
     @property
     def plain(self):
-        """The text when it holds no :class:`Math` piece, else None."""
-        if any(isinstance(piece, Math) for piece in self.pieces):
+        """The text when it holds no :class:`Math` or :class:`Ref` piece,
+        else None."""
+        if any(isinstance(piece, Math | Ref) for piece in self.pieces):
             return None
         return "".join(self.pieces)
 
@@ -208,6 +247,14 @@ class Table:
         the format draws rules.
     label_columns : int, default=1
         How many leading columns label the rows.
+    intro : str or Text, default=None
+        What the table gives, as the running text introduces it before the
+        tables ("Table 3 gives the mean score ..."): a phrase, its details
+        (marks, corrections) in the caption.
+    names : sequence of str, default=()
+        The estimators' names the table shows (in its header or its
+        cells): LaTeX may turn them upright in the header, or abbreviate
+        them with a legend, to fit the table to the line.
     """
 
     def __init__(
@@ -222,6 +269,8 @@ class Table:
         notes=(),
         rules=(),
         label_columns=1,
+        intro=None,
+        names=(),
     ):
         self.header = [_text(h) for h in header]
         self.rows = [[_text(c) for c in row] for row in rows]
@@ -232,6 +281,15 @@ class Table:
         self.notes = [_text(note) for note in notes]
         self.rules = set(rules)
         self.label_columns = int(label_columns)
+        self.intro = None if intro is None else _text(intro)
+        self.names = [str(name) for name in names]
+
+    def introduce(self, *pieces):
+        """Set :attr:`intro` to ``pieces`` joined: what the block gives, as
+        the running text says it after its number ("the mean score of each
+        estimator on each data set"); returns the block."""
+        self.intro = Text(*pieces)
+        return self
 
     def accept(self, renderer):
         return renderer.table(self)
@@ -256,22 +314,133 @@ class Figure:
         (``"critical-difference"``): the end of its LaTeX ``\\label`` and of
         its file name. None: ``"figure"``.
     size : (float, float), default=(6.4, 3.6)
-        Its size in inches.
+        Its size in inches on a web page (HTML).
+    height : float or callable, default=None
+        Its height in inches when LaTeX sets it at a given width (the
+        line, or the page): a number, a function of the width, or None
+        (``size``'s proportions).
+    width : {"line", "page"}, default="line"
+        What it spans in a two-column article: a column, or the page
+        (``figure*``).
+    max_width : float, default=None
+        The widest it is drawn, in inches (narrower than the line, it is
+        centred); None: the line.
+    intro : str or Text, default=None
+        Its introduction in the running text (as :class:`Table`'s).
 
     HTML reports draw it as inline SVG, LaTeX reports (given a directory
     of figures) as a PDF file they include; text and Markdown leave it out.
     """
 
-    def __init__(self, caption, display, source, params=None, *, label=None, size=None):
+    def __init__(
+        self,
+        caption,
+        display,
+        source,
+        params=None,
+        *,
+        label=None,
+        size=None,
+        height=None,
+        width="line",
+        max_width=None,
+        intro=None,
+    ):
         self.caption = _text(caption)
         self.display = display
         self.source = source
         self.params = dict(params or {})
         self.label = str(label or "figure")
         self.size = tuple(size or (6.4, 3.6))
+        self.height = height
+        self.width = width
+        self.max_width = max_width
+        self.intro = None if intro is None else _text(intro)
+
+    introduce = Table.introduce
+
+    def height_at(self, width):
+        """Its height in inches when set ``width`` inches wide."""
+        if callable(self.height):
+            return float(self.height(width))
+        if self.height is not None:
+            return float(self.height)
+        return self.size[1] * width / self.size[0]
 
     def accept(self, renderer):
         return renderer.figure(self)
+
+
+class Choice:
+    """Blocks a report writes in one of two forms: ``full`` (text,
+    Markdown, HTML: no page to fill) or ``compact`` (LaTeX: a paper's
+    pages), e.g. one table of every test's pairs instead of a table per
+    test."""
+
+    def __init__(self, full, compact):
+        self.full = list(full)
+        self.compact = list(compact)
+
+    def accept(self, renderer):  # pragma: no cover - expanded by render()
+        return None
+
+
+class FloatsHere:
+    """Where a LaTeX report sets the tables and figures that come after it
+    in the report (with their introductions), so that LaTeX can place them
+    on the pages of the text that follows instead of pages of floats alone;
+    the other formats keep them where they are."""
+
+    def accept(self, renderer):
+        return None
+
+
+class FigurePanels(Figure):
+    """Several Displays of one result side by side in one figure (one float,
+    one caption): the panels of a grid whose number of columns depends on
+    the width it is drawn at.
+
+    Parameters
+    ----------
+    caption : str or Text
+    panels : list of (str, dict)
+        Each panel's Display (its public name) and the other keyword
+        arguments of its ``from_result``, in reading order (left to right,
+        then top to bottom).
+    source : object
+        What every ``from_result`` is called with (the result).
+    columns : callable
+        The number of columns of the grid at a width in inches.
+    row_height : float
+        The height of a row of panels, inches.
+    first_column : dict, default=None
+        Keyword arguments of the panels of the first column only (their row
+        labels, which the others leave out).
+    label, size, width, max_width, intro
+        As for :class:`Figure`.
+    """
+
+    def __init__(
+        self,
+        caption,
+        panels,
+        source,
+        *,
+        columns,
+        row_height,
+        first_column=None,
+        **kwargs,
+    ):
+        super().__init__(caption, panels[0][0], source, **kwargs)
+        self.panels = [(display, dict(params)) for display, params in panels]
+        self.columns = columns
+        self.row_height = float(row_height)
+        self.first_column = dict(first_column or {})
+        self.height = self._height
+
+    def _height(self, width):
+        n_columns = max(1, min(len(self.panels), int(self.columns(width))))
+        return self.row_height * -(-len(self.panels) // n_columns)
 
 
 # --------------------------------------------------------------------------
@@ -427,6 +596,16 @@ def fixed(value, decimals):
 # Renderers
 
 
+def _drawn_with():
+    """The sentence saying which matplotlib drew the figures (part of the
+    software a rerun needs)."""
+    try:
+        import matplotlib
+    except ImportError:  # pragma: no cover - no figure is drawn without it
+        return Text()
+    return Text(f"The figures were drawn with matplotlib {matplotlib.__version__}.")
+
+
 class Renderer:
     """Writes blocks in one format (a subclass per format).
 
@@ -443,22 +622,98 @@ class Renderer:
     figures : object, default=None
         What draws the figures (:class:`~._figures.FigureMaker`); None
         leaves them out.
+    layout : {"onecolumn", "twocolumn"}, default="onecolumn"
+        The page LaTeX sets the tables and figures for.
     """
 
     #: The mark of a cell of ``Table.marked``.
     dagger = "†"
 
-    def __init__(self, *, label_prefix="", figures=None):
+    #: Whether :class:`Choice` blocks take their compact form.
+    compact = False
+
+    def __init__(self, *, label_prefix="", figures=None, layout="onecolumn"):
         self.label_prefix = label_prefix
         self.figures = figures
+        self.layout = layout
 
     def render(self, blocks):
-        """The text of ``blocks``."""
+        """The text of ``blocks``: the tables and figures numbered first
+        (a :class:`Ref` may come before its target), each run of them
+        after one paragraph of their introductions."""
         self.out = []
+        blocks = [
+            b
+            for block in blocks
+            for b in (
+                (block.compact if self.compact else block.full)
+                if isinstance(block, Choice)
+                else [block]
+            )
+        ]
+        self._number_floats(blocks)
         self.begin()
-        for block in blocks:
+        for block in self._introduced(blocks):
             block.accept(self)
         return self.end()
+
+    def draws_figures(self):
+        """Whether this renderer shows the figures (then they are numbered
+        and introduced)."""
+        return False
+
+    def _shown(self, block):
+        return isinstance(block, Table) or (
+            isinstance(block, Figure) and self.draws_figures()
+        )
+
+    def _number_floats(self, blocks):
+        """``self.floats``: block id -> ``(kind, number)``, tables and the
+        figures shown, in order."""
+        self.floats = {}
+        counts = {"Table": 0, "Figure": 0}
+        for block in blocks:
+            if self._shown(block):
+                kind = "Table" if isinstance(block, Table) else "Figure"
+                counts[kind] += 1
+                self.floats[id(block)] = (kind, counts[kind])
+
+    def _introduced(self, blocks):
+        """``blocks`` with, before each run of tables and figures, one
+        paragraph of the introductions of those shown."""
+        out, run = [], []
+        for block in [*blocks, None]:
+            if isinstance(block, Table | Figure):
+                run.append(block)
+                continue
+            shown = [b for b in run if b.intro is not None and self._shown(b)]
+            if shown:
+                text = Text()
+                for i, b in enumerate(shown):
+                    text += Text("; " if i else "", Ref(b), " " if i else " gives ")
+                    text += b.intro
+                text += "."
+                if any(isinstance(b, Figure) for b in shown):
+                    text += Text(" ", _drawn_with())
+                out.append(Paragraph(text))
+            out += run
+            run = []
+            if block is not None:
+                out.append(block)
+        return out
+
+    def ref(self, piece):
+        """A :class:`Ref`: ``Table 3`` (LaTeX writes its ``\\ref``)."""
+        kind, number = self.floats.get(id(piece.target), (None, None))
+        if kind is None:
+            return self.escape(str(piece))
+        return self.escape(f"{kind} {number}")
+
+    def caption(self, block):
+        """The caption of a table or figure, after its number."""
+        kind, number = self.floats.get(id(block), (None, None))
+        text = self.write(block.caption)
+        return text if kind is None else f"{self.escape(f'{kind} {number}.')} {text}"
 
     def escape(self, text):  # pragma: no cover - every format has its own
         raise NotImplementedError
@@ -472,7 +727,11 @@ class Renderer:
         :class:`Math` pieces as the format writes them."""
         pieces = text.pieces if isinstance(text, Text) else (str(text),)
         return "".join(
-            self.math(piece) if isinstance(piece, Math) else self.escape(piece)
+            self.math(piece)
+            if isinstance(piece, Math)
+            else self.ref(piece)
+            if isinstance(piece, Ref)
+            else self.escape(piece)
             for piece in pieces
         )
 

@@ -14,7 +14,11 @@ from ..stats._ties import scores_precision
 from ..stats._utils import stable_mean
 from ._attainable import fixed_note
 from ._blocks import (
+    ALPHA,
+    Choice,
     Figure,
+    FigurePanels,
+    FloatsHere,
     Heading,
     Math,
     Paragraph,
@@ -25,6 +29,7 @@ from ._blocks import (
     count,
     decimals_of,
     fixed,
+    level_is,
     names_list,
     num,
     the,
@@ -40,6 +45,7 @@ from ._incomplete import (
 from ._incomplete import summary_lines as incomplete_summary_lines
 from ._methods import (
     Bibliography,
+    adjusted_name,
     estimators_sentence,
     fits_sentence,
     pairwise_settings_sentence,
@@ -66,10 +72,19 @@ from ._roles import (
     posthoc_sentence,
     probability,
     ranking_content,
+    rope_of,
     verdict_blocks,
 )
 from ._rows import TEST_COLUMNS, pair_row, test_row, with_extra_columns
-from ._text import format_number, join_lines, shared_ranks, text_table
+from ._settings import settings_text
+from ._study import (
+    datasets_table,
+    per_dataset_items,
+    per_dataset_tests,
+    seeds_sentence,
+    software_sentence,
+)
+from ._text import format_number, join_lines, shared_ranks, short_names, text_table
 from ._verdict import check_show, is_bayesian
 
 __all__ = ["BenchmarkResult", "build_datasets_result"]
@@ -630,10 +645,13 @@ def _report_blocks(result):
     k = len(names)
     alpha = result.alpha
     bibliography = Bibliography()
+    data_table = datasets_table(result)
     blocks = [
         Heading("Methods"),
-        *[Paragraph(p) for p in _methods(result, bibliography)],
+        *[Paragraph(p) for p in _methods(result, bibliography, data_table)],
     ]
+    if data_table is not None:
+        blocks.append(data_table)
     blocks += _auto_blocks(result.get("auto"))
     blocks += tests_blocks(
         tests_items(
@@ -641,7 +659,9 @@ def _report_blocks(result):
             bibliography,
             skipped=result.get("skipped_tests"),
         )
+        + per_dataset_items(result, bibliography)
     )
+    blocks.append(FloatsHere())  # LaTeX: the tables and figures from here on
     own = result._contributions()
     verdict = result.verdict
     what = f"the {k} estimators"
@@ -671,8 +691,15 @@ def _report_blocks(result):
     verdicts, tables = verdict_blocks(sentences, own, verdict.text)
     blocks += verdicts
     blocks += _effect_blocks(result, bibliography)
-    blocks += [Heading("Tables"), *_scores_tables(result)]
-    blocks += _pair_tables(result, own)
+    scores = _scores_tables(result)
+    if len(scores) > 1:
+        # A paper's pages: the sds are the bars of the figure of the scores
+        # per data set (the other formats give their table too).
+        scores = [scores[0], Choice(scores[1:], [])]
+    blocks += [Heading("Tables"), *scores]
+    pair_tables = _pair_tables(result, own)
+    combined = _all_pairs_table(result, own) if len(pair_tables) > 1 else None
+    blocks += pair_tables if combined is None else [Choice(pair_tables, [combined])]
     blocks += _per_dataset_tables(result)
     blocks += replicability_blocks(result, bibliography)
     blocks += tables
@@ -713,16 +740,21 @@ def _design_sentence(result, bibliography):
     cite = bibliography.cite(
         [ref for kind in sorted(kinds) for ref in SPLITTER_REFERENCES.get(kind, ())]
     )
-    how = "; ".join(part for part in (cv, seed_text(provenance), cite) if part)
+    seeded = any(
+        d.get("seed") is not None for d in (provenance.get("datasets") or {}).values()
+    )  # then a sentence of its own says how the seeds derive
+    seed = None if seeded else seed_text(provenance)
+    how = "; ".join(part for part in (cv, seed, cite) if part)
     return (
         f"Each estimator was fitted and scored on the splits of a {design} of "
         f"every data set ({what}; {how}), scoring {result.get('scoring')}."
     )
 
 
-def _methods(result, bibliography):
-    """The paragraphs of the methods: what was compared, how, and how it
-    was decided."""
+def _methods(result, bibliography, data_table=None):
+    """The paragraphs of the methods: what was compared, how (the data
+    sets, the seeds), how it was decided (every test's settings), and with
+    which software."""
     names, datasets = list(result.names), list(result.datasets)
     k, n = len(names), len(datasets)
     provenance = result.get("provenance")
@@ -750,12 +782,19 @@ def _methods(result, bibliography):
             "The estimators were ranked on each data set (1 = best; ties share "
             "their mean rank), and every data set counts as one observation."
         )
-    settings = pairwise_settings_sentence(result, bibliography)
-    return [
-        " ".join(first),
-        Text(" ".join(second) + (" " if second else ""), settings, " ")
-        + version_sentence(provenance),
-    ]
+    settings = pairwise_settings_sentence(result, bibliography, by_test=True)
+    paragraphs = [" ".join(first)]
+    seeds = seeds_sentence(result, data_table)
+    if seeds is not None:
+        paragraphs.append(seeds)
+    decided = Text(" ".join(second) + (" " if second else ""), settings)
+    each = settings_text(result, bibliography, seeded=seeds is None, with_rope=False)
+    if each is not None:
+        decided += Text(" ", each)
+    paragraphs.append(decided)
+    software = software_sentence(provenance)
+    paragraphs.append(software or version_sentence(provenance))
+    return paragraphs
 
 
 def _auto_blocks(auto):
@@ -787,10 +826,17 @@ def _auto_blocks(auto):
 
 #: How a table heads the kinds of effect sizes (LaTeX: the symbol in math).
 EFFECT_NAMES = {
-    "cohen_dz": Text("Cohen's ", Math("d_z", "d_z")),
+    "cohen_dz": Text("Cohen's ", Math("d_z", "d_z", r"d_{\mbox{\scriptsize$z$}}")),
     "cohen_d": Text("Cohen's ", Math("d", "d")),
     "cliff_delta": Text("Cliff's ", Math(r"\delta", "delta")),
     "akinshin_gamma": Text("Akinshin's ", Math(r"\gamma", "gamma")),
+}
+
+
+#: The symbol of each kind of effect size, in a table's header.
+EFFECT_SYMBOLS = {
+    kind: Text(*[piece for piece in name.pieces if isinstance(piece, Math)])
+    for kind, name in EFFECT_NAMES.items()
 }
 
 
@@ -826,6 +872,13 @@ def _effect_blocks(result, bibliography):
         return [fixed(v, places) for v in (effect.get("estimate"), lo, hi)]
 
     rows = []
+    position = {result.names[j]: n for n, j in enumerate(result._ranking())}
+    effects = sorted(
+        effects,
+        key=lambda e: sorted(
+            (position.get(e.get("a"), 0), position.get(e.get("b"), 0))
+        ),
+    )  # in the order of the estimators' mean ranks, as everywhere
     for e in effects:
         pair = (e.get("a"), e.get("b"))
         row = [*pair]
@@ -836,10 +889,12 @@ def _effect_blocks(result, bibliography):
             row.append(e.get("magnitude") or "-")
         rows.append(row)
     name = EFFECT_NAMES.get(kind, Text(str(kind)))
+    # The header names the kind by its symbol (the caption by its name).
+    symbol = EFFECT_SYMBOLS.get(kind, name)
     header = ["A", "B"]
     if standardised and differences:
         header += ["difference", "low", "high"]
-    header += [name, "low", "high"] if standardised else ["difference", "low", "high"]
+    header += [symbol, "low", "high"] if standardised else ["difference", "low", "high"]
     if standardised:
         header.append("magnitude")
     level = effects[0].get("confidence_level")
@@ -875,8 +930,10 @@ def _effect_blocks(result, bibliography):
     n = len(result.datasets)
     caveat = (
         f" With {n} data sets, bootstrap intervals are narrower than their "
-        "level (a 95% interval of a mean difference over 7 data sets held 88% "
-        "of the time in a simulation): read them as approximate."
+        "level (a 95% interval held 84% to 88% of the time over 7 data sets in "
+        "the simulation of sklearn_bcv's reproduction guide, “The mean "
+        "difference, one pair and all the pairs at once”): read them as "
+        "approximate."
         if n < SMALL_BOOTSTRAP and not asymptotic
         else ""
     )
@@ -896,7 +953,8 @@ def _effect_blocks(result, bibliography):
             caption=Text("Effect sizes (positive: A better): ", what, f"; {short}."),
             label="effect-sizes",
             label_columns=2,
-        ),
+            names=list(result.names),
+        ).introduce("the effect sizes with their intervals"),
     ]
 
 
@@ -916,9 +974,9 @@ def _marks_against(result, names):
         j for j in range(len(names)) if j != ref and reject[ref, j] and tested[ref, j]
     }
     what = "the control" if control else "the best (lowest mean rank)"
-    how = [name]
+    how = [the(declaration(name).title)]
     if test.get("correction"):
-        how.append(f"{test.correction} correction")
+        how.append(f"{adjusted_name(test.correction)} correction")
     if test.get("continuity"):
         how.append("critical difference with continuity correction")
     if marked:
@@ -962,12 +1020,17 @@ def _spread_of(result):
 def _scores_tables(result):
     """Mean score (± sd over the splits, up to :data:`MAX_INLINE_SD`
     estimators) per data set and estimator, and the mean scores and ranks;
-    the best of each row in bold. Beyond, the sds in a table of their own."""
-    names = list(result.names)
+    the best of each data set's row in bold (not the mean score over the
+    data sets: scores of different data sets are not compared). The
+    estimators in the order of their mean ranks, as everywhere in the
+    report. Beyond, the sds in a table of their own."""
+    order = result._ranking()
+    names = [result.names[j] for j in order]
     k = len(names)
     decimals = result._score_decimals()
-    scores = np.asarray(result.scores, dtype=float)
+    scores = np.asarray(result.scores, dtype=float)[:, order]
     sd = _split_sd(result)
+    sd = None if sd is None else sd[:, order]
     inline = sd is not None and k <= MAX_INLINE_SD
     sign = 1.0 if result.get("greater_is_better", True) else -1.0
     rows, bold = [], []
@@ -982,43 +1045,50 @@ def _scores_tables(result):
         bold += [(i, 1 + int(j)) for j in best]
         rows.append(row)
     i = len(rows)
-    mean_scores = np.asarray(result.mean_scores, dtype=float)
+    mean_scores = np.asarray(result.mean_scores, dtype=float)[order]
     rows.append(["mean score", *[fixed(v, decimals) for v in mean_scores]])
-    best = np.flatnonzero(sign * mean_scores == np.max(sign * mean_scores))
-    bold += [(i, 1 + int(j)) for j in best]
-    rows.append(["mean rank", *[f"{v:.3f}" for v in result.mean_ranks]])
-    best = np.flatnonzero(result.mean_ranks == np.min(result.mean_ranks))
+    mean_ranks = np.asarray(result.mean_ranks, dtype=float)[order]
+    rows.append(["mean rank", *[f"{v:.3f}" for v in mean_ranks]])
+    best = np.flatnonzero(mean_ranks == np.min(mean_ranks))
     bold += [(i + 1, 1 + int(j)) for j in best]
-    marked, note = _marks_against(result, names)
+    marked, note = _marks_against(result, list(result.names))
+    position = {j: n for n, j in enumerate(order)}
     caption = "Mean score" + (f" (± sd over {_spread_of(result)})" if inline else "")
     caption += (
-        " per data set and estimator, and the mean ranks (1 = best); the best"
-        " of each row in bold."
+        " per data set and estimator, the estimators by mean rank (1 = best); "
+        "the best of each data set in bold (the mean score over the data sets "
+        "is not compared)."
+    )
+    table = Table(
+        ["data set", *names],
+        rows,
+        caption=caption,
+        label="scores",
+        bold=bold,
+        marked={(i + 1, 1 + position[j]) for j in marked},
+        notes=[note] if note else [],
+        rules={i},
+        names=names,
     )
     tables = [
-        Table(
-            ["data set", *names],
-            rows,
-            caption=caption,
-            label="scores",
-            bold=bold,
-            marked={(i + 1, 1 + j) for j in marked},
-            notes=[note] if note else [],
-            rules={i},
+        table.introduce(
+            "the mean score of each estimator on each data set and the mean ranks"
         )
     ]
     if sd is not None and not inline:
+        sds = Table(
+            ["data set", *names],
+            [
+                [dataset, *[fixed(v, decimals) for v in sd[i]]]
+                for i, dataset in enumerate(result.datasets)
+            ],
+            caption=f"Standard deviation of the scores over {_spread_of(result)} "
+            "of each data set.",
+            label="scores-sd",
+            names=names,
+        )
         tables.append(
-            Table(
-                ["data set", *names],
-                [
-                    [dataset, *[fixed(v, decimals) for v in sd[i]]]
-                    for i, dataset in enumerate(result.datasets)
-                ],
-                caption=f"Standard deviation of the scores over {_spread_of(result)} "
-                "of each data set.",
-                label="scores-sd",
-            )
+            sds.introduce(f"their standard deviations over {_spread_of(result)}")
         )
     return tables
 
@@ -1031,10 +1101,13 @@ def _pair_tables(result, own):
     by_test = {}
     for name, table, a, b in result._compared_pairs():
         by_test.setdefault(name, (table, []))[1].append((a, b))
+    # The pairs in the order of the estimators' mean ranks (as everywhere).
+    position = {j: n for n, j in enumerate(result._ranking())}
     tables = []
     for name, (table, pairs) in by_test.items():
         if name in own:
             continue
+        pairs = sorted(pairs, key=lambda ab: sorted((position[ab[0]], position[ab[1]])))
         posthoc = name in result.tests
         if posthoc:
             compares = declaration(name).compares or "ranks"
@@ -1061,6 +1134,107 @@ def _pair_tables(result, own):
             )
         )
     return tables
+
+
+def _all_pairs_table(result, own):
+    """One table of every pair by every post hoc and pairwise test (a
+    paper's compact form of their tables): each test's deciding numbers —
+    a frequentist test's family-wise or adjusted p-value, a Bayesian test's
+    posterior probabilities — bold where it decides; None when a test has
+    its own content."""
+    names = list(result.names)
+    by_test = {}
+    for name, table, a, b in result._compared_pairs():
+        if name in own:
+            return None
+        by_test.setdefault(name, (table, set()))[1].add((a, b))
+    position = {j: n for n, j in enumerate(result._ranking())}
+    pairs = sorted(
+        {pair for _, tested in by_test.values() for pair in tested},
+        key=lambda ab: sorted((position[ab[0]], position[ab[1]])),
+    )
+    alpha = result.alpha
+    header, columns, described = ["A", "B"], [], []
+    for name, (table, _) in by_test.items():
+        title = declaration(name).title
+        short = _TEST_SHORT.get(name, title)
+        if is_bayesian(name):
+            rope = max(
+                [rope_of(r) for r in (table.get("results") or {}).values()] or [0.0]
+            )
+            fields = [("p_a_better", "P(A)")]
+            if rope > 0:
+                fields.append(("p_rope", "P(rope)"))
+            fields.append(("p_b_better", "P(B)"))
+            for field, label in fields:
+                header.append(f"{short} {label}")
+                columns.append((name, table, field, lambda v: v > 1 - alpha))
+            what = "posterior probabilities" + (
+                f", rope ±{rope:g}" if rope > 0 else ", no rope"
+            )
+        else:
+            adjusted = table.get("pvalue_adjusted")
+            correction = table.get("correction")
+            field = "pvalue" if adjusted is None else "pvalue_adjusted"
+            header.append(
+                f"{short} p" + (f" ({adjusted_name(correction)})" if correction else "")
+            )
+            columns.append((name, table, field, lambda v: v < alpha))
+            what = (
+                f"{adjusted_name(correction)}-adjusted p-values"
+                if correction
+                else "family-wise p-values"
+                if adjusted is not None
+                else "p-values"
+            )
+        described.append(
+            f"{the(title)}" + (f" ({short})" if short != title else "") + f", {what}"
+        )
+    rows, bold = [], set()
+    for i, (a, b) in enumerate(pairs):
+        row = [names[a], names[b]]
+        for name, table, field, decides in columns:
+            if (a, b) not in by_test[name][1]:
+                row.append("-")
+                continue
+            value = float(np.asarray(table[field])[a, b])
+            if decides(value):
+                bold.add((i, len(row)))
+            row.append(probability(value))
+        rows.append(row)
+    caption = Text(
+        "Every pair by every test: "
+        + "; ".join(described)
+        + ". Bold: a decision (a p-value below ",
+        alpha_is(alpha),
+        ", a posterior probability above ",
+        level_is(alpha),
+        "); the Bayesian tests are not adjusted for the number of pairs.",
+    )
+    table = Table(
+        header,
+        rows,
+        caption=caption,
+        label="pairs",
+        bold=bold,
+        label_columns=2,
+        names=names,
+    )
+    return table.introduce("every pair by every test, its decisions in bold")
+
+
+#: Short names of tests in the header of the table of every pair.
+_TEST_SHORT = {
+    "nemenyi": "Nemenyi",
+    "wilcoxon": "Wilcoxon",
+    "sign": "sign",
+    "poisson_binomial": "PB",
+    "bayesian_signed_rank": "BSR",
+    "bayesian_sign": "BS",
+    "bayesian_hierarchical": "BH",
+    "bonferroni_dunn": "Bonferroni-Dunn",
+    "holm": "Holm",
+}
 
 
 def _per_dataset_tables(result):
@@ -1105,11 +1279,24 @@ def _per_dataset_tables(result):
     column = header.index("statistic")
     for row in rows:
         row[column] = fixed(row[column], stat_decimals)
+    _, _, correction = per_dataset_tests(result)
+    adjusted = (
+        f", {adjusted_name(correction)}-adjusted over the data set's pairs"
+        if correction
+        else ", not adjusted for the number of pairs"
+    )
     what = []
     if one_each and omnibus:
-        what.append(f"the {declaration(omnibus[0]).title} of the k estimators")
+        what.append(
+            f"the {declaration(omnibus[0]).title} of the {len(result.names)} "
+            "estimators"
+            + (" (this library's extension)" if omnibus[0] == "bcv_cochran_q" else "")
+        )
     if one_each and pairwise:
-        what.append(f"the pairs its {declaration(pairwise[0]).title} separates")
+        what.append(
+            f"the number of pairs its {declaration(pairwise[0]).title} separates"
+            + adjusted
+        )
     caption = Text(
         "Each data set on its own"
         + (f": {' and '.join(what)}" if what else "")
@@ -1117,51 +1304,120 @@ def _per_dataset_tables(result):
         alpha_is(result.alpha),
         "), and the best estimator there by mean score.",
     )
-    return [
-        Table(
-            header,
-            rows,
-            caption=caption,
-            label="per-dataset",
-            bold=bold,
-            label_columns=1,
+    table = Table(
+        header,
+        rows,
+        caption=caption,
+        label="per-dataset",
+        bold=bold,
+        label_columns=1,
+        names=list(result.names),
+    )
+    return [table.introduce("the tests of each data set on its own splits")]
+
+
+#: The side of a cell of a significance matrix at print size, inches: its
+#: value ("0.966" at 7.5 pt) with room around it.
+MATRIX_CELL = 0.32
+
+
+def _matrix_figure(result, posteriors=()):
+    """One figure of the significance matrices of every pairwise test, as
+    panels side by side, rows and columns numbered by mean rank (the key and
+    the colours in the caption), then the ``posteriors`` (figures of
+    :func:`_posterior_figures`) as panels; None without a pairwise test."""
+    tests = list(result.pairwise)
+    if not tests:
+        return None
+    k = len(result.names)
+    panel = k * MATRIX_CELL + 0.5  # the cells, the row numbers, a margin
+    n_panels = len(tests) + len(posteriors)
+
+    def columns(width):
+        return max(1, int(width // panel))
+
+    parts = []
+    for name in tests:
+        title = declaration(name).title
+        if is_bayesian(name):
+            parts.append(f"{the(title)} (its decision)")
+        else:
+            correction = result.pairwise[name].get("correction")
+            how = f"{adjusted_name(correction)}-adjusted" if correction else "the"
+            parts.append(Text(f"{the(title)} ({how} p-values, red below ", ALPHA, ")"))
+    text = Text("Every pair by ")
+    for i, part in enumerate(parts):
+        sep = "" if i == 0 else (" and " if i == len(parts) - 1 else ", ")
+        text += Text(sep, part)
+    if posteriors:
+        text += Text(", then ", posteriors[0].intro)
+    if any(is_bayesian(name) for name in tests):
+        text += (
+            ". A decision is blue (the row better), red (the column better) or "
+            "green (neither: the rope), darker as its probability, in bold, nears "
+            "1; a pale tint: no decision (the likelier outcome's probability)"
         )
-    ]
+    labels = short_names(result.names)  # as the figure writes them
+    key = ", ".join(
+        f"{n} {labels[j]}" for n, j in enumerate(result._ranking(), start=1)
+    )
+    caption = text + f". Rows (A) and columns (B) by mean rank: {key}."
+    figure = FigurePanels(
+        caption,
+        [
+            (
+                "SignificanceMatrixDisplay",
+                {
+                    "test": name,
+                    "column_labels": "numbers",
+                    "row_labels": False,
+                    "colorbar": False,
+                    "cell_fontsize": "small",
+                    "title": declaration(name).title,
+                },
+            )
+            for name in tests
+        ]
+        + [(posterior.display, posterior.params) for posterior in posteriors],
+        result,
+        columns=columns,
+        row_height=0.62 + k * MATRIX_CELL,
+        label="significance",
+        size=(min(n_panels, 3) * panel, 0.62 + k * MATRIX_CELL),
+        width="page" if n_panels > 2 else "line",
+        max_width=n_panels * panel,
+    )
+    intro = Text("the decisions on every pair, in colour")
+    for posterior in posteriors:
+        intro += Text(", and ", posterior.intro)
+    return figure.introduce(intro)
 
 
 def _figures(result):
-    """The figures of the report (see :meth:`BenchmarkResult._report_figures`)."""
+    """The figures of the report (see :meth:`BenchmarkResult._report_figures`),
+    each drawn for the width a paper sets it at, with its introduction."""
     figures = []
+    k = len(result.names)
     for name in result._tests_of("posthoc"):
         if declaration(name).diagram is not None:
-            figures.append(
-                Figure(
-                    f"Critical difference diagram ({declaration(name).title}).",
-                    "CriticalDifferenceDisplay",
-                    result,
-                    {"test": name},
-                    label=f"critical-difference-{name}",
-                )
-            )
-    k = len(result.names)
-    side = min(2.2 + 0.75 * k, 8.0)
-    for name in result.pairwise:
-        what = (
-            "posterior probability that the row is better"
-            if is_bayesian(name)
-            else "adjusted p-values"
-        )
-        figures.append(
-            Figure(
-                f"Every pair by the {declaration(name).title} ({what}).",
-                "SignificanceMatrixDisplay",
+            title = declaration(name).title
+            figure = Figure(
+                f"Critical difference diagram ({title}).",
+                "CriticalDifferenceDisplay",
                 result,
                 {"test": name},
-                label=f"significance-{name}",
-                size=(side + 1.6, side),
+                label=f"critical-difference-{name}",
+                height=0.85 + 0.22 * (-(-k // 2)),
             )
-        )
-    figures += _posterior_figures(result)
+            figures.append(figure.introduce("the critical difference diagram"))
+    posteriors = _posterior_figures(result)
+    # One figure: the decisions on every pair, then the posterior of the two
+    # best (a panel each), rather than floats of their own.
+    matrices = _matrix_figure(result, posteriors)
+    if matrices is not None:
+        figures.append(matrices)
+        posteriors = []
+    figures += posteriors
     figures += [
         Figure(
             f"{capital(the(declaration(name).title))}: the posterior probability "
@@ -1171,21 +1427,22 @@ def _figures(result):
             result,
             {"test": name},
             label=f"ranking-{name}",
-        )
+        ).introduce("each estimator's probability of being the best")
         for name in result._rankings()
         if declaration(name).posterior == "ranking"
     ]
+    n = len(result.datasets)
+    bars = _split_sd(result) is not None
     figures.append(
         Figure(
             "The score of each estimator on each data set"
-            + (
-                " (bars: sd over the splits)." if _split_sd(result) is not None else "."
-            ),
+            + (" (bars: sd over the splits)." if bars else "."),
             "DatasetScoresDisplay",
             result,
             label="dataset-scores",
-            size=(6.4, min(2.0 + 0.35 * len(result.datasets), 9.0)),
-        )
+            size=(6.4, min(2.0 + 0.35 * n, 9.0)),
+            height=min(0.85 + 0.15 * n + 0.17 * (-(-k // 4)), 9.0),
+        ).introduce("the scores on each data set")
     )
     return figures
 
@@ -1205,15 +1462,18 @@ def _posterior_figures(result):
     for name in result.pairwise:
         if declaration(name).posterior != "simplex":
             continue
+        title = declaration(name).title
         figures.append(
             Figure(
-                f"Posterior of the {declaration(name).title} for {a} against {b}.",
+                f"Posterior of {the(title)} for {a} against {b}.",
                 "PosteriorSimplexDisplay",
                 result,
                 {"name_a": a, "name_b": b, "test": name},
                 label=f"posterior-{name}",
                 size=(5.0, 4.4),
-            )
+                height=lambda width: 0.88 * width,
+                max_width=3.0,
+            ).introduce(f"the posterior of {the(title)} for {a} against {b}")
         )
     return figures
 

@@ -21,7 +21,7 @@ import io
 import json
 import math
 import numbers
-from pathlib import PurePath
+from pathlib import Path, PurePath
 
 import numpy as np
 
@@ -334,7 +334,15 @@ class DocumentMixin:
         """
         return self._summary_text(show)
 
-    def report(self, format="text", *, figures=None, label_prefix="bcv:"):
+    def report(
+        self,
+        format="text",
+        *,
+        figures=None,
+        label_prefix="bcv:",
+        layout="onecolumn",
+        path=None,
+    ):
         """A report of the comparison, for a paper, a README or a web page.
 
         Its methods first (what was compared and how: the estimators and
@@ -351,10 +359,10 @@ class DocumentMixin:
             ``"latex"``: a fragment to ``\\input`` in a paper, whose
             preamble needs ``booktabs`` and ``graphicx`` (a comment at its
             top says so): every table a float with a caption and a label,
-            its numbers aligned on the decimal point, scaled down to the
-            line when wider (never in a one-column article up to eight
-            estimators with short names); ``"html"``: one self-contained
-            page, the figures inline SVG (tables only without matplotlib).
+            its numbers aligned on the decimal point, set at print size
+            (no text below 7 pt in a 10 pt article, see ``layout``);
+            ``"html"``: one self-contained page, the figures inline SVG
+            with searchable text (tables only without matplotlib).
             Every name is escaped, by one rule per format: control
             characters (a newline, ESC) are written as their escapes
             (``\\x0a``, ``\\x1b``), then the format's markup (Markdown's
@@ -364,20 +372,33 @@ class DocumentMixin:
         figures : bool, str, path-like or None, default=None
             HTML: None or True embeds the figures, False leaves them out.
             LaTeX: a directory (as the document reaches it, e.g.
-            ``"figures"``; created if missing) where each figure is
-            written as a PDF file, without a date, that the report
-            ``\\includegraphics``; None leaves them out. Text and
-            Markdown have no figures.
+            ``"figures"``: relative to the report's file with ``path``,
+            else to the working directory; created if missing) where each
+            figure is written as a PDF file, without a date, drawn for the
+            width it is set at, that the report ``\\includegraphics``;
+            None leaves them out. Text and Markdown have no figures.
         label_prefix : str, default="bcv:"
             The start of every LaTeX ``\\label`` (``\\ref{bcv:scores}``)
             and of the figures' file names: two reports in one document
             take two prefixes. Letters, digits, ``:``, ``.``, ``_``, ``-``.
+        layout : {"onecolumn", "twocolumn"}, default="onecolumn"
+            LaTeX: the article the tables and figures are set for (10 pt:
+            a line of 345 pt; or columns of 229.5 pt on a page of 469 pt).
+            Each table fits its line at 8 pt by its layout (names over two
+            lines or upright, abbreviated with a legend, split; in two
+            columns a table or figure too wide for a column spans the page,
+            ``table*``/``figure*``), and each figure is drawn for the width
+            it is set at, its text at 7 pt or more.
+        path : str, path-like or None, default=None
+            Write the report to this file (UTF-8) instead of returning it;
+            a relative ``figures`` directory is then beside it.
 
         Returns
         -------
-        report : str
-            The same result gives the same bytes, every time and in every
-            process (the figures carry no date and no random id).
+        report : str or None
+            The report (None when written to ``path``). The same result
+            gives the same bytes, every time and in every process (the
+            figures carry no date and no random id).
 
         Examples
         --------
@@ -398,7 +419,21 @@ class DocumentMixin:
         """
         from ._report import render_report
 
-        return render_report(self, format, figures=figures, label_prefix=label_prefix)
+        if path is not None:
+            path = Path(check_path(path, name="path"))
+        text = render_report(
+            self,
+            format,
+            figures=figures,
+            label_prefix=label_prefix,
+            layout=layout,
+            relative_to=None if path is None else path.parent,
+        )
+        if path is None:
+            return text
+        with open(path, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+        return None
 
     def _summary_text(self, show):  # pragma: no cover - every result has one
         """The printed summary (``show`` checked by the class)."""

@@ -46,6 +46,7 @@ from ._roles import (
     verdict_blocks,
 )
 from ._rows import TEST_COLUMNS, pair_row, test_row, with_extra_columns
+from ._settings import settings_text
 from ._text import format_number, join_lines, shared_ranks, text_table
 from ._verdict import check_show, not_recommended
 
@@ -665,7 +666,10 @@ def _methods(result, bibliography):
     fits = fits_sentence(result.get("failed_fits"))
     if fits:
         first.append(f"In all, {fits}")
-    settings = pairwise_settings_sentence(result, bibliography)
+    settings = pairwise_settings_sentence(result, bibliography, by_test=True)
+    each = settings_text(result, bibliography, with_rope=False)
+    if each is not None:
+        settings = Text(settings, " ", each)
     return [" ".join(first), settings + " " + version_sentence(provenance)]
 
 

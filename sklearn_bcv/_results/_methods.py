@@ -19,7 +19,7 @@ from sklearn.utils import Bunch
 
 from .._version import __version__
 from ..stats._references import CORRECTION_REFERENCES
-from ..stats._registry import declaration
+from ..stats._registry import declaration, get_entry, keyword_names
 from ._blocks import (
     Heading,
     Items,
@@ -29,9 +29,11 @@ from ._blocks import (
     count,
     level_is,
     names_list,
+    the,
 )
 
 __all__ = [
+    "GIVEN_SPLITTER",
     "Bibliography",
     "describe_cv",
     "describe_estimator",
@@ -129,7 +131,7 @@ def describe_cv(cv, random_state=None, *, per_dataset=False):
     if cv is None:
         seed = describe_seed(random_state)
         if per_dataset:
-            return "BlockRegularized5x2CV, seeded per data set"
+            return "BlockRegularized5x2CV, seeded per data set from the study seed"
         if isinstance(seed, str):
             return f"BlockRegularized5x2CV seeded by {seed}"
         return f"BlockRegularized5x2CV(random_state={seed})"
@@ -138,7 +140,119 @@ def describe_cv(cv, random_state=None, *, per_dataset=False):
     return repr(cv)
 
 
-def make_provenance(*, estimators=None, cv=None, random_state=None, given=None):
+def library_versions(*, pandas=False):
+    """The versions a methods section states: Python, sklearn_bcv,
+    scikit-learn, NumPy and SciPy (and pandas when ``pandas``)."""
+    import platform
+
+    import scipy
+    import sklearn
+
+    versions = {
+        "Python": platform.python_version(),
+        "sklearn_bcv": __version__,
+        "scikit-learn": sklearn.__version__,
+        "NumPy": np.__version__,
+        "SciPy": scipy.__version__,
+    }
+    if pandas:
+        import pandas as pd
+
+        versions["pandas"] = pd.__version__
+    return versions
+
+
+def uses_pandas(*objects):
+    """Whether any of ``objects`` is a pandas object (its version is then
+    part of the methods)."""
+    return any(type(obj).__module__.split(".")[0] == "pandas" for obj in objects)
+
+
+def _public_path(func):
+    """``module.name`` of a function, by the shortest public module that
+    holds it (``sklearn.datasets.make_moons``, not
+    ``sklearn.datasets._samples_generator.make_moons``)."""
+    import importlib
+
+    module = getattr(func, "__module__", None) or ""
+    name = getattr(func, "__qualname__", None) or getattr(func, "__name__", "")
+    parts = module.split(".")
+    for end in range(1, len(parts) + 1):
+        candidate = ".".join(parts[:end])
+        if any(part.startswith("_") for part in parts[1:end]):
+            break
+        try:
+            if getattr(importlib.import_module(candidate), name, None) is func:
+                return f"{candidate}.{name}"
+        except Exception:  # a module that cannot be imported again
+            break
+    return f"{module}.{name}" if module else name
+
+
+def describe_source(data):
+    """Where a data set of :func:`~sklearn_bcv.benchmark` comes from, when
+    that can be said exactly: a ``functools.partial`` of a function with
+    its arguments (``sklearn.datasets.make_moons(n_samples=300,
+    random_state=1)``) or a named function called without any; None for
+    arrays and for lambdas and local functions (their code is not read).
+
+    Examples
+    --------
+    >>> from functools import partial
+    >>> from sklearn.datasets import load_iris, make_moons
+    >>> from sklearn_bcv._results._methods import describe_source
+    >>> describe_source(partial(make_moons, n_samples=300, noise=0.3, random_state=1))
+    'sklearn.datasets.make_moons(n_samples=300, noise=0.3, random_state=1)'
+    >>> describe_source(partial(load_iris, return_X_y=True))
+    'sklearn.datasets.load_iris(return_X_y=True)'
+    >>> describe_source(lambda: make_moons()) is None
+    True
+    """
+    import functools
+
+    if isinstance(data, functools.partial):
+        if not callable(data.func) or "<" in getattr(data.func, "__qualname__", "<"):
+            return None
+        arguments = [_value_text(value) for value in data.args]
+        arguments += [f"{key}={_value_text(v)}" for key, v in data.keywords.items()]
+        return f"{_public_path(data.func)}({', '.join(arguments)})"
+    qualname = getattr(data, "__qualname__", None)
+    if inspect.isfunction(data) and qualname and "<" not in qualname:
+        return f"{_public_path(data)}()"
+    return None
+
+
+def describe_dataset(X, y, *, task, source=None, seed=None):
+    """What the methods say of one data set: ``n_samples``, ``n_features``,
+    ``n_classes`` (classification) or ``target_range`` (regression: the
+    smallest and largest target), ``source`` (or None) and ``seed`` (of its
+    splits, or None)."""
+    shape = np.shape(X) if not hasattr(X, "shape") else X.shape
+    n_features = int(shape[1]) if len(shape) > 1 else 1
+    target = np.asarray(y)
+    described = Bunch(
+        n_samples=int(shape[0]),
+        n_features=n_features,
+        n_classes=None,
+        target_range=None,
+        source=source,
+        seed=seed,
+    )
+    if task == "classification":
+        described.n_classes = int(len(np.unique(target)))
+    elif target.size and target.dtype.kind in "biuf":
+        described.target_range = [float(np.min(target)), float(np.max(target))]
+    return described
+
+
+#: The ``seed`` of :func:`make_provenance` when the user gave the splitter:
+#: no seed of the comparison's own (the splitter's ``repr`` says its own).
+GIVEN_SPLITTER = Bunch(seed=None, origin="splitter", given=None)
+
+
+def make_provenance(
+    *, estimators=None, cv=None, random_state=None, given=None, seed=None, pandas=False
+):
     """The ``provenance`` field of a result: how it was made.
 
     Parameters
@@ -150,25 +264,36 @@ def make_provenance(*, estimators=None, cv=None, random_state=None, given=None):
         The splitter (its ``repr``), or a sentence saying how the splits
         were made; None when not known.
     random_state : int, RandomState instance or None, default=None
-        The seed the entry point was given.
+        The seed the entry point was given (when ``seed`` is None).
     given : str, default=None
         What was given instead of fits (``"scores"``, ``"predictions"``),
         or None when the entry point fitted the estimators.
+    seed : Bunch, default=None
+        The study seed the entry point drew or was given
+        (:func:`~sklearn_bcv._engine._seeds.study_seed`): recorded as
+        ``random_state``, with where it came from.
+    pandas : bool, default=False
+        Whether pandas handled the input (its version is then recorded).
 
     Returns
     -------
     provenance : Bunch
-        ``version``, ``estimators`` (name -> short description, or None),
-        ``cv`` (str or None), ``random_state`` (int, None or the kind of
-        generator) and ``given``.
+        ``version`` (of sklearn_bcv), ``versions`` (Python, sklearn_bcv,
+        scikit-learn, NumPy, SciPy, and pandas when used), ``estimators``
+        (name -> short description, or None), ``cv`` (str or None),
+        ``random_state`` (the int seed used; None, or the kind of generator,
+        when no seed was drawn), ``random_state_origin`` (``"given"``,
+        ``"drawn"``, ... or None) and ``given``.
     """
     return Bunch(
         version=__version__,
+        versions=library_versions(pandas=pandas),
         estimators=None
         if estimators is None
         else {str(name): describe_estimator(est) for name, est in estimators},
         cv=None if cv is None else (cv if isinstance(cv, str) else repr(cv)),
-        random_state=describe_seed(random_state),
+        random_state=describe_seed(random_state) if seed is None else seed.seed,
+        random_state_origin=None if seed is None else seed.origin,
         given=given,
     )
 
@@ -228,6 +353,27 @@ CORRECTION_NAMES = {
 }
 
 
+#: How "<name>-adjusted p-values" names a multiplicity correction.
+ADJUSTED_NAMES = {
+    "holm": "Holm",
+    "bonferroni": "Bonferroni",
+    "hochberg": "Hochberg",
+    "fdr_bh": "Benjamini-Hochberg",
+    "hommel": "Hommel",
+    "finner": "Finner",
+    "li": "Li",
+    "holland": "Holland",
+    "rom": "Rom",
+    "shaffer": "Shaffer",
+    "bergmann": "Bergmann-Hommel",
+}
+
+
+def adjusted_name(correction):
+    """``"Holm"`` of ``"holm"`` (a correction's name before "-adjusted")."""
+    return ADJUSTED_NAMES.get(correction, str(correction))
+
+
 def cited(text, citation):
     """``text (citation)``, leaving out the works ``text`` cites already,
     as "Author 2006" or "Author (2006)" (``text`` alone when none is
@@ -246,9 +392,19 @@ def cited(text, citation):
 
 
 def version_sentence(provenance):
-    """``"Analysis by sklearn_bcv 0.1.0."``"""
+    """``"Analysis by sklearn_bcv 0.1.0 (Python 3.11.7, scikit-learn 1.9.1,
+    NumPy 2.4.6, SciPy 1.17.1)."``: the software a rerun needs, as the
+    result recorded it."""
     version = (provenance or {}).get("version") or __version__
-    return f"Analysis by sklearn_bcv {version}."
+    others = {
+        k: v
+        for k, v in ((provenance or {}).get("versions") or {}).items()
+        if k != "sklearn_bcv"
+    }
+    if not others:
+        return f"Analysis by sklearn_bcv {version}."
+    listed = ", ".join(f"{k} {v}" for k, v in others.items())
+    return f"Analysis by sklearn_bcv {version} ({listed})."
 
 
 def estimators_sentence(names, provenance):
@@ -262,10 +418,20 @@ def estimators_sentence(names, provenance):
 
 
 def seed_text(provenance):
-    """``"random_state=0"``, or why the splits cannot be drawn again."""
+    """``"random_state=0"`` (with where a seed not given came from, and how
+    to repeat the run), or why the splits cannot be drawn again; None for a
+    splitter given by the user (its ``repr`` says its seed)."""
     seed = (provenance or {}).get("random_state")
+    origin = (provenance or {}).get("random_state_origin")
+    if origin == "splitter":  # the splitter given: its repr says its seed
+        return None
     if isinstance(seed, int):
-        return f"random_state={seed}"
+        if origin in (None, "given"):
+            return f"random_state={seed}"
+        if origin.startswith("drawn"):
+            how = "drawn as none was given" if origin == "drawn" else origin
+            return f"random_state={seed}, {how} (random_state={seed} repeats the run)"
+        return f"random_state={seed}, {origin}"
     if seed is None:
         return "random_state=None (not reproducible)"
     return f"random_state {seed} (its state is not recorded)"
@@ -319,7 +485,13 @@ def settings_sentence(
         )
     elif n_pairs:
         text += f"; the p-values of the {count(n_pairs, 'pair')} not adjusted"
-    if bayesian_ropes:
+    if isinstance(bayesian_ropes, dict) and bayesian_ropes:
+        text += Text(
+            "; a Bayesian test decides when a posterior probability exceeds ",
+            level_is(alpha),
+            f"; {_ropes_by_test(bayesian_ropes)}",
+        )
+    elif bayesian_ropes:
         ropes = sorted({float(rope or 0.0) for rope in bayesian_ropes})
         rope_text = (
             "no region of practical equivalence (rope)"
@@ -336,10 +508,38 @@ def settings_sentence(
     return text + "."
 
 
-def pairwise_settings_sentence(result, bibliography):
+def _ropes_by_test(ropes):
+    """``"the Bayesian signed-rank test with a region of practical
+    equivalence (rope) of ±0.01 in score units, the Poisson-binomial test
+    without one (it takes none)"``, from ``{title: rope, or None for a test
+    that takes none}``."""
+    given = [(t, r) for t, r in ropes.items() if r]
+    parts = []
+    if given:
+        parts.append(
+            "a region of practical equivalence (rope) of "
+            + ", ".join(f"±{float(r):g} for {the(t)}" for t, r in given)
+            + " (in score units)"
+        )
+    zero = [t for t, r in ropes.items() if r is not None and not r]
+    if zero:
+        parts.append(f"no rope for {names_list([the(t) for t in zero])}")
+    none = [t for t, r in ropes.items() if r is None]
+    if none:
+        parts.append(f"{names_list([the(t) for t in none])} takes none")
+    return "; ".join(parts)
+
+
+def _takes_rope(name):
+    """Whether the registered test ``name`` takes a rope (its parameters)."""
+    return "rope" in (keyword_names(get_entry(name).func) or ())
+
+
+def pairwise_settings_sentence(result, bibliography, *, by_test=False):
     """:func:`settings_sentence` of a result with pairwise tables: its
     alpha, the correction of its frequentist tests over their pairs, and
-    the rope of its Bayesian ones."""
+    the rope of its Bayesian ones (``by_test``: test by test, saying which
+    takes none)."""
     bayesian = {name: declaration(name).bayesian for name in result.pairwise}
     n_pairs = max(
         (
@@ -355,6 +555,17 @@ def pairwise_settings_sentence(result, bibliography):
         if bayesian[name]
         for test_result in table.results.values()
     ]
+    if by_test:
+        ropes = {
+            declaration(name).title: max(
+                (r.get("rope") or 0.0 for r in table.results.values()),
+                default=0.0,
+            )
+            if _takes_rope(name)
+            else None
+            for name, table in result.pairwise.items()
+            if bayesian[name]
+        }
     return settings_sentence(
         alpha=result.alpha,
         correction=result.get("correction"),

@@ -68,7 +68,7 @@ class HtmlRenderer(Renderer):
         ]
 
     def table(self, block):
-        self.out += ["<table>", f"<caption>{self.write(block.caption)}</caption>"]
+        self.out += ["<table>", f"<caption>{self.caption(block)}</caption>"]
         left = ' class="l"'
         self.out.append(
             "<thead><tr>"
@@ -94,6 +94,9 @@ class HtmlRenderer(Renderer):
         self.out.append("</tbody></table>")
         self.out += [f'<p class="note">{self.write(note)}</p>' for note in block.notes]
 
+    def draws_figures(self):
+        return self.figures is not None and self.figures.available()
+
     def figure(self, block):
         """The figure as inline SVG, under a heading "Figures" before the
         first; a paragraph saying why when it cannot be drawn."""
@@ -109,11 +112,11 @@ class HtmlRenderer(Renderer):
         svg, why = self.figures.svg(block)
         if svg is None:
             why = self.escape(f"not drawn ({why}).")
-            self.out.append(f"<p>{self.write(block.caption)}: {why}</p>")
+            self.out.append(f"<p>{self.caption(block)}: {why}</p>")
             return
         self.out += [
             "<figure>",
             svg,
-            f"<figcaption>{self.write(block.caption)}</figcaption>",
+            f"<figcaption>{self.caption(block)}</figcaption>",
             "</figure>",
         ]

@@ -53,7 +53,7 @@ class MarkdownRenderer(Renderer):
         self.out += [f"- {self.write(item)}" for item in block.items]
 
     def table(self, block):
-        self.out += ["", f"*{self.write(block.caption)}*", ""]
+        self.out += ["", f"*{self.caption(block)}*", ""]
         self.out.append("| " + " | ".join(self.write(h) for h in block.header) + " |")
         n, labels = len(block.header), block.label_columns
         self.out.append(

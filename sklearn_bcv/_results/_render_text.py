@@ -37,7 +37,7 @@ class TextRenderer(Renderer):
             for i, row in enumerate(block.rows)
         ]
         header = [self.write(h) for h in block.header]
-        self.out += ["", self.write(block.caption)]
+        self.out += ["", self.caption(block)]
         self.out += [
             "  " + line
             for line in text_table(

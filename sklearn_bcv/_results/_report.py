@@ -11,6 +11,7 @@ changes.
 """
 
 import re
+from pathlib import Path
 
 from ._figures import (
     FigureMaker,
@@ -18,6 +19,7 @@ from ._figures import (
     register_displays,
     svg_text,
 )
+from ._latex_layout import LAYOUTS, check_layout
 from ._render_html import HtmlRenderer
 from ._render_latex import LatexRenderer, latex_escape
 from ._render_markdown import MarkdownRenderer
@@ -25,6 +27,7 @@ from ._render_text import TextRenderer
 
 __all__ = [
     "DEFAULT_LABEL_PREFIX",
+    "LAYOUTS",
     "REPORT_FORMATS",
     "check_label_prefix",
     "check_report_format",
@@ -75,8 +78,10 @@ def check_label_prefix(label_prefix):
     return label_prefix
 
 
-def _figure_maker(format, figures):
-    """What draws the figures of a report in ``format``, or None."""
+def _figure_maker(format, figures, relative_to=None):
+    """What draws the figures of a report in ``format``, or None; a LaTeX
+    report's directory of figures is relative to ``relative_to`` (the
+    folder of the report's file) when given."""
     path = figures not in (None, True, False)
     if path and format != "latex":
         raise ValueError(
@@ -89,13 +94,27 @@ def _figure_maker(format, figures):
                 "figures=True: a LaTeX report includes its figures as PDF files; "
                 "give the directory to write them in (figures='figures')."
             )
-        return FigureMaker(check_figures_directory(figures)) if path else None
+        if not path:
+            return None
+        reference = check_figures_directory(figures)
+        directory = reference
+        if relative_to is not None and not reference.is_absolute():
+            directory = Path(relative_to) / reference
+        return FigureMaker(directory, reference.as_posix())
     if format == "html" and figures is not False:
         return FigureMaker()
     return None
 
 
-def render_report(result, format="text", *, figures=None, label_prefix="bcv:"):
+def render_report(
+    result,
+    format="text",
+    *,
+    figures=None,
+    label_prefix="bcv:",
+    layout="onecolumn",
+    relative_to=None,
+):
     """The report of a comparison as a string.
 
     Parameters
@@ -116,6 +135,13 @@ def render_report(result, format="text", *, figures=None, label_prefix="bcv:"):
         The start of every LaTeX ``\\label`` (``bcv:scores``) and of the
         figures' file names; two reports ``\\input`` in one document take
         two prefixes.
+    layout : {"onecolumn", "twocolumn"}, default="onecolumn"
+        The article LaTeX sets the tables and figures for
+        (:mod:`._latex_layout`).
+    relative_to : path-like, default=None
+        The folder of the report's file: a relative ``figures`` directory
+        is there (and ``\\includegraphics`` names it as given). None: the
+        working directory.
 
     Returns
     -------
@@ -125,6 +151,9 @@ def render_report(result, format="text", *, figures=None, label_prefix="bcv:"):
     """
     check_report_format(format)
     label_prefix = check_label_prefix(label_prefix)
-    maker = _figure_maker(format, figures)
-    renderer = _RENDERERS[format](label_prefix=label_prefix, figures=maker)
+    layout = check_layout(layout)
+    maker = _figure_maker(format, figures, relative_to)
+    renderer = _RENDERERS[format](
+        label_prefix=label_prefix, figures=maker, layout=layout
+    )
     return renderer.render(list(result._report_blocks()))

@@ -34,6 +34,7 @@ from ._blocks import (
     num,
     the,
 )
+from ._methods import adjusted_name
 from ._rows import TEST_COLUMNS, undefined_note
 from ._text import text_table
 from ._verdict import is_bayesian
@@ -278,7 +279,7 @@ def posthoc_sentence(name, test, pairs, alpha, n_datasets, cite="", evidence=Non
         f"{capital(declaration(name).title)}{shown} "
         f"{pairs_sentence(pairs, evidence)} at ",
         alpha_is(alpha),
-        " (its table below gives every pair).",
+        " (its table gives every pair).",
     )
 
 
@@ -286,7 +287,11 @@ def pairwise_sentence(name, table, pairs, alpha, cite="", evidence=None):
     """The sentence of a frequentist pairwise test: how its p-values are
     adjusted and the pairs it separates (with their p-values)."""
     correction = table.get("correction")
-    how = f"{correction}-adjusted p-values" if correction else "unadjusted p-values"
+    how = (
+        f"{adjusted_name(correction)}-adjusted p-values"
+        if correction
+        else "unadjusted p-values"
+    )
     n_pairs = len(table.get("results", {}))
     if cite:
         how += f"; {cite}"
@@ -446,7 +451,7 @@ def bayesian_pairwise_sentence(name, table, names, alpha, cite=""):
     return Text(
         f"{capital(the(declaration(name).title))} (",
         how,
-        f") {found} (its table below).",
+        f") {found} (its table gives every pair).",
     )
 
 
@@ -513,7 +518,8 @@ def pair_table(name, table, pairs, names, *, alpha, a_better, mean_ranks=None):
         if family:
             header.append("p (family-wise)" if adjusted is not None else "p")
         else:
-            header += ["p"] + ([f"p ({correction})"] if correction else [])
+            adjusted_header = f"p ({adjusted_name(correction)})"
+            header += ["p"] + ([adjusted_header] if correction else [])
         for i, (a, b) in enumerate(pairs):
             reject = bool(table.reject[a, b])
             row = [names[a], names[b]]
@@ -533,7 +539,7 @@ def pair_table(name, table, pairs, names, *, alpha, a_better, mean_ranks=None):
             )
             rows.append([*row, decision])
         how = (
-            f"{correction}-adjusted p-values"
+            f"{adjusted_name(correction)}-adjusted p-values"
             if correction
             else ("family-wise p-values" if adjusted is not None else "p-values")
         )
@@ -543,14 +549,16 @@ def pair_table(name, table, pairs, names, *, alpha, a_better, mean_ranks=None):
             ".",
         )
     header.append("decision")
-    return Table(
+    table = Table(
         header,
         rows,
         caption=caption,
         label=f"pairs-{name}",
         bold=bold,
         label_columns=2,
+        names=names,
     )
+    return table.introduce(f"every pair by {the(title)}")
 
 
 def ranking_content(name, test, result):

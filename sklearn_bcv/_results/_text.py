@@ -4,9 +4,13 @@ import math
 import numbers
 import re
 import unicodedata
+from collections import Counter
 from numbers import Real
 
 __all__ = [
+    "MAX_LABEL_LENGTH",
+    "short_names",
+    "short_text",
     "csv_cell",
     "escape_controls",
     "estimator_name",
@@ -184,3 +188,56 @@ def shared_ranks(values):
         tied = i and abs(value - values[i - 1]) <= 1e-12 * max(1.0, abs(value))
         ranks.append(ranks[-1] if tied else i + 1)
     return ranks
+
+
+#: The most characters of a name a figure (and its caption) writes: a
+#: longer one keeps its first two thirds and last third around an ellipsis.
+MAX_LABEL_LENGTH = 40
+
+_ELLIPSIS = "\u2026"
+
+
+def _shortened(text, limit):
+    if len(text) <= limit:
+        return text
+    head = (limit - 1) * 2 // 3
+    tail = limit - 1 - head
+    return text[:head] + _ELLIPSIS + (text[-tail:] if tail else "")
+
+
+def short_text(text, *, limit=MAX_LABEL_LENGTH):
+    """``text`` as a figure labels it: control characters, separators and
+    lone surrogates as their escapes, shortened in its middle to ``limit``
+    characters with an ellipsis.
+
+    Examples
+    --------
+    >>> from sklearn_bcv._results._text import short_text
+    >>> print(short_text("tree\\nforest"))
+    tree\\x0aforest
+    >>> len(short_text("x" * 10_000))
+    40
+    """
+    return _shortened(escape_controls(str(text)), limit)
+
+
+def short_names(names, *, limit=MAX_LABEL_LENGTH):
+    """The labels of ``names`` (distinct names), in order: :func:`short_text`
+    of each, two that the shortening made equal told apart by their
+    position (``" #3"``). A figure and its caption name the estimators
+    alike.
+
+    Examples
+    --------
+    >>> from sklearn_bcv._results._text import short_names
+    >>> short_names(["a" * 60 + "z", "a" * 61 + "z"])[1][-3:]
+    ' #2'
+    """
+    names = [str(name) for name in names]
+    labels = [short_text(name, limit=limit) for name in names]
+    counts = Counter(labels)
+    for i, label in enumerate(labels):
+        if counts[label] > 1:
+            suffix = f" #{i + 1}"
+            labels[i] = short_text(names[i], limit=limit - len(suffix)) + suffix
+    return labels

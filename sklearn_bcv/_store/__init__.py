@@ -7,6 +7,6 @@
 """
 
 from ._resume import UnfixedRandomStateWarning
-from ._study import StudyStore, opened_store
+from ._study import StudyStore, call_seed, opened_store
 
-__all__ = ["StudyStore", "UnfixedRandomStateWarning", "opened_store"]
+__all__ = ["StudyStore", "UnfixedRandomStateWarning", "call_seed", "opened_store"]

@@ -52,12 +52,19 @@ import numpy as np
 from sklearn.utils import Bunch
 
 from .._checks import check_creatable, check_path
+from .._engine._seeds import study_seed
 from .._version import __version__
 from ._codec import decode_array, encode_array
 from ._columns import FIT_COLUMNS, OUTPUT_KINDS
 from ._resume import StudySession
 
-__all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "StudyStore", "opened_store"]
+__all__ = [
+    "APPLICATION_ID",
+    "SCHEMA_VERSION",
+    "StudyStore",
+    "call_seed",
+    "opened_store",
+]
 
 #: ``PRAGMA application_id`` of a study store: b"BCVS" as a big-endian int.
 APPLICATION_ID = int.from_bytes(b"BCVS", "big")
@@ -67,6 +74,9 @@ SCHEMA_VERSION = 1
 
 #: Seconds a write waits for another process holding the file.
 BUSY_TIMEOUT = 60.0
+
+#: The key of the ``meta`` table holding the store's study seed.
+_RANDOM_STATE_KEY = "random_state"
 
 #: Page size of a new store (bytes).
 PAGE_SIZE = 2048
@@ -299,6 +309,7 @@ class StudyStore:
         self._connection = None
         self._known = set()  # fingerprints known to be in the file
         self._statements = {}  # output kinds -> the statement keeping a fit
+        self._pending_random_state = None  # recorded with the next call's fits
         self.last_call = None
         # A file still to be created reads as an empty store, from memory,
         # until the first write creates it (_created is then True).
@@ -696,15 +707,45 @@ class StudyStore:
 
     def new_call(self):
         """The id of a new row of ``calls`` (when and with which library
-        versions the fits of this call are made); None in mode ``"r"``."""
+        versions the fits of this call are made); None in mode ``"r"``.
+        The seed noted by :meth:`note_random_state` becomes the store's
+        (:attr:`random_state`) in the same transaction, unless it has one."""
         if self.mode == "r":
             return None
-        return self._write(
-            [("INSERT INTO calls (created, versions) VALUES (?, ?)",
-              (_now(), _versions()))],
-            "registering the call",
-            lastrowid=True,
+        statements = []
+        if self._pending_random_state is not None:
+            statements.append((
+                "INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)",
+                (_RANDOM_STATE_KEY, str(self._pending_random_state)),
+            ))  # fmt: skip
+            self._pending_random_state = None
+        statements.append(
+            ("INSERT INTO calls (created, versions) VALUES (?, ?)",
+             (_now(), _versions()))
         )  # fmt: skip
+        return self._write(statements, "registering the call", lastrowid=True)
+
+    @property
+    def random_state(self):
+        """The study seed of the first call that fitted into the store, or
+        None (a store of sklearn_bcv 0.1 or none fitted yet).
+
+        An entry point given this store and ``random_state=None`` seeds its
+        splits with it, so rerunning the call resumes the study; an int
+        ``random_state`` is used as given.
+        """
+        rows = self._read("SELECT value FROM meta WHERE key = ?", (_RANDOM_STATE_KEY,))
+        if not rows:
+            return None
+        try:
+            return int(rows[0][0])
+        except ValueError:
+            raise self._damaged(f"its seed {rows[0][0]!r} is not an integer") from None
+
+    def note_random_state(self, seed):
+        """Record ``seed`` as the store's :attr:`random_state` with the first
+        fit this call keeps, unless the store holds one already."""
+        self._pending_random_state = int(seed)
 
     def lookup(self, dataset, estimators):
         """Stored fits of ``estimators`` (ids) on data set ``dataset`` (an id).
@@ -973,6 +1014,29 @@ def _json_or_text(text):
         return json.loads(text)
     except (TypeError, ValueError):
         return text
+
+
+def call_seed(random_state, study_store):
+    """The study seed of a call (:func:`~sklearn_bcv._engine._seeds.study_seed`)
+    given ``study_store`` (a :class:`StudyStore` or None).
+
+    With ``random_state=None`` a store that holds a seed gives it (rerunning
+    the call resumes the study); otherwise the seed is drawn or taken as
+    given, and the store records it with the first fit it keeps if it holds
+    none.
+    """
+    if random_state is None and study_store is not None:
+        recorded = study_store.random_state
+        if recorded is not None:
+            return Bunch(
+                seed=recorded,
+                origin=f"recorded in the study store {study_store.path.name}",
+                given=None,
+            )
+    seed = study_seed(random_state)
+    if study_store is not None:
+        study_store.note_random_state(seed.seed)
+    return seed
 
 
 @contextlib.contextmanager

@@ -977,7 +977,8 @@ def pairwise_effect_sizes(
     resampled with the same indices (those :func:`effect_size` draws for an
     int ``random_state``), all pairs at once. Returns a list of Bunch
     ``a``, ``b``, ``kind``, ``estimate``, ``confidence_interval``,
-    ``confidence_level``, ``simultaneous_level``, ``magnitude``, ``note``.
+    ``confidence_level``, ``simultaneous_level``, ``magnitude``, ``note``,
+    ``n_resamples`` (the bootstrap's, for the methods).
 
     With ``simultaneous=True`` the intervals cover all the pairs at once
     with probability at least ``confidence_level`` (Bonferroni): each is at
@@ -1024,6 +1025,7 @@ def pairwise_effect_sizes(
             simultaneous_level=family_level,
             magnitude=magnitude(estimate, kind, width),
             note=note,
+            n_resamples=n_resamples,
         )
         for (i, j), (estimate, low, high, note, width) in zip(pairs, found)
     ]

@@ -454,7 +454,8 @@ def _effective_factor(n_repeats, rho1, rho2):
     needs="tables",
     design="bcv",
     recommended_for={"bcv": 1},
-    rationale="recommended for classifiers on a block-regularized m×2 CV (Yang et al.)",
+    rationale="recommended for classifiers on a block-regularized m×2 CV "
+    "(Yang et al. 2023)",
     param_check=check_rho_params,
     swap="same",
     display_name="BCV McNemar test",

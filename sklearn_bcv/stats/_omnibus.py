@@ -572,7 +572,9 @@ def looney_f(correct, *, alpha=0.05, alternative="two-sided"):
     param_check=check_rho_params,
     display_name="BCV Cochran's Q test",
     rationale="all k classifiers at once on a block-regularized m×2 CV, from the "
-    "effective table of the records each gets right",
+    "effective table of the records each gets right: this library's extension "
+    "of the BCV McNemar test (Yang et al. 2023) to k classifiers, not a test of "
+    "their paper",
     references=(YANG_BCV, COCHRAN_1950),
     statistic_label="chi2",
 )

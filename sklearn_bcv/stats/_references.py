@@ -311,10 +311,10 @@ WILCOXON_1945 = (
     "Bulletin, 1(6):80–83, 1945.",
 )
 YANG_BCV = (
-    "Yang et al.",
+    "Yang et al. 2023",
     "J. Yang, R. Wang, Y. Song and J. Li. Block-regularized 5×2 "
     "cross-validated McNemar's test for comparing two classification "
-    "algorithms.",
+    "algorithms. arXiv preprint arXiv:2304.03990, 2023.",
 )
 YILDIZ_2013 = (
     "Yildiz 2013",
