@@ -12,7 +12,7 @@ Poisson-binomial test, the Bayesian signed-rank and sign tests: the rate of
 a posterior probability above 0.95 on either side, and for "A better").
 
 Null setups (data set sizes uniform over {25, 50, 100, 250, 500, 1000} as
-in seed 002, expected scores uniform over (0.6, 0.95)):
+in Corani & Benavoli 2015, expected scores uniform over (0.6, 0.95)):
 
 * ``exchangeable``: one score per data set, normal noise;
 * ``heavy_tailed``: the same with Student t(3) noise;

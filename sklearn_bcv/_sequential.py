@@ -167,7 +167,7 @@ def sequential_compare(
     repetition (two splits × two estimators, in parallel) at a time. After
     each repetition the test's statistic on the repetitions so far is
     compared with a group-sequential boundary, and fitting stops at the first
-    crossing. The overall type I error is ``alpha`` under seed 000's
+    crossing. The overall type I error is ``alpha`` under Yang et al.'s
     variance model, however many looks are taken.
 
     Parameters

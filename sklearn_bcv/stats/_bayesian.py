@@ -69,7 +69,7 @@ def scaled_correlated_t_posterior(differences, n_train, n_test, *, test):
 
 
 def correlated_t_posterior(differences, n_train, n_test, *, test):
-    """Location, scale and df of the posterior of ``mu`` (seed 002, Theorem 2).
+    """Location, scale and df of the posterior of ``mu`` (Corani & Benavoli 2015).
 
     In the units of the differences (``±inf`` beyond the largest double);
     :func:`scaled_correlated_t_posterior` is the overflow-free form the
@@ -159,7 +159,7 @@ def bayesian_correlated_t(
     ``sigma2`` and a common correlation ``rho``, which cannot be estimated
     from the data; Nadeau and Bengio's heuristic fixes
     ``rho = n_test / (n_train + n_test)``. Under the matching prior the
-    posterior of ``mu`` is (seed 002 §2.4, Theorem 2)
+    posterior of ``mu`` is (Corani & Benavoli 2015, §2.4, Theorem 2)
 
     .. math:: \\mu \\mid d \\sim \\bar d + \\sqrt{\\Big(\\frac{1}{J} +
               \\frac{\\rho}{1-\\rho}\\Big) s^2}\\; t(J - 1),
@@ -167,7 +167,8 @@ def bayesian_correlated_t(
     with ``dbar`` the mean and ``s2`` the sample variance (ddof=1) of the
     differences; ``rho / (1 - rho) = n_test / n_train``. With ``rope=0``,
     ``p_a_better`` equals ``1 -`` the ``"greater"`` p-value of
-    :func:`corrected_t` (seed 002, Corollary 1), so ``alternative="greater"``
+    :func:`corrected_t` (Corani & Benavoli 2015, Corollary 1), so
+    ``alternative="greater"``
     rejects exactly when that test does; the two-sided rule (a decision in
     either direction at ``1 - alpha``) corresponds to the two-sided
     :func:`corrected_t` at level ``2 alpha``.
