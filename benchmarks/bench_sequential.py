@@ -20,7 +20,7 @@ first ``min_repeats`` repetitions, then 4 fits at a time), where
     with the futility stop (the default), without it (``futility=None``)
     and the fixed 5×2 BCV (``compare_estimators``): fits and times side by
     side (target: at most the fixed 5×2's 20 fits, ideally 16 or fewer).
-(d) **Futility on seed 000's simple setup** (``simulate_sequential``,
+(d) **Futility on Yang et al.'s simple setup** (``simulate_sequential``,
     n = 500): mean fits under the null and power at three effect sizes of
     the sequential BCV McNemar test (O'Brien-Fleming) with and without the
     futility stop, on the same fits (target: power within 0.02).

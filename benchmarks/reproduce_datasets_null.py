@@ -12,7 +12,7 @@ Poisson-binomial test, the Bayesian signed-rank and sign tests: the rate of
 a posterior probability above 0.95 on either side, and for "A better").
 
 Null setups (data set sizes uniform over {25, 50, 100, 250, 500, 1000} as
-in seed 002, expected scores uniform over (0.6, 0.95)):
+in Corani & Benavoli 2015, expected scores uniform over (0.6, 0.95)):
 
 * ``exchangeable``: one score per data set, normal noise;
 * ``heavy_tailed``: the same with Student t(3) noise;
@@ -144,8 +144,8 @@ def references(n_datasets, n_estimators, alpha, n_draws=200_000, seed=0):
     """Rates of the decisions of :data:`POOLED`, from their null distribution.
 
     The rank tests and the sign test with Holm's correction from
-    ``n_draws`` random rank tables (the package's formulas, FORMULAS.md
-    Part 2); Wilcoxon's and the sign test on one pair exactly (the
+    ``n_draws`` random rank tables (the package's formulas, in the
+    user guide); Wilcoxon's and the sign test on one pair exactly (the
     signed-rank and binomial distributions); the Bayesian sign test exactly
     over the number of wins, each count's posterior from
     :func:`~sklearn_bcv.stats.bayesian_sign` with 50,000 samples.

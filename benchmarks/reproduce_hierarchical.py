@@ -1,9 +1,9 @@
-"""The hierarchical Bayesian test on seed 002's simulation.
+"""The hierarchical Bayesian test on Corani & Benavoli's simulation.
 
-Seed 002's experiment (the C -> F network; zeroR against BN-hat by 10-fold
+Corani & Benavoli's experiment (the C -> F network; zeroR against BN-hat by 10-fold
 CV on q = 50 data sets of sizes uniform over {25, ..., 1000}), with three
 tests deciding "BN-hat (A) is better" when their posterior probability
-exceeds 0.95 (one-sided, as seed 002): the hierarchical test
+exceeds 0.95 (one-sided, as Corani & Benavoli 2015): the hierarchical test
 (``bayesian_hierarchical``, rope 0), the Poisson-binomial test and the
 Bayesian signed-rank test on the mean differences. Prints, per setting,
 the rate of "A better" decisions (and of "B better" ones, always wrong

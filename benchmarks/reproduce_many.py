@@ -2,7 +2,7 @@
 
 The tests of k estimators on one data set — Cochran's Q and Looney's F on
 one hold-out split, and the block-regularized Cochran's Q (``bcv_cochran_q``,
-an extension of seed 000's effective table) on a 5×2 BCV — are run on the
+an extension of Yang et al.'s effective table) on a 5×2 BCV — are run on the
 epsilon data set generalised to L algorithms
 (:func:`sklearn_bcv.datasets.make_many_epsilon_losses`: every algorithm errs
 with probability ε/2 on one half of the records and 3ε/2 on the other,
@@ -20,7 +20,7 @@ vectorised over the repetitions
   Each Δ sees the same random draws (common random numbers).
 
 Designs: one hold-out split with a third of the records as test set
-(``ShuffleSplit(n_splits=1, test_size=1/3)``, seed 000's HO design) and
+(``ShuffleSplit(n_splits=1, test_size=1/3)``, Yang et al.'s HO design) and
 :class:`sklearn_bcv.BlockRegularized5x2CV`.
 
 Usage::

@@ -3,7 +3,7 @@
 The epsilon losses of ``reproduce_many.py`` do not depend on the training
 set, so they cannot show how a test treats the one variance a hold-out test
 ignores and the block-regularized tests model: that of the training sets.
-Here k real learners are fitted on seed 000's simple data set with
+Here k real learners are fitted on Yang et al.'s simple data set with
 ``delta = 0`` (:func:`sklearn_bcv.datasets.make_simple`: the class is a fair
 coin independent of the predictor), so every learner's true error rate is
 exactly 1/2 and the null hypothesis holds, while each learner's predictions
@@ -13,7 +13,7 @@ a 5×2 BCV (``bcv_cochran_q``, pairwise ``bcv_mcnemar`` with Holm) and on one
 hold-out split with a third of the records as test set (``cochran_q``,
 ``looney_f``, pairwise ``mcnemar`` with Holm).
 
-Learners: k = 3 — seed 000's logistic regression (unpenalised, Newton) and
+Learners: k = 3 — Yang et al.'s logistic regression (unpenalised, Newton) and
 majority class, and a decision stump; k = 5 adds Gaussian naive Bayes and
 15-nearest neighbours.
 

@@ -1,6 +1,6 @@
-"""Reproduce the power curves of Figure 4 of seed 000 on the simple data set.
+"""Reproduce the power curves of Figure 4 of Yang et al. 2023 on the simple data set.
 
-Figure 4 of the 5×2 BCV McNemar paper (seed 000) plots the probability of
+Figure 4 of the 5×2 BCV McNemar paper (Yang et al. 2023) plots the probability of
 rejecting "equal error rates" as the data move away from the null. On the
 "simple" data set (one predictor, ``x | y = 1 ~ N(delta, 1)``, n = 1,000) the
 two algorithms are logistic regression and the majority class (here

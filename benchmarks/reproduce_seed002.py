@@ -1,4 +1,4 @@
-"""Seed 002 §4.2–4.3 (Figure 2a/2b): Poisson-binomial vs signed-rank test.
+"""Corani & Benavoli 2015, §4.2–4.3 (Figures 2a, 2b): Poisson-binomial vs signed-rank.
 
 Corani and Benavoli's experiment: q data sets from the Bayesian network
 C -> F (sizes uniform over {25, 50, 100, 250, 500, 1000}, theta = 0.5 +

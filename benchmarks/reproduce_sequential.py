@@ -1,6 +1,6 @@
-"""Evidence for the sequential m×2 BCV tests (seed 000's future work).
+"""Evidence for the sequential m×2 BCV tests (Yang et al.'s future work).
 
-Runs :func:`sklearn_bcv.simulation.simulate_sequential` on seed 000's null
+Runs :func:`sklearn_bcv.simulation.simulate_sequential` on Yang et al.'s null
 setups and on the power setups of its Figure 4, and prints:
 
 1. type I errors at alpha = 0.05 of the sequential tests (``bcv_mcnemar``

@@ -14,7 +14,8 @@ the same fits (common random numbers) and prints, per setup:
 
 Setups:
 
-1. seed 000's simulation setups (:func:`~sklearn_bcv.simulation.simulate_sequential`):
+1. Yang et al.'s simulation setups
+   (:func:`~sklearn_bcv.simulation.simulate_sequential`):
    the epsilon loss vectors (null), the simple data set at delta = 0
    (null, several n) and its power setups (n = 1000, several delta), with
    logistic regression against the majority class;

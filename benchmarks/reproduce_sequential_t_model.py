@@ -1,4 +1,4 @@
-"""Level of the sequential ``bcv_t`` test when seed 000's variance model is wrong.
+"""Level of the sequential ``bcv_t`` test when Yang et al.'s variance model is wrong.
 
 The t form's boundaries are calibrated on the model with ``rho1 = rho2 =
 1/2`` (correlation of the split differences within and across

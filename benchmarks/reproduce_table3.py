@@ -1,4 +1,4 @@
-"""Seed 001's Tables 3 and 5: F(7, 5) 5×2 BCV test vs Alpaydın's F on a poor
+"""Wang, Li & Li's Tables 3 and 5: F(7, 5) 5×2 BCV test vs Alpaydın's F on a poor
 partition and the blocked 3×2 t-test.
 
 Every replication draws a data set (Table 3: two Gaussian classes, n = 200,

@@ -1,7 +1,7 @@
-"""Seed 001's Table 3, blocked 3×2 t column: our test at alpha = 0.10 and
+"""Wang, Li & Li's Table 3, blocked 3×2 t column: our test at alpha = 0.10 and
 0.05 beside the paper's rates.
 
-Seed 001 prints, for RT versus LS on its eight cases of two Gaussian
+Wang, Li & Li 2017 prints, for RT versus LS on its eight cases of two Gaussian
 classes, the rejection rate of the blocked 3×2 CV t-test of Wang et al.
 (2014). Our :func:`~sklearn_bcv.stats.blocked_t_3x2cv` is that test as
 published (the mean of the six differences over the root of their sum of
@@ -66,7 +66,7 @@ def main():
     )
     paper = TABLE3_PUBLISHED[(PAIR, TEST)]
     print(
-        f"Seed 001 Table 3, RT versus LS, blocked 3x2 CV t-test: {n} "
+        f"Wang, Li & Li 2017, Table 3, RT versus LS, blocked 3x2 CV t-test: {n} "
         f"replications per case ({result.elapsed:.0f} s); rate ± half the 95% "
         "Wilson interval"
     )

@@ -1,6 +1,6 @@
-"""Reproduce the epsilon and simple columns of Table V of seed 000.
+"""Reproduce the epsilon and simple columns of Table V of Yang et al. 2023.
 
-Table V of the 5×2 BCV McNemar paper (seed 000, "Type I errors of different
+Table V of the 5×2 BCV McNemar paper (Yang et al. 2023, "Type I errors of different
 algorithm comparison methods over synthetic and real-world data sets") lists
 the type I error of fourteen tests. This script re-estimates two of its
 columns with sklearn_bcv and prints them beside the published numbers:
@@ -172,7 +172,7 @@ def main(argv=None):
             f"{time.perf_counter() - start:.1f} s (n_jobs={args.n_jobs})"
         )
     print()
-    print("Type I error at alpha = 0.05, ours beside seed 000's Table V")
+    print("Type I error at alpha = 0.05, ours beside Yang et al.'s Table V")
     print(format_table(args.columns, results, rst=args.rst))
     return results
 

@@ -28,7 +28,7 @@ code = open(stan_file).read()
 def inputs():
     rng = np.random.default_rng(20261125)
     cases = {}
-    # 6 data sets x 10 folds, rho 0.1 (FORMULAS's check)
+    # 6 data sets x 10 folds, rho 0.1 (the user guide's check)
     d = 0.01 + 0.01 * rng.standard_normal((6, 1)) + 0.02 * rng.standard_normal((6, 10))
     cases["six_10fold"] = dict(diff=d.tolist(), runs=1, rope=0.01)
     # 12 data sets x 5x2 (runs=5 -> rho 0.5), close to no difference

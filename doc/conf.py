@@ -2,19 +2,22 @@
 
 Build with ``python -m sphinx -W --keep-going -b html doc doc/_build/html``
 after ``pip install ".[docs]"``. The build needs no network: the intersphinx
-inventories of scikit-learn, numpy, scipy and joblib are fetched when they can
-be and otherwise fall back (silently) to empty local inventories, so links to
-those projects are plain text offline.
+inventories of Python, NumPy, SciPy, scikit-learn, joblib and matplotlib are
+fetched when the network can be reached (one quick probe) and otherwise
+replaced by empty local inventories, with one line saying so: links to those
+projects are then plain text.
 """
 
 import os
 import re
+import socket
 import sys
 import zlib
 from pathlib import Path
 
 DOC_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(DOC_DIR.parent))
+sys.path.insert(0, str(DOC_DIR))  # _gallery_order
 
 import sklearn_bcv  # noqa: E402
 
@@ -87,8 +90,25 @@ _INVENTORIES = {
     "joblib": "https://joblib.readthedocs.io/en/stable/",
     "matplotlib": "https://matplotlib.org/stable/",
 }
-if os.environ.get("SKLEARN_BCV_DOCS_OFFLINE"):
-    # Skip the network entirely (faster when it is known to be absent).
+
+
+def _online(host="docs.python.org", timeout=3):
+    """Whether the inventories' hosts can be reached: one quick probe, so an
+    offline build says so in one line instead of one line per project."""
+    try:
+        socket.create_connection((host, 443), timeout=timeout).close()
+    except OSError:
+        return False
+    return True
+
+
+_OFFLINE = bool(os.environ.get("SKLEARN_BCV_DOCS_OFFLINE")) or not _online()
+if _OFFLINE:
+    # Skip the network entirely: links to those projects are plain text.
+    print(
+        "intersphinx: no network (or SKLEARN_BCV_DOCS_OFFLINE set); links to "
+        "Python, NumPy, SciPy, scikit-learn, joblib and matplotlib are plain text"
+    )
     intersphinx_mapping = {
         name: (url, _empty_inventory(name)) for name, url in _INVENTORIES.items()
     }
@@ -104,7 +124,8 @@ sphinx_gallery_conf = {
     "examples_dirs": str(DOC_DIR.parent / "examples"),
     "gallery_dirs": "auto_examples",
     "filename_pattern": r"/plot_",
-    "within_subsection_order": "FileNameSortKey",
+    # First steps to advanced (doc/_gallery_order.py), not by file name.
+    "within_subsection_order": "_gallery_order.ExampleOrder",
     "download_all_examples": False,
     "remove_config_comments": True,
     "matplotlib_animations": False,

@@ -1,7 +1,7 @@
 """
-=====================================================================
-Poisson-binomial vs signed-rank test across data sets (seed 002 §4.2)
-=====================================================================
+====================================================================================
+Poisson-binomial vs signed-rank test across data sets (Corani & Benavoli 2015, §4.2)
+====================================================================================
 
 Corani and Benavoli's experiment behind their Figure 2a: 50 data sets
 drawn from the Bayesian network C -> F, whose single binary feature makes
@@ -48,6 +48,6 @@ for m, style in zip(result.n_runs, ("--", "-")):
 ax.axhline(0.05, color="grey", linestyle=":")
 ax.set_xlabel("delta_acc")
 ax.set_ylabel("rejection rate (H1: BN-hat better)")
-ax.set_title("Seed 002, Fig 2a: q = 50 data sets")
+ax.set_title("Corani & Benavoli 2015, Fig 2a: q = 50 data sets")
 ax.legend(loc="upper left")
 plt.show()

@@ -3,7 +3,7 @@
 Power of the tests: logistic regression vs majority class
 ==========================================================
 
-On the "simple" data set of the 5×2 BCV McNemar paper (seed 000) the only
+On the "simple" data set of the 5×2 BCV McNemar paper (Yang et al. 2023) the only
 predictor is ``x | y = 0 ~ N(0, 1)`` and ``x | y = 1 ~ N(Δ, 1)``. With
 ``Δ = 0`` logistic regression cannot beat the majority class and a rejection
 is a type I error; as ``Δ`` grows logistic regression learns and the tests

@@ -11,7 +11,7 @@ second half, B the other way round, so both have error rate ε and every
 rejection is a type I error.
 
 This example re-estimates the epsilon column of Table V of the 5×2 BCV
-McNemar paper (seed 000) with
+McNemar paper (Yang et al. 2023) with
 :func:`~sklearn_bcv.simulation.simulate_loss_vectors`, which builds the
 contingency tables of all repetitions as arrays and calls every test once,
 and plots them beside the published numbers. ``benchmarks/reproduce_table5.py``

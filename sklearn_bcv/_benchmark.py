@@ -1026,16 +1026,20 @@ effect_size, effect_size_intervals
                 ],
                 verbose,
             )
-        fitted = fit_datasets(
-            prepared,
-            labels=names,
-            n_jobs=n_jobs,
-            verbose=max(0, verbose - 1),
-            error_score=error_score,
-            names=dataset_names,
-            progress=progress,
-            study_store=study_store,
-        )
+        try:
+            fitted = fit_datasets(
+                prepared,
+                labels=names,
+                n_jobs=n_jobs,
+                verbose=max(0, verbose - 1),
+                error_score=error_score,
+                names=dataset_names,
+                progress=progress,
+                study_store=study_store,
+            )
+        finally:
+            if progress is not None:
+                progress.close()
     stores = [store for _, store in fitted]
     split_scores = _stack([store.scores for store in stores])
     failed = [name for name, store in zip(dataset_names, stores) if store.any_failed]

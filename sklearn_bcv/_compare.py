@@ -122,8 +122,9 @@ def compare_estimators(
         capped at the number of fits (and at the number of cores for
         joblib's local process backends); 0 is refused.
     verbose : int, default=0
-        Verbosity: ``> 0`` prints the number of fits and joblib progress,
-        ``> 1`` one line per fit.
+        ``> 0`` shows a progress bar on stderr (fits done of the total,
+        elapsed and remaining time; tqdm's when it is installed), ``> 1``
+        also prints the number of fits and one line per fit.
     random_state : int, RandomState instance or None, default=None
         Seeds the default ``cv`` only. None draws a seed (from NumPy's
         global generator; with a ``store`` that holds one, the store's),

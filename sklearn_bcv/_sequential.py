@@ -19,6 +19,7 @@ from ._engine._fit import DataSet, FitResults, fit_all, worker_count
 from ._engine._needs import PredictionStore
 from ._engine._plan import _check_params, plan_tests
 from ._engine._prepare import prepare_fits
+from ._engine._progress import FitProgress
 from ._engine._seeds import study_seed
 from ._engine._validation import check_records, check_target, task_of_estimators
 from ._results import build_pair_result, estimator_name
@@ -166,7 +167,7 @@ def sequential_compare(
     repetition (two splits × two estimators, in parallel) at a time. After
     each repetition the test's statistic on the repetitions so far is
     compared with a group-sequential boundary, and fitting stops at the first
-    crossing. The overall type I error is ``alpha`` under seed 000's
+    crossing. The overall type I error is ``alpha`` under Yang et al.'s
     variance model, however many looks are taken.
 
     Parameters
@@ -234,7 +235,10 @@ def sequential_compare(
         Number of jobs fitting in parallel (at most the 4 fits of one
         repetition, ``4 * min_repeats`` at the first look).
     verbose : int, default=0
-        ``> 0`` prints each look's statistic and boundary.
+        ``> 0`` shows a progress bar on stderr (fits done of the most the
+        design may need, elapsed and remaining time; tqdm's when it is
+        installed) and prints each look's statistic and boundary; ``> 1``
+        also one line per fit.
     random_state : int, RandomState instance or None, default=None
         Seeds the splits. Estimators keep their own ``random_state``.
 
@@ -398,56 +402,74 @@ futility_threshold : the settings used (``futility_threshold`` is None
 
     parts, looks, codes, repeats = [], [], [], min_repeats
     fitted = 0
-    while True:
-        batch = prepared.splits[2 * fitted : 2 * repeats]
-        if verbose > 0:
-            print(f"Fitting repetitions {fitted + 1}-{repeats}: {2 * len(batch)} fits")
-        parts += fit_all(
-            [DataSet(prepared.X, prepared.y, batch, labels, scorer=scorer)],
-            n_jobs=n_jobs,
-            verbose=max(verbose - 1, 0),
+    # The bar counts the fits of every look against the most the design may
+    # need; the looks' lines are written through it so they do not break it.
+    progress = None
+    if verbose > 0:
+        progress = FitProgress(
+            [("", 4 * max_repeats)], label="sequential", at_most=True
         )
-        fitted = repeats
-        store = PredictionStore.of_fits(
-            prepared.y,
-            prepared.splits[: 2 * repeats],
-            _merge(parts),
-            prepared.task,
-            prepared.scoring,
-            "raise",
-            [("A", estimator_a), ("B", estimator_b)],
-        )
-        values = store.pair_needs(0, 1, only=(form.needs,))[form.needs]
-        look = look_statistics(form, values, [repeats], alpha=alpha, params=params)
-        power, code = sequential_codes(
-            form,
-            look,
-            bounds,
-            lower,
-            upper,
-            repeats=[repeats],
-            rope=rope,
-            futility_threshold=threshold,
-        )
-        index = repeats - min_repeats
-        look["conditional_power"] = power
-        looks.append(look)
-        codes.append(code)
-        if verbose > 0:
-            print(
-                f"Look {repeats}: statistic {float(look.statistic[0]):.3f}, "
-                f"boundaries [{lower[index]:.3f}, {upper[index]:.3f}], "
-                f"conditional power {float(power[0]):.3f} -> "
-                + (
-                    f"{DECISIONS[int(code[0])]} (stopped by {STOPPED_BY[int(code[0])]})"
-                    if code[0]
-                    else "continue"
+    say = print if progress is None else progress.write
+    try:
+        while True:
+            batch = prepared.splits[2 * fitted : 2 * repeats]
+            if verbose > 1:
+                say(
+                    f"Fitting repetitions {fitted + 1}-{repeats}: {2 * len(batch)} fits"
                 )
+            parts += fit_all(
+                [DataSet(prepared.X, prepared.y, batch, labels, scorer=scorer)],
+                n_jobs=n_jobs,
+                verbose=verbose,
+                progress=progress,
             )
-        if code[0] != 0 or repeats == max_repeats:
-            break
-        repeats += 1
+            fitted = repeats
+            store = PredictionStore.of_fits(
+                prepared.y,
+                prepared.splits[: 2 * repeats],
+                _merge(parts),
+                prepared.task,
+                prepared.scoring,
+                "raise",
+                [("A", estimator_a), ("B", estimator_b)],
+            )
+            values = store.pair_needs(0, 1, only=(form.needs,))[form.needs]
+            look = look_statistics(form, values, [repeats], alpha=alpha, params=params)
+            power, code = sequential_codes(
+                form,
+                look,
+                bounds,
+                lower,
+                upper,
+                repeats=[repeats],
+                rope=rope,
+                futility_threshold=threshold,
+            )
+            index = repeats - min_repeats
+            look["conditional_power"] = power
+            looks.append(look)
+            codes.append(code)
+            if verbose > 0:
+                say(
+                    f"Look {repeats}: statistic {float(look.statistic[0]):.3f}, "
+                    f"boundaries [{lower[index]:.3f}, {upper[index]:.3f}], "
+                    f"conditional power {float(power[0]):.3f} -> "
+                    + (
+                        f"{DECISIONS[int(code[0])]} "
+                        f"(stopped by {STOPPED_BY[int(code[0])]})"
+                        if code[0]
+                        else "continue"
+                    )
+                )
+            if code[0] != 0 or repeats == max_repeats:
+                if progress is not None and repeats < max_repeats:
+                    progress.stop_early()
+                break
+            repeats += 1
 
+    finally:
+        if progress is not None:
+            progress.close()
     _, decision = first_stop(np.concatenate(codes))
     used_cv = _nested_cv(stratify, repeats, max_repeats, random_state)
     design = describe_design(prepared.splits[: 2 * repeats], n_samples, cv=used_cv)

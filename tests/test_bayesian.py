@@ -259,3 +259,33 @@ def test_non_finite_differences(bad):
 def test_needs_two_splits():
     with pytest.raises(ValueError, match="bayesian_correlated_t needs at least 2"):
         bayesian_correlated_t([0.1], 90, 10)
+
+
+@given(
+    st.lists(
+        st.sampled_from([-0.03, -0.01, 0.0, 0.005, 0.01, 0.02, 0.035, 0.05]),
+        min_size=2,
+        max_size=12,
+    )
+)
+def test_a_rope_of_zero_holds_no_mass_exactly(values):
+    # A continuous posterior puts no mass on the single point 0: P(rope) is
+    # 0 itself, not the rounding residue 1 - p - (1 - p) ~ 1e-17, as the
+    # Bayesian BCV McNemar's test gives.
+    differences = np.array(values)
+    result = bayesian_correlated_t(differences=differences, n_train=90, n_test=10)
+    if np.ptp(differences) > 0:
+        assert result.p_rope == 0.0
+        assert_allclose(result.p_a_better + result.p_b_better, 1.0, rtol=0, atol=1e-15)
+    else:  # a point mass: in the (closed) rope exactly when it is 0
+        assert result.p_rope == float(differences[0] == 0)
+
+
+def test_a_rope_of_zero_in_both_bayesian_tests_prints_zero():
+    differences = np.array(
+        [0.03, 0.02, 0.05, 0.03, 0.01, 0.04, 0.02, 0.035, 0.01, 0.02]
+    )
+    result = bayesian_correlated_t(differences=differences, n_train=100, n_test=100)
+    assert result.p_rope == 0.0
+    mcnemar = get_test("bayesian_bcv_mcnemar")(tables=[[[20, 12], [4, 64]]] * 10)
+    assert mcnemar.p_rope == 0.0

@@ -3,12 +3,14 @@
 import csv
 import io
 import json
+import re
 import subprocess
 import sys
 
 import numpy as np
 import pytest
 
+from sklearn_bcv import BlockRegularizedMx2CV
 from sklearn_bcv._cli import main
 
 FAST_B = ["--estimator-b", "sklearn.naive_bayes.GaussianNB"]
@@ -727,3 +729,179 @@ def test_plot_title_states_the_verdict_with_the_estimator_names():
     )
     result.tests = {}
     assert _plot_title(result, ("lr", "rf")) == "A = lr, B = rf"
+
+
+# Progress on a terminal: fits done of the total, elapsed, time left, by
+# default for every subcommand that fits (tqdm's bar, or a plain line).
+_FITTING_SUBCOMMANDS = {
+    "compare": (["--dataset", "iris", *FAST_B, "--tests", "bcv_mcnemar"], 20),
+    "many": (
+        [
+            "many",
+            "--dataset",
+            "iris",
+            "--estimator",
+            "sklearn.naive_bayes.GaussianNB",
+            "--estimator",
+            "sklearn.dummy.DummyClassifier",
+        ],
+        20,
+    ),
+    "benchmark": (
+        [
+            "benchmark",
+            "--datasets",
+            "iris",
+            "wine",
+            "--estimator",
+            "sklearn.naive_bayes.GaussianNB",
+            "--estimator",
+            "sklearn.dummy.DummyClassifier",
+        ],
+        40,
+    ),
+    # The main job's pair on wine stops at the first look: 12 of at most 28.
+    "sequential": (["sequential", "--dataset", "wine"], 12),
+}
+# Seeded: the sequential design's stop (so its count of fits) depends on
+# the splits, and a drawn seed adds its line at the end.
+_FITTING_SUBCOMMANDS = {
+    name: ([*argv, "--random-state", "0"], n_fits)
+    for name, (argv, n_fits) in _FITTING_SUBCOMMANDS.items()
+}
+
+
+def _run_on_a_terminal(argv):
+    out, err = io.StringIO(), _FakeTerminal()
+    status = main(list(argv), stdout=out, stderr=err)
+    return status, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("subcommand", list(_FITTING_SUBCOMMANDS))
+def test_a_terminal_shows_fits_done_of_the_total_by_default(subcommand, monkeypatch):
+    # Without tqdm: the plain line, rewritten in place.
+    monkeypatch.setitem(sys.modules, "tqdm", None)
+    argv, n_fits = _FITTING_SUBCOMMANDS[subcommand]
+    status, out, err = _run_on_a_terminal(argv)
+    assert status == 0, err
+    label = {"compare": "compare", "many": "compare_many"}.get(subcommand, subcommand)
+    final = err.split("\r")[-1].splitlines()[0]  # the bar as it was left
+    assert f"[{label}] {n_fits}/{n_fits} fits (100%)" in err, err
+    assert "elapsed 0:" in final and "remaining 0:00" in final
+    # The spinner does not draw over the bar; the end line still comes.
+    assert "|" not in err.replace("\r", "\n").splitlines()[0]
+    assert err.rstrip().splitlines()[-1].endswith("(tests included)")
+    assert out  # the requested output, on stdout only
+    assert "elapsed" not in out and "remaining" not in out
+
+
+def test_a_terminal_shows_tqdm_when_installed():
+    pytest.importorskip("tqdm")
+    argv, _ = _FITTING_SUBCOMMANDS["compare"]
+    status, _, err = _run_on_a_terminal(argv)
+    assert status == 0, err
+    assert "20/20" in err and "fits" in err
+
+
+def test_no_bar_off_a_terminal_or_with_quiet():
+    argv, _ = _FITTING_SUBCOMMANDS["compare"]
+    status, _, err = run_cli(*argv)
+    assert status == 0, err
+    # A log gets two lines: the start and the end, no bar.
+    assert "20/20" not in err and "fits (" not in err
+    assert err.startswith("fitting ") and "done in" in err
+    out, quiet = io.StringIO(), _FakeTerminal()
+    assert main([*argv, "--quiet"], stdout=out, stderr=quiet) == 0
+    assert quiet.getvalue() == ""
+
+
+def test_verbose_shows_the_bar_off_a_terminal_too(monkeypatch):
+    monkeypatch.setitem(sys.modules, "tqdm", None)
+    argv, _ = _FITTING_SUBCOMMANDS["compare"]
+    status, _, err = run_cli(*argv, "-v")
+    assert status == 0, err
+    assert "[compare] 20/20 fits (100%)" in err
+    assert "END fit_time" not in err
+    status, _, err = run_cli(*argv, "-vv")
+    assert err.count("END fit_time") == 20
+
+
+@pytest.mark.parametrize(
+    "word, hint",
+    [
+        ("benchmarks", "did you mean 'benchmark'?"),
+        ("Many", "did you mean 'many'?"),
+        ("score", "did you mean 'scores'?"),
+        ("sequentail", "did you mean 'sequential'?"),
+        ("iris", None),
+    ],
+)
+def test_a_mistyped_subcommand_is_a_usage_error_with_the_nearest_name(word, hint):
+    status, out, err = run_cli(word, "--dataset", "iris")
+    assert_one_line_error(status, err, f"unknown subcommand '{word}'", 2)
+    assert "(subcommands: compare, many, benchmark, scores, sequential;" in err
+    if hint is None:
+        assert "did you mean" not in err
+    else:
+        assert hint in err
+    assert out == ""
+
+
+def _help_of(*argv):
+    status, out, _ = run_cli(*argv, "--help")
+    assert status == 0
+    return " ".join(out.split())
+
+
+def test_help_of_repeats_states_the_records_the_design_needs(tmp_path):
+    # The --help claim "N records for M <= ..." against the splitter: N
+    # records split, N - 1 are refused (a usage error of the command line).
+    claims = re.findall(
+        r"(\d+) records? for M = 1|(\d+) for M <= (\d+)", _help_of("--cv", "mx2")
+    )
+    bounds = [(2, 1)] + [(int(n), int(m)) for _, n, m in claims if n]
+    assert bounds == [(2, 1), (4, 3), (8, 7), (16, 15)]
+    for records, largest_m in bounds:
+        for n_repeats in {largest_m, records // 2}:
+            cv = BlockRegularizedMx2CV(n_repeats=n_repeats, random_state=0)
+            assert len(list(cv.split(np.zeros((records, 1))))) == 2 * n_repeats
+            with pytest.raises(ValueError, match=f"at least {records}"):
+                list(cv.split(np.zeros((records - 1, 1))))
+    # Through the command line, for the default M = 5: 8 records, not 7.
+    rows = [["x", "y"]] + [[str(i), str(i % 2)] for i in range(8)]
+    eight = write_csv(tmp_path / "eight.csv", rows)
+    seven = write_csv(tmp_path / "seven.csv", rows[:-1])
+    common = ["--target", "y", "--cv", "mx2", *FAST_B, "--quiet"]
+    common += ["--estimator-a", "sklearn.dummy.DummyClassifier"]
+    assert run_cli("--data", eight, *common)[0] == 0
+    status, _, err = run_cli("--data", seven, *common)
+    assert status == 2 and "at least 8" in err
+
+
+def test_help_of_random_state_is_what_it_seeds():
+    # --help: the seed reaches the user's estimators too, nested ones
+    # included, and a seed given in --params wins.
+    text = _help_of()
+    assert (
+        "every random_state parameter of the estimators, the defaults and yours" in text
+    )
+    status, out, err = run_cli(
+        "--dataset",
+        "iris",
+        "--estimator-a",
+        "sklearn.ensemble.ExtraTreesClassifier",
+        "--params-a",
+        '{"n_estimators": 5}',
+        "--estimator-b",
+        "sklearn.ensemble.BaggingClassifier",
+        "--params-b",
+        '{"n_estimators": 2, "random_state": 9}',
+        "--random-state",
+        "3",
+        "--tests",
+        "bcv_mcnemar",
+        "--quiet",
+    )
+    assert status == 0, err
+    assert "ExtraTreesClassifier(n_estimators=5, random_state=3)" in out
+    assert "random_state=9" in out and "random_state=3)" in out.splitlines()[0]

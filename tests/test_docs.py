@@ -5,6 +5,7 @@ import re
 from pathlib import Path
 
 import pytest
+from _rst import literal_blocks, looks_like_python, python_blocks
 
 import sklearn_bcv
 from sklearn_bcv import datasets, simulation, stats
@@ -69,9 +70,13 @@ def test_user_guide_worked_example_matches_the_test():
     [p for p in sorted((ROOT / "doc").glob("*.rst")) if ">>>" in p.read_text("utf-8")],
     ids=lambda p: p.name,
 )
-def test_rst_examples_run(path):
+def test_rst_examples_run(path, tmp_path, monkeypatch):
     # The guide's examples are doctests: they must keep matching the code.
+    # They run in an empty folder (the files they write land there).
     import doctest
+
+    path = path.resolve()
+    monkeypatch.chdir(tmp_path)
 
     import matplotlib
 
@@ -84,6 +89,52 @@ def test_rst_examples_run(path):
         verbose=False,
     )
     assert failures == 0
+
+
+PAGES = sorted((ROOT / "doc").glob("*.rst")) + [ROOT / "README.rst"]
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        p
+        for p in PAGES
+        if p.name != "README.rst" and python_blocks(p.read_text("utf-8"))
+    ],
+    ids=lambda p: p.name,
+)
+def test_rst_python_blocks_run(path, tmp_path, monkeypatch):
+    # The Python blocks that are not doctests run too, in order, in one
+    # session per page (as a reader pastes them), in an empty folder.
+    import matplotlib
+
+    matplotlib.use("Agg")
+    monkeypatch.chdir(tmp_path)
+    namespace = {"__name__": "__main__"}
+    for line, code in python_blocks(path.read_text("utf-8")):
+        exec(compile(code, f"{path.name}:{line}", "exec"), namespace)  # noqa: S102
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: p.name)
+def test_no_python_example_hides_in_a_plain_literal_block(path):
+    # An example a reader runs is a ``code-block:: python`` or a doctest, so
+    # the tests above run it; a plain ``::`` block is for shell commands,
+    # files and output.
+    hidden = [
+        line
+        for line, block in literal_blocks(path.read_text("utf-8"))
+        if looks_like_python(block)
+    ]
+    assert not hidden, f"{path.name}: Python in plain literal blocks at lines {hidden}"
+
+
+def test_the_literal_block_check_tells_python_from_commands():
+    assert looks_like_python("from a import b\nb(1)\n")
+    assert looks_like_python("result = benchmark(estimators, datasets)\n")
+    assert not looks_like_python("sklearn-bcv scores results.csv --plot cd.png\n")
+    assert not looks_like_python("python -m sklearn_bcv\n")
+    assert not looks_like_python("dataset,a,b\niris,0.9,0.8\n")
+    assert not looks_like_python("study.db\n")
 
 
 # --------------------------------------------------------------------------
@@ -130,4 +181,23 @@ def test_install_page_lists_what_each_extra_installs():
         words |= {w.rpartition(".")[2] for w in words}  # dask.distributed
         promised = (words & known) - {"test"}
         assert promised <= extras[name], (name, sorted(promised - extras[name]))
+        # ... and every package the extra installs is named there.
+        assert extras[name] <= promised, (name, sorted(extras[name] - promised))
     assert "pandas" in extras["pandas"] and "pandas" not in extras["plot"]
+
+
+def test_the_gallery_order_lists_every_example_once():
+    # The gallery goes from first steps to advanced (doc/_gallery_order.py):
+    # a new example must be placed in it, not left to the file name.
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "_gallery_order", ROOT / "doc" / "_gallery_order.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert sorted(module.ORDER) == sorted(path.name for path in EXAMPLES)
+    assert module.ORDER[0] == "plot_compare_two_classifiers.py"
+    key = module.ExampleOrder("examples")
+    shuffled = sorted(str(path) for path in EXAMPLES)
+    assert [p.rsplit("/", 1)[-1] for p in sorted(shuffled, key=key)] == module.ORDER

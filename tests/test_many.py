@@ -393,9 +393,15 @@ def test_failed_fits_run_no_test():
 
 
 def test_verbose_counts_the_fits(capsys):
+    # verbose=1: a bar of fits done of the total on stderr, stdout untouched.
     compare_many_estimators(estimators()[:3], X_BC, Y_BC, cv=2, verbose=1)
+    captured = capsys.readouterr()
+    assert "6/6" in captured.err and captured.out == ""
+    # verbose=2 also says how many fits and reports each.
+    compare_many_estimators(estimators()[:3], X_BC, Y_BC, cv=2, verbose=2)
     out = capsys.readouterr().out
     assert "Fitting 3 estimators on each of 2 splits, totalling 6 fits" in out
+    assert out.count("END fit_time=") == 6
 
 
 def test_dict_of_estimators():

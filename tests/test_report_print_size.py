@@ -34,6 +34,8 @@ from sklearn.datasets import load_iris, load_wine, make_moons
 from sklearn.dummy import DummyClassifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.naive_bayes import GaussianNB
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
 from sklearn_bcv import (
@@ -65,7 +67,9 @@ def results():
     X, y = make_moons(n_samples=120, noise=0.3, random_state=7)
     study = benchmark(
         {
-            "logistic regression": LogisticRegression(max_iter=1000),
+            "logistic regression": make_pipeline(
+                StandardScaler(), LogisticRegression()
+            ),
             "naive Bayes": GaussianNB(),
             "decision tree": DecisionTreeClassifier(max_depth=3, random_state=0),
         },

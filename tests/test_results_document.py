@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.datasets import load_breast_cancer
 from sklearn.dummy import DummyClassifier
+from sklearn.exceptions import FitFailedWarning
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import KFold
 from sklearn.naive_bayes import GaussianNB
@@ -135,9 +136,11 @@ def test_to_json_writes_a_file(pair, tmp_path):
 
 
 def test_failed_fits_document():
-    result = compare_estimators(
-        GaussianNB(), Broken(), X, Y, cv=KFold(3), error_score=np.nan
-    )
+    # The fits fail on purpose: the warning that says so is part of the test.
+    with pytest.warns(FitFailedWarning, match="3 fits failed out of a total of 6"):
+        result = compare_estimators(
+            GaussianNB(), Broken(), X, Y, cv=KFold(3), error_score=np.nan
+        )
     document = _round_trip(result)
     assert document["tests"] == {}
     assert all(document["failed_fits"][i][1] for i in range(3))

@@ -175,7 +175,9 @@ def add_splitter_arguments(group):
         default=5,
         metavar="M",
         help="repetitions of 2-fold CV for --cv mx2/stratified, 1 to "
-        f"{MAX_REPEATS}; the data must have at least M + 1 records (default: 5)",
+        f"{MAX_REPEATS}; the data need a record for each of the 2**k "
+        "sub-blocks, 2**k the smallest power of two above M: 2 records for "
+        "M = 1, 4 for M <= 3, 8 for M <= 7, 16 for M <= 15 (default: 5)",
     )
     group.add_argument(
         "--folds",
@@ -212,10 +214,11 @@ def add_level_arguments(group, *, alternative_help):
         default=None,
         metavar="SEED",
         type=int_in(0, MAX_SEED, what=f"an integer in [0, {MAX_SEED}]"),
-        help="seed of the splits and of the default estimators (default: one "
-        "drawn at random, said on stderr and recorded in the json and the "
-        "report, so that --random-state SEED repeats the run; with --store, "
-        "the seed the store holds)",
+        help="seed of the splits and of every random_state parameter of the "
+        "estimators, the defaults and yours, nested ones included (a seed in "
+        "--params wins) (default: one drawn at random, said on stderr and "
+        "recorded in the json and the report, so that --random-state SEED "
+        "repeats the run; with --store, the seed the store holds)",
     )
     group.add_argument(
         "--n-jobs",
@@ -265,7 +268,9 @@ def add_output_arguments(parser, *, format_help, plot_help):
         "--verbose",
         action="count",
         default=0,
-        help="report each fit on stderr (repeat for more detail)",
+        help="a progress bar of the fits on stderr even when it is not a "
+        "terminal (on a terminal it is shown by default); -vv: also a line "
+        "per fit",
     )
     output.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     return output

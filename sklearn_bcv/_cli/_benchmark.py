@@ -471,10 +471,11 @@ def add_arguments(parser):
         "ranks (.png, .svg, .pdf, ...); needs matplotlib",
     )
     add_store_argument(parser)
-    # The shared help speaks of fits; here -v is a progress bar first.
+    # Across data sets the bar also counts the data sets done.
     parser._option_string_actions["--verbose"].help = (
-        "a progress bar of the fits instead of the elapsed time (-vv: also a "
-        "line per finished data set; -vvv: a line per fit)"
+        "a progress bar of the fits on stderr even when it is not a terminal "
+        "(on a terminal it is shown by default); -vv: also a line per "
+        "finished data set; -vvv: a line per fit"
     )
 
 
@@ -535,7 +536,7 @@ def run(args, *, stdout, stderr):
     )
     with (
         opened_store(args, stderr) as store,
-        fitting(message, args, stderr),
+        fitting(message, args, stderr) as verbose,
         contextlib.redirect_stderr(stderr),
         check_library_scoring(args.scoring),
     ):
@@ -555,7 +556,7 @@ def run(args, *, stdout, stderr):
             effect_size=False if args.no_effect_sizes else None,
             effect_size_intervals=effect_size_intervals(args),
             n_jobs=args.n_jobs,
-            verbose=0 if args.quiet else args.verbose,
+            verbose=verbose,
             random_state=args.random_state,
             store=store,
             missing=args.missing,

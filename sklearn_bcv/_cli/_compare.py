@@ -79,7 +79,7 @@ def run(args, *, stdout, stderr):
     )
     with (
         opened_store(args, stderr) as store,
-        fitting(message, args, stderr),
+        fitting(message, args, stderr) as verbose,
         check_library_scoring(args.scoring),
     ):
         result = compare_estimators(
@@ -93,7 +93,7 @@ def run(args, *, stdout, stderr):
             alpha=args.alpha,
             alternative=args.alternative,
             n_jobs=args.n_jobs,
-            verbose=args.verbose,
+            verbose=verbose,
             random_state=args.random_state,
             store=store,
         )

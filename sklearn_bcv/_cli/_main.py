@@ -20,6 +20,7 @@ one place they are printed.
 import argparse
 import atexit
 import contextlib
+import difflib
 import os
 import sys
 import textwrap
@@ -133,10 +134,15 @@ def select_subcommand(argv):
     The first argument names a subcommand, or else an option that only one
     subcommand has (its ``implied_by``) selects it, or else it is the
     default. Either way the options are parsed by that subcommand's parser
-    alone, so ``sklearn-bcv --help`` is the default subcommand's help.
+    alone, so ``sklearn-bcv --help`` is the default subcommand's help. A
+    first argument that is neither a subcommand nor an option is refused
+    as a mistyped subcommand (the default takes no positional argument),
+    with the nearest name.
     """
     if argv and argv[0] in SUBCOMMANDS:
         return argv[0], argv[1:], f"{PROG} {argv[0]}"
+    if argv and not argv[0].startswith("-"):
+        raise UsageError(_unknown_subcommand(argv[0]))
     for name, command in SUBCOMMANDS.items():
         if any(
             _names_option(token, option)
@@ -145,6 +151,17 @@ def select_subcommand(argv):
         ):
             return name, argv, f"{PROG} {name}"
     return DEFAULT, argv, PROG
+
+
+def _unknown_subcommand(word):
+    """What to say of a first argument that names no subcommand."""
+    names = list(SUBCOMMANDS)
+    close = difflib.get_close_matches(word.lower(), names, n=1, cutoff=0.6)
+    hint = f"; did you mean '{close[0]}'?" if close else ""
+    return (
+        f"unknown subcommand '{word}'{hint} (subcommands: {', '.join(names)}; "
+        f"see '{PROG} --help')"
+    )
 
 
 def _stop_workers():
@@ -276,8 +293,8 @@ def _command(argv, *, stdout, stderr, outcome):
     """Parse ``argv`` and run the subcommand; every failure but an
     interruption (``KeyboardInterrupt``, which :func:`main` catches) is put
     into ``outcome``."""
-    name, argv, prog = select_subcommand(argv)
     try:
+        name, argv, prog = select_subcommand(argv)
         parser = build_parser(name, prog=prog)
         try:
             # --help and --version print to sys.stdout; send them to ``stdout``.

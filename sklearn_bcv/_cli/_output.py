@@ -37,26 +37,43 @@ __all__ = [
 ]
 
 
+def is_terminal(stream):
+    """Whether ``stream`` is a terminal (a person is watching it)."""
+    return bool(getattr(stream, "isatty", lambda: False)())
+
+
 class Progress:
     """Elapsed-time indicator on stderr while the fits run.
 
     On a terminal the line is refreshed in place; elsewhere (pipes, logs) it
-    writes one line when fitting starts and one when it ends. When the block
-    raises, it writes nothing more (the terminal line is wiped): the error
-    is the caller's one line to report.
+    writes one line when fitting starts and one when it ends. With
+    ``spin=False`` (the library draws its own bar of fits done on the
+    terminal) it writes only the end line. When the block raises, it writes
+    nothing more (the terminal line is wiped): the error is the caller's
+    one line to report.
     """
 
-    def __init__(self, message, *, stream=None, enabled=True, interval=0.25, note=""):
+    def __init__(
+        self,
+        message,
+        *,
+        stream=None,
+        enabled=True,
+        interval=0.25,
+        note="",
+        spin=True,
+    ):
         self.message = message
         self.note = note
         self.stream = sys.stderr if stream is None else stream
         self.enabled = enabled
         self.interval = interval
+        self.spin = spin
         self._done = threading.Event()
         self._thread = None
 
     def _is_tty(self):
-        return bool(getattr(self.stream, "isatty", lambda: False)())
+        return is_terminal(self.stream)
 
     def _spin(self):
         frames = "|/-\\"
@@ -69,7 +86,7 @@ class Progress:
 
     def __enter__(self):
         self._start = time.perf_counter()
-        if not self.enabled:
+        if not self.enabled or not self.spin:
             return self
         if self._is_tty():
             self._thread = threading.Thread(target=self._spin, daemon=True)
@@ -164,15 +181,32 @@ def dead_worker_message(exc, doing):
     )
 
 
+def library_verbose(args, stderr):
+    """The ``verbose`` the library is called with: ``-v`` as counted (1: the
+    bar of fits done, elapsed and time left; 2: also a line per fit); by
+    default 1 on a terminal, where someone watches a long fit, and 0
+    elsewhere (logs and pipes get a line at the start and one at the end);
+    0 with ``--quiet``."""
+    if args.quiet:
+        return 0
+    if args.verbose:
+        return args.verbose
+    return int(is_terminal(stderr))
+
+
 @contextlib.contextmanager
 def fitting(message, args, stderr):
-    """While the estimators are fitted: the progress indicator (unless
-    ``--quiet`` or ``-v``), and the engine's and joblib's verbose messages
-    sent to stderr so that stdout holds only the requested output. A worker
-    process that dies is reported as one error naming what was fitted on
-    which data (``message``). The worker processes are started shielded
-    from Ctrl-C and SIGTERM sent to the process group
-    (:func:`._signals.shielded_children`): this process stops them."""
+    """While the estimators are fitted: the progress indicator, and the
+    library's progress bar and messages sent to stderr so that stdout holds
+    only the requested output; yields the ``verbose`` to call the library
+    with (:func:`library_verbose`). The indicator says when fitting starts
+    (off a terminal) and ends, unless ``--quiet`` or ``-v``; the library's
+    bar counts the fits. A worker process that dies is reported as one
+    error naming what was fitted on which data (``message``). The worker
+    processes are started shielded from Ctrl-C and SIGTERM sent to the
+    process group (:func:`._signals.shielded_children`): this process
+    stops them."""
+    verbose = library_verbose(args, stderr)
     show_progress = not args.quiet and not args.verbose
     # The time shown covers the tests too; with --store, the fits already
     # stored were read, not refitted: say so rather than claim fits.
@@ -183,10 +217,17 @@ def fitting(message, args, stderr):
     try:
         with (
             shielded_children(enabled=getattr(args, "n_jobs", None) not in (None, 1)),
-            Progress(message, stream=stderr, enabled=show_progress, note=note + ")"),
+            Progress(
+                message,
+                stream=stderr,
+                enabled=show_progress,
+                note=note + ")",
+                spin=not verbose,
+            ),
             contextlib.redirect_stdout(stderr),
+            contextlib.redirect_stderr(stderr),
         ):
-            yield
+            yield verbose
     except Exception as exc:
         if dead_worker(exc):
             raise CLIError(dead_worker_message(exc, message)) from exc

@@ -173,7 +173,10 @@ def run(args, *, stdout, stderr):
         f"fitting {names[0]} and {names[1]} one repetition at a time on "
         f"{data.description}"
     )
-    with fitting(message, args, stderr), check_library_scoring(args.scoring):
+    with (
+        fitting(message, args, stderr) as verbose,
+        check_library_scoring(args.scoring),
+    ):
         try:
             result = sequential_compare(
                 estimator_a,
@@ -191,7 +194,7 @@ def run(args, *, stdout, stderr):
                 futility_threshold=args.futility_threshold,
                 scoring=args.scoring,
                 n_jobs=args.n_jobs,
-                verbose=args.verbose,
+                verbose=verbose,
                 random_state=args.random_state,
             )
         except ValueError as exc:

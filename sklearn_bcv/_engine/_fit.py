@@ -253,7 +253,7 @@ def fit_all(
         As in :func:`~sklearn_bcv.compare_estimators`.
     progress : FitProgress, default=None
         Told of each fit as it finishes (joblib's own progress messages
-        are then off).
+        are then off); its maker closes it.
     store : StudyStore, default=None
         Fits found in it are not fitted again; each new fit is kept in it as
         it arrives: ``store.session(datasets, error_score=...)`` splits the
@@ -345,8 +345,6 @@ def _run_with_progress(calls, n_jobs, progress, *, on_output=None, verbose=0):
         options["verbose"] = verbose
     calls = list(calls)
     if not calls:  # every fit was in the study store: start no worker
-        if progress is not None:
-            progress.close()
         return []
     try:
         stream = Parallel(**options, return_as="generator_unordered")(calls)
@@ -372,9 +370,6 @@ def _run_with_progress(calls, n_jobs, progress, *, on_output=None, verbose=0):
         if close is not None:
             close()
         raise
-    finally:
-        if progress is not None:
-            progress.close()
     return outputs
 
 

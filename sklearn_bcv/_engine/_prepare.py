@@ -20,6 +20,7 @@ from .._constants import CLASSIFICATION
 from ._design import describe_design
 from ._fit import DataSet, default_cv, fit_all, materialise_splits, route_params
 from ._needs import PredictionStore
+from ._progress import FitProgress
 from ._scoring import check_scoring_on_target, resolve_scoring, scoring_of_predictions
 from ._validation import (
     check_consistent_predictions,
@@ -161,27 +162,39 @@ def fit_prepared(
     error_score,
     return_estimator=False,
     study_store=None,
+    progress_label="compare",
 ):
     """Fit every estimator once per split; return ``(fits, store)``.
 
     ``labels`` name the estimators in verbose output (``"A"``, ``"B"``);
     ``study_store`` is a study store (its fits are not fitted again).
+    ``verbose > 0`` shows a progress bar (fits done of the total, elapsed,
+    time left) on stderr, labelled ``progress_label``; ``verbose > 1`` also
+    prints the number of fits and a line per fit.
     """
     k, n_splits = len(prepared.estimators), len(prepared.splits)
-    if verbose > 0:
+    if verbose > 1:
         print(
             f"Fitting {k} estimators on each of {n_splits} splits, totalling "
             f"{k * n_splits} fits"
         )
-    ((fits, store),) = fit_datasets(
-        [prepared],
-        labels=labels,
-        n_jobs=n_jobs,
-        verbose=verbose,
-        error_score=error_score,
-        return_estimator=return_estimator,
-        study_store=study_store,
+    progress = (
+        FitProgress([("", k * n_splits)], label=progress_label) if verbose > 0 else None
     )
+    try:
+        ((fits, store),) = fit_datasets(
+            [prepared],
+            labels=labels,
+            n_jobs=n_jobs,
+            verbose=verbose,
+            error_score=error_score,
+            return_estimator=return_estimator,
+            progress=progress,
+            study_store=study_store,
+        )
+    finally:
+        if progress is not None:
+            progress.close()
     return fits, store
 
 

@@ -1,10 +1,17 @@
-"""A progress bar for the fits of a study: done of total, time left, per data set.
+"""A progress bar for the fits of a comparison: done of total, time left.
 
-A benchmark runs for minutes; the user must see it move. With ``tqdm``
-installed the bar is tqdm's; otherwise one line on stderr, rewritten in
-place, says the same: fits done of the total, elapsed and remaining time,
-and the data sets whose fits are all done. On resuming from a study store,
-the fits read from it leave the total, and the bar says how many they were.
+A comparison runs for seconds to hours; the user must see it move. With
+``tqdm`` installed the bar is tqdm's; otherwise one line on stderr,
+rewritten in place, says the same: fits done of the total, elapsed and
+remaining time, and (across data sets) the data sets whose fits are all
+done. On resuming from a study store, the fits read from it leave the
+total, and the bar says how many they were. A sequential design gives the
+most fits it may need (``at_most=True``): the bar then says "of at most",
+and when the design stops early the total becomes what was fitted.
+
+The bar belongs to whoever made it: the engine updates it, its maker
+closes it (one bar can span several pools, as the looks of a sequential
+design do).
 """
 
 import sys
@@ -40,9 +47,24 @@ class FitProgress:
         Where to write (``sys.stderr``).
     use_tqdm : bool, default=None
         None uses tqdm when it is installed.
+    label : str, default="benchmark"
+        What is fitting, in the plain line's brackets (``[benchmark]``).
+    at_most : bool, default=False
+        The total is an upper bound (a sequential design may stop early).
     """
 
-    def __init__(self, totals, verbose=1, *, file=None, use_tqdm=None):
+    def __init__(
+        self,
+        totals,
+        verbose=1,
+        *,
+        file=None,
+        use_tqdm=None,
+        label="benchmark",
+        at_most=False,
+    ):
+        self.label = label
+        self.at_most = at_most
         self.names = [name for name, _ in totals]
         self.totals = [int(n) for _, n in totals]
         self.total = sum(self.totals)
@@ -61,7 +83,8 @@ class FitProgress:
             from tqdm import tqdm
         except ImportError:
             return None
-        return tqdm(total=self.total, desc="fits", unit="fit", file=self.file)
+        desc = "fits (at most)" if self.at_most else "fits"
+        return tqdm(total=self.total, desc=desc, unit="fit", file=self.file)
 
     @property
     def n_done(self):
@@ -94,7 +117,7 @@ class FitProgress:
         finished = self.done[dataset] == self.totals[dataset]
         if self._bar is not None:
             self._bar.update(1)
-            if finished:
+            if finished and len(self.totals) > 1:
                 self._bar.set_postfix_str(
                     f"data sets done {self.datasets_done}/{len(self.totals)}",
                     refresh=False,
@@ -103,9 +126,9 @@ class FitProgress:
             now = time.perf_counter()
             if finished or now - self._last_draw >= _REDRAW_EVERY:
                 self._draw(now)
-        if finished and self.verbose > 1:
+        if finished and self.verbose > 1 and len(self.totals) > 1:
             self._write_line(
-                f"[benchmark] {self.names[dataset]}: {self.totals[dataset]} fits "
+                f"[{self.label}] {self.names[dataset]}: {self.totals[dataset]} fits "
                 f"done after {_clock(time.perf_counter() - self.start)}"
             )
 
@@ -119,10 +142,20 @@ class FitProgress:
         )
         percent = 100 * n_done // self.total if self.total else 100
         stored = f", {self.n_stored} read from the store" if self.n_stored else ""
+        datasets = (
+            f", data sets done {self.datasets_done}/{len(self.totals)}"
+            if len(self.totals) > 1
+            else ""
+        )
+        of = (
+            f"{n_done} of at most {self.total}"
+            if self.at_most
+            else (f"{n_done}/{self.total}")
+        )
         return (
-            f"[benchmark] {n_done}/{self.total} fits ({percent}%){stored}, data "
-            f"sets done {self.datasets_done}/{len(self.totals)}, elapsed "
-            f"{_clock(elapsed)}, remaining {remaining}"
+            f"[{self.label}] {of} fits ({percent}%){stored}{datasets}, elapsed "
+            f"{_clock(elapsed)}, remaining {'at most ' if self.at_most else ''}"
+            f"{remaining}"
         )
 
     def _draw(self, now):
@@ -130,12 +163,26 @@ class FitProgress:
         self.file.write("\r" + self.line(now))
         self.file.flush()
 
+    def write(self, text):
+        """Print a line of text above the bar (the bar is redrawn below)."""
+        self._write_line(text)
+
     def _write_line(self, text):
         if self._bar is not None:
             self._bar.write(text, file=self.file)
         else:
             self.file.write("\r" + text + "\n")
             self._draw(time.perf_counter())
+
+    def stop_early(self):
+        """The design stopped before its upper bound: the total becomes the
+        fits done, so the closed bar reads complete."""
+        self.totals = list(self.done)
+        self.total = self.n_done
+        self.at_most = False
+        if self._bar is not None:
+            self._bar.total = self.total
+            self._bar.set_description("fits", refresh=False)
 
     def close(self):
         """Finish the bar (a final newline for the plain counter)."""

@@ -28,7 +28,7 @@ class PosteriorDisplay:
 
     Either the posterior of the mean score difference of the Bayesian
     correlated t test, a Student t distribution with ``df`` degrees of
-    freedom, location ``loc`` and scale ``scale`` (seed 002, §2.4); or the
+    freedom, location ``loc`` and scale ``scale`` (Corani & Benavoli 2015, §2.4); or the
     posterior of the accuracy difference ``Δ = s·(2θ - 1)`` of the Bayesian
     m×2 BCV McNemar test, with ``s ~ Beta(*posterior_s)`` and
     ``θ ~ Beta(*posterior_theta)`` independent, whose density

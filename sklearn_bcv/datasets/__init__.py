@@ -1,8 +1,8 @@
 """Synthetic data sets of the papers behind sklearn_bcv.
 
 The generators reproduce the simulated data of the 5×2 BCV McNemar paper
-(Yang et al., seed 000 §5.2: the epsilon loss vectors, EXP6 and the "simple"
-data set) and of the calibrated 5×2 BCV F-test paper (seed 001 §3.1: two
+(Yang et al. 2023, §5.2: the epsilon loss vectors, EXP6 and the "simple"
+data set) and of the calibrated 5×2 BCV F-test paper (Wang, Li & Li 2017, §3.1: two
 Gaussian classes), in the style of :mod:`sklearn.datasets` ``make_*``
 functions.
 """

@@ -51,7 +51,7 @@ def make_many_epsilon_losses(
 ):
     """Generate 0-1 loss vectors of k algorithms of equal error rate (no learners).
 
-    Dietterich's epsilon data set (seed 000 §5.2, see
+    Dietterich's epsilon data set (Yang et al. 2023, §5.2, see
     :func:`make_epsilon_losses`) generalised to ``n_estimators`` algorithms:
     every algorithm errs with probability ``epsilon / 2`` on half of the
     records and ``3 epsilon / 2`` on the other half, independently for every
@@ -71,7 +71,7 @@ def make_many_epsilon_losses(
     Parameters
     ----------
     n_samples : int, default=300
-        Number of records (seed 000 uses 300).
+        Number of records (Yang et al. 2023 uses 300).
     n_estimators : int, default=3
         Number of algorithms, L >= 2.
     epsilon : float, default=0.1
@@ -110,7 +110,7 @@ def make_many_epsilon_losses(
 
     As in the original, the loss of a record does not depend on the training
     set: every split of a data set reads the same losses, so the simulation
-    measures only the test-set part of the variance (seed 000's point on the
+    measures only the test-set part of the variance (Yang et al.'s point on the
     hold-out tests). Cochran's Q refers its statistic to chi-squared(L - 1)
     as if every pair of algorithms disagreed equally often; here two
     algorithms' easy halves overlap on a number of records that depends on
@@ -123,7 +123,7 @@ def make_many_epsilon_losses(
     .. [1] T. G. Dietterich, "Approximate statistical tests for comparing
        supervised classification learning algorithms", Neural Computation
        10(7):1895-1923, 1998.
-    .. [2] Seed 000 (the 5×2 BCV McNemar's test paper), §5.2, "Synthetic data
+    .. [2] Yang et al. 2023 (the 5×2 BCV McNemar's test paper), §5.2, "Synthetic data
        set 1: Epsilon data set".
 
     Examples

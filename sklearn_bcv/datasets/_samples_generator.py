@@ -20,7 +20,7 @@ __all__ = [
     "make_two_gaussians",
 ]
 
-#: The eight setups of seed 001 (Table 3): class 0 is N((0, 0), I) in all of
+#: The eight setups of Wang, Li & Li 2017 (Table 3): class 0 is N((0, 0), I) in all of
 #: them; class 1 is N(mean_1, cov_1 · I). Use as
 #: ``make_two_gaussians(**TWO_GAUSSIANS_CASES[3])``.
 TWO_GAUSSIANS_CASES = {
@@ -49,7 +49,7 @@ def make_epsilon_losses(
 ):
     """Generate the 0-1 loss vectors of the epsilon data set (no learners).
 
-    Dietterich's epsilon data set, as defined in seed 000 §5.2: the losses
+    Dietterich's epsilon data set, as defined in Yang et al. 2023, §5.2: the losses
     of two algorithms A and B on ``n_samples`` records are drawn directly,
     independently for every record and algorithm:
 
@@ -103,7 +103,7 @@ def make_epsilon_losses(
     .. [1] T. G. Dietterich, "Approximate statistical tests for comparing
        supervised classification learning algorithms", Neural Computation
        10(7):1895-1923, 1998.
-    .. [2] Seed 000 (the 5×2 BCV McNemar's test paper), §5.2, "Synthetic data
+    .. [2] Yang et al. 2023 (the 5×2 BCV McNemar's test paper), §5.2, "Synthetic data
        set 1: Epsilon data set".
 
     Examples
@@ -129,7 +129,7 @@ def make_epsilon_losses(
     return loss_a, loss_b
 
 
-# The three decision boundaries of EXP6 (seed 000 eq. 17).
+# The three decision boundaries of EXP6 (Yang et al. 2023, eq. 17).
 def _exp6_f1(x):
     return x**2 - 4 * x + 6
 
@@ -143,7 +143,7 @@ def _exp6_f3(x):
 
 
 def _exp6_labels(x1, x2):
-    """Class indices 0..5 (Y1..Y6) of seed 000 eq. 16, first matching case."""
+    """Class indices 0..5 (Y1..Y6) of Yang et al. 2023, eq. 16, first matching case."""
     above_1 = x2 - _exp6_f1(x1) >= 0
     above_2 = x2 - _exp6_f2(x1) >= 0
     above_3 = x2 - _exp6_f3(x1) >= 0
@@ -174,7 +174,7 @@ def make_exp6(n_samples=300, *, random_state=None):
 
     The two predictors are drawn uniformly (with replacement) from the grid
     of resolution 0.1 over ``[0, 15] × [0, 15]`` (151 × 151 = 22,801
-    points) and the class follows from three boundaries (seed 000 eq. 16-17):
+    points) and the class follows from three boundaries (Yang et al. 2023, eq. 16-17):
     with ``f1(x) = x² - 4x + 6``, ``f2(x) = 4 sin(x / 2) + 8`` and
     ``f3(x) = -(x² - 108x + 236) / 25``,
 
@@ -224,7 +224,7 @@ def make_exp6(n_samples=300, *, random_state=None):
 
     References
     ----------
-    .. [1] Seed 000 (the 5×2 BCV McNemar's test paper), §5.2, "Synthetic data
+    .. [1] Yang et al. 2023 (the 5×2 BCV McNemar's test paper), §5.2, "Synthetic data
        set 2: EXP6 data set", after E. B. Kong and T. G. Dietterich (1995) and
        T. G. Dietterich (1998).
 
@@ -263,7 +263,7 @@ def make_exp6(n_samples=300, *, random_state=None):
 def make_simple(n_samples=1000, *, delta=0.0, random_state=None):
     """Generate the "simple" binary data set: one Gaussian predictor.
 
-    Seed 000 §5.2, "Synthetic data set 3": the class is Bernoulli(0.5), drawn
+    Yang et al. 2023, §5.2, "Synthetic data set 3": the class is Bernoulli(0.5), drawn
     independently for every record, and the single predictor is
     ``x | y = 0 ~ N(0, 1)``, ``x | y = 1 ~ N(delta, 1)``. With ``delta = 0``
     the classes are indistinguishable, so logistic regression and the
@@ -288,11 +288,11 @@ def make_simple(n_samples=1000, *, delta=0.0, random_state=None):
 
     See Also
     --------
-    make_two_gaussians : Two bivariate Gaussian classes (seed 001).
+    make_two_gaussians : Two bivariate Gaussian classes (Wang, Li & Li 2017).
 
     References
     ----------
-    .. [1] Seed 000 (the 5×2 BCV McNemar's test paper), §5.2, "Synthetic data
+    .. [1] Yang et al. 2023 (the 5×2 BCV McNemar's test paper), §5.2, "Synthetic data
        set 3: Simple data set".
 
     Examples
@@ -354,10 +354,10 @@ def make_two_gaussians(
     cov_1=1.0,
     random_state=None,
 ):
-    """Generate two Gaussian classes of equal prior (seed 001 §3.1).
+    """Generate two Gaussian classes of equal prior (Wang, Li & Li 2017, §3.1).
 
     The class is Bernoulli(0.5), drawn independently for every record, and
-    ``X | y = c ~ N(mean_c, cov_c)``. Seed 001 keeps class 0 at
+    ``X | y = c ~ N(mean_c, cov_c)``. Wang, Li & Li 2017 keeps class 0 at
     ``N((0, 0), I)`` and varies class 1 over eight setups, available as
     :data:`TWO_GAUSSIANS_CASES` (``make_two_gaussians(**TWO_GAUSSIANS_CASES[k])``
     for case ``k`` of its Table 3), with ``n = 200`` records.
@@ -365,7 +365,7 @@ def make_two_gaussians(
     Parameters
     ----------
     n_samples : int, default=200
-        Number of records (seed 001 uses 200).
+        Number of records (Wang, Li & Li 2017 uses 200).
     mean_0, mean_1 : array-like of shape (n_features,), default=(0, 0) and (1, 1)
         Class means; both of the same length.
     cov_0, cov_1 : float or array-like of shape (n_features, n_features), \
@@ -384,11 +384,11 @@ default=1.0
 
     See Also
     --------
-    make_simple : The one-predictor version of seed 000.
+    make_simple : The one-predictor version of Yang et al. 2023.
 
     References
     ----------
-    .. [1] Seed 001 (the calibrated 5×2 BCV F-test paper), §3.1 and Table 3.
+    .. [1] Wang, Li & Li 2017 (the calibrated 5×2 BCV F-test paper), §3.1 and Table 3.
 
     Examples
     --------

@@ -10,10 +10,10 @@ confidence interval (:func:`rejection_rate_interval`).
 :func:`simulate_null_across` draws score tables of k estimators on N data
 sets under the null hypothesis and runs the tests across data sets on them
 through :func:`~sklearn_bcv.compare_scores`.
-:func:`simulate_seed002` reproduces seed 002 §4 (zeroR against BN-hat on
+:func:`simulate_seed002` reproduces Corani & Benavoli 2015, §4 (zeroR against BN-hat on
 the network C -> F, :class:`ZeroRClassifier` and :class:`BinaryNaiveBayes`):
 the Poisson-binomial test against the signed-rank test.
-:func:`simulate_seed001` reproduces seed 001 §3 (Tables 3 and 5): the
+:func:`simulate_seed001` reproduces Wang, Li & Li 2017, §3 (Tables 3 and 5): the
 calibrated 5×2 BCV F-test against Alpaydın's F-test on a poorly overlapping
 5×2 CV (:class:`PoorPartition5x2CV`) and the blocked 3×2 BCV t-test, with
 the learners of :func:`seed001_estimators` (:class:`ThresholdedRegressor`

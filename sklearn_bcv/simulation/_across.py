@@ -37,7 +37,7 @@ from ._result import CI_METHODS, build_result
 
 __all__ = ["simulate_null_across"]
 
-#: Data set sizes, drawn uniformly for each data set (seed 002, §4.2).
+#: Data set sizes, drawn uniformly for each data set (Corani & Benavoli 2015, §4.2).
 DATASET_SIZES = (25, 50, 100, 250, 500, 1000)
 #: Expected scores (accuracies) of the data sets: Uniform(low, high).
 MEAN_SCORE_RANGE = (0.6, 0.95)
@@ -507,14 +507,15 @@ def simulate_null_across(
     * ``"per_split"``: per-split scores of an m×2-like design (n_test =
       n_train = n/2), ``score[i, s, j] = mu_i + sigma_i·(sqrt(rho)·u_ij +
       sqrt(1 - rho)·e_isj)`` with ``rho = n_test / n = 1/2``: the correlated
-      t model of seed 002 that ``poisson_binomial`` assumes, matched;
+      t model of Corani & Benavoli 2015 that ``poisson_binomial`` assumes, matched;
     * ``"per_split_kfold"``: the same for a k-fold-like design, n_test =
       n / n_splits (rho = 0.1 for 10 splits), matched;
     * ``"per_split_mismatched"``: the k-fold-like sizes (so the test assumes
       rho = 1 / n_splits) but a true correlation of 0.3.
 
     ``mu_i`` is uniform over (0.6, 0.95), the size n_i of data set i uniform
-    over {25, 50, 100, 250, 500, 1000} (seed 002, §4.2), and ``sigma_i`` the
+    over {25, 50, 100, 250, 500, 1000} (Corani & Benavoli 2015, §4.2), and
+    ``sigma_i`` the
     binomial standard error ``sqrt(mu_i (1 - mu_i) / n)`` of a score on n_i
     records (on the n_test_i test records of a split with splits).
 
@@ -534,7 +535,7 @@ def simulate_null_across(
       pair)``: pair (0, 1) unadjusted, the per-comparison rate;
     * ``<bayesian test> (either)``: on pair (0, 1) a posterior probability
       above ``1 - alpha`` on either side; ``<bayesian test> (greater)``:
-      ``p_a_better > 1 - alpha`` (estimator 0 better), seed 002's one-sided
+      ``p_a_better > 1 - alpha`` (estimator 0 better), Corani & Benavoli's one-sided
       use. The Bayesian tests are ``poisson_binomial`` (per-split setups
       only), ``bayesian_signed_rank`` and ``bayesian_sign``.
 
@@ -644,7 +645,7 @@ n_samples, confidence_level, ci_method
     expected scores are equal, and the correlated t posterior's factor
     ``1 / n_splits + rho / (1 - rho)`` is what accounts for it. The test's
     inference is about the q data sets at hand, not a population of data
-    sets (seed 002), so its rate is that of declaring A better on most of
+    sets (Corani & Benavoli 2015), so its rate is that of declaring A better on most of
     these data sets when it is better on none.
 
     Examples

@@ -39,7 +39,7 @@ __all__ = [
 #: Most experiments (repetitions) of a simulation: a rejection rate is then
 #: known to within ±0.003 (95%); more only costs time, linearly.
 MAX_EXPERIMENTS = 100_000
-#: Most data sets of one simulated study (seed 002 uses 50; a study across
+#: Most data sets of one simulated study (Corani & Benavoli 2015 uses 50; a study across
 #: data sets rarely has a few hundred).
 MAX_DATASETS = 10_000
 #: Most estimators compared at once: 1,225 pairs, about 17 s per
@@ -47,13 +47,13 @@ MAX_DATASETS = 10_000
 MAX_ESTIMATORS = 50
 #: Most splits per data set (a 500×2 design or 1000-fold CV).
 MAX_SPLITS = 1_000
-#: Most cross-validation runs per data set (m of seed 002's m×10-fold CV).
+#: Most cross-validation runs per data set (m of Corani & Benavoli's m×10-fold CV).
 MAX_RUNS = 100
 #: Most records of a simulated data set (every repetition refits on them;
 #: logistic regression on 100,000 records takes about 0.1 s a fit).
 MAX_RECORDS = 100_000
-#: Most records of seed 001's Gaussian data sets: its SVMs' fits grow
-#: quadratically (seed 001 uses 200).
+#: Most records of Wang, Li & Li's Gaussian data sets: its SVMs' fits grow
+#: quadratically (Wang, Li & Li 2017 uses 200).
 MAX_SEED001_RECORDS = 10_000
 #: Most simulated scores of one experiment (data sets × splits × estimators):
 #: a block of 250 experiments then holds at most 200 MB per array.

@@ -6,7 +6,7 @@
   given them, and the rank of each true parameter among thinned posterior
   draws is recorded: when the sampler draws from the posterior, every rank
   is uniform. One replication per chain, all chains vectorised.
-* :func:`simulate_hierarchical_seed002`: seed 002's experiment (the C -> F
+* :func:`simulate_hierarchical_seed002`: Corani & Benavoli's experiment (the C -> F
   network, zeroR against BN-hat by 10-fold CV on q data sets) with the
   hierarchical test beside the Poisson-binomial and Bayesian signed-rank
   tests, and the shrinkage of the per-data-set estimates.
@@ -145,7 +145,7 @@ def rank_uniformity(ranks, n_ranked, n_bins=10):
 
 
 # --------------------------------------------------------------------------
-# Seed 002's experiment with the hierarchical test
+# Corani & Benavoli's experiment with the hierarchical test
 # --------------------------------------------------------------------------
 
 
@@ -164,7 +164,7 @@ def simulate_hierarchical_seed002(
     n_warmup=300,
     random_state=0,
 ):
-    """Seed 002's C -> F experiments, three tests per experiment.
+    """Corani & Benavoli's C -> F experiments, three tests per experiment.
 
     Each experiment draws ``n_datasets`` data sets from the network
     (sizes uniform over {25, ..., 1000}, ``theta = 0.5 + delta``, or with
@@ -172,7 +172,7 @@ def simulate_hierarchical_seed002(
     ``delta``, capped at ±0.5), runs ``n_runs`` × ``n_folds``-fold CV of
     BN-hat (A) against zeroR (B), and applies the hierarchical, the
     Poisson-binomial and the Bayesian signed-rank tests with a decision
-    ``P(A better) > 1 - alpha`` (one-sided, as seed 002).
+    ``P(A better) > 1 - alpha`` (one-sided, as Corani & Benavoli 2015).
 
     Returns
     -------

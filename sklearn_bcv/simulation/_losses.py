@@ -272,7 +272,7 @@ def simulate_loss_vectors(
     Examples
     --------
     Type I error of the 5×2 BCV McNemar's test on the epsilon data set
-    (seed 000, Table V reports 0.025):
+    (Yang et al. 2023, Table V reports 0.025):
 
     >>> from sklearn_bcv import BlockRegularized5x2CV
     >>> from sklearn_bcv.datasets import make_epsilon_losses

@@ -327,7 +327,7 @@ confidence_level, ci_method
     drawing fresh splits. The losses do not depend on the training set, so
     the simulation measures the tests' calibration against test-set
     sampling only: the variability due to the training sets, which the
-    hold-out tests ignore (seed 000), is absent from it.
+    hold-out tests ignore (Yang et al. 2023), is absent from it.
 
     Examples
     --------

@@ -1,4 +1,4 @@
-"""The designs and published numbers of seed 000's Table V.
+"""The designs and published numbers of Yang et al.'s Table V.
 
 Used by ``benchmarks/reproduce_table5.py``, the reproduction page and the
 slow tests, so the transcription lives in one place.
@@ -23,7 +23,7 @@ __all__ = [
 #: The data-set columns of Table V, in the paper's order.
 TABLE5_COLUMNS = ("epsilon", "exp6", "simple", "letter", "mnist")
 
-#: Rows of Table V (seed 000, "Type I errors of different algorithm comparison
+#: Rows of Table V (Yang et al. 2023, "Type I errors of different algorithm comparison
 #: methods over synthetic and real-world data sets"): the paper's label, the
 #: registered test, the design key of :func:`table5_designs` and the published
 #: type I errors per column of ``TABLE5_COLUMNS``. ``None`` marks a row that
@@ -113,7 +113,7 @@ TABLE5_ROWS = (
 
 
 def table5_designs(random_state=None):
-    """The splitters of Table V's tests (seed 000 §5, list of tests).
+    """The splitters of Table V's tests (Yang et al. 2023, §5, list of tests).
 
     Parameters
     ----------

@@ -1,4 +1,4 @@
-"""The "poor partition" 5×2 cross-validation of seed 001 §3.
+"""The "poor partition" 5×2 cross-validation of Wang, Li & Li 2017, §3.
 
 Wang, Li & Li run Alpaydın's combined 5×2 CV F-test on a 5×2 CV whose first
 two repetitions overlap heavily, to show that a poorly overlapping 5×2 CV
@@ -42,7 +42,7 @@ class PoorPartition5x2CV(BaseCrossValidator):
     """The "poor partition" 5×2 cross-validator of Wang, Li & Li.
 
     A 5×2 cross-validation whose first two repetitions overlap heavily, as
-    used in the simulations of seed 001 §3 [1]_ to show that Alpaydın's
+    used in the simulations of Wang, Li & Li 2017, §3 [1]_ to show that Alpaydın's
     combined 5×2 CV F-test suffers from a poor partition. The records are
     cut at random into two halves ``P1`` (the first ``n_samples // 2``
     records of a random permutation) and ``P2`` (the others): that is the

@@ -1,8 +1,8 @@
-"""Seed 001 §3 (Tables 3 and 5): the calibrated 5×2 BCV F-test against
+"""Wang, Li & Li 2017, §3 (Tables 3 and 5): the calibrated 5×2 BCV F-test against
 Alpaydın's combined 5×2 CV F-test on a poor partition and the blocked 3×2
 BCV t-test.
 
-Each replication draws a data set (seed 001's two Gaussian classes,
+Each replication draws a data set (Wang, Li & Li's two Gaussian classes,
 :data:`~sklearn_bcv.datasets.TWO_GAUSSIANS_CASES`, ``n = 200``; or a real
 data set taken as the population and partitioned afresh), fits two
 learners on three designs of its own, and runs one test on each, as the
@@ -60,7 +60,7 @@ __all__ = [
     "simulate_seed001",
 ]
 
-#: The three tests of seed 001, each on its own design, in the paper's order.
+#: The three tests of Wang, Li & Li 2017, each on its own design, in the paper's order.
 SEED001_TESTS = ("combined_f_5x2cv", "blocked_t_3x2cv", "calibrated_f_5x2bcv")
 #: How the paper names them (F(10, 5), t(5), F(7, 5)).
 TEST_LABELS = {
@@ -111,7 +111,7 @@ def _transcribed(text):
     return {(pair, test): tuple(map(float, rates)) for pair, test, *rates in rows}
 
 
-#: Seed 001's Table 3, (pair, test) -> rejection rates of cases (1) .. (8),
+#: Wang, Li & Li's Table 3, (pair, test) -> rejection rates of cases (1) .. (8),
 #: 5000 replications each.
 TABLE3_PUBLISHED = _transcribed(
     """
@@ -129,7 +129,7 @@ TABLE3_PUBLISHED = _transcribed(
     ab_rf  calibrated_f_5x2bcv  1.000 1.000 1.000 1.000 0.999 0.939 1.000 1.000
     """
 )
-#: Seed 001's Table 4 on the data sets that ship with scikit-learn, (pair,
+#: Wang, Li & Li's Table 4 on the data sets that ship with scikit-learn, (pair,
 #: test) -> (iris, wine) rejection rates: its type I errors for two MLPs of
 #: equal hidden units, one minus its type II errors for LP against MLP;
 #: nan where it has no such row (wine with 3 hidden units).
@@ -155,7 +155,7 @@ TABLE4_PUBLISHED = _transcribed(
     lp_mlp20    calibrated_f_5x2bcv  0.992 0.336
     """
 )
-#: Seed 001's Table 5 on the data sets that ship with scikit-learn,
+#: Wang, Li & Li's Table 5 on the data sets that ship with scikit-learn,
 #: (pair, test) -> (iris, wine).
 TABLE5_PUBLISHED = _transcribed(
     """
@@ -180,7 +180,7 @@ TABLE5_PUBLISHED = _transcribed(
 class ThresholdedRegressor(ClassifierMixin, BaseEstimator):
     """A binary classifier from a regressor of the 0/1 class: ``I[f(x) > t]``.
 
-    Seed 001's RT and LS learners: a least-squares regression tree and
+    Wang, Li & Li's RT and LS learners: a least-squares regression tree and
     ordinary least squares fitted to the class coded 0/1, predicting the
     second class where the regression exceeds ``threshold``.
 
@@ -240,7 +240,7 @@ class ThresholdedRegressor(ClassifierMixin, BaseEstimator):
 
 
 def seed001_estimators(pair, *, random_state=None):
-    """The two learners of a pair of seed 001, as scikit-learn estimators.
+    """The two learners of a pair of Wang, Li & Li 2017, as scikit-learn estimators.
 
     The paper gives no settings; these are scikit-learn's defaults, except
     the regression tree, which follows R's ``rpart`` defaults (at least 20
@@ -479,7 +479,7 @@ def _batch_size(pair, batch_size, n_repetitions):
 
 
 class Seed001Result(Bunch):
-    """Rejection rates of seed 001's three tests, by (pair, case, test).
+    """Rejection rates of Wang, Li & Li's three tests, by (pair, case, test).
 
     ``rates``, ``counts``, ``ci`` (95% Wilson intervals), ``rejected``
     (whether each replication rejected, for paired comparisons of the
@@ -573,7 +573,7 @@ def simulate_seed001(
     n_jobs=None,
     random_state=None,
 ):
-    """Seed 001 §3: rejection rates of the three tests of Tables 3 and 5.
+    """Wang, Li & Li 2017, §3: rejection rates of the three tests of Tables 3 and 5.
 
     In every replication of a case, a data set is drawn (the two Gaussian
     classes of case 1–8 of Table 3, ``n_samples`` records; or ``"iris"``
@@ -591,7 +591,7 @@ def simulate_seed001(
     Parameters
     ----------
     n_repetitions : int, default=100
-        Replications per case; seed 001 runs 5000. At most 100,000.
+        Replications per case; Wang, Li & Li 2017 runs 5000. At most 100,000.
     pairs : str or sequence of str, default=("rt_ls", "svm_rf", "svm_ab", "ab_rf")
         Keys of :data:`SEED001_PAIRS`: ``"rt_ls"``, ``"svm_rf"``,
         ``"svm_ab"``, ``"ab_rf"`` (Table 3), ``"svm_lda"``, ``"lda_rf"``
@@ -603,7 +603,7 @@ def simulate_seed001(
         ``"wine"``.
     n_samples : int, default=200
         Records of a Gaussian case's data set, 8 to 10,000 (the SVMs' fits
-        grow quadratically with it; seed 001 uses 200). Larger sizes are
+        grow quadratically with it; Wang, Li & Li 2017 uses 200). Larger sizes are
         refused before any fit.
     n_swapped : int, default=None
         ``k`` of the poor partition; None is ``n // 20``.

@@ -1,4 +1,4 @@
-"""Seed 002 §4: the Poisson-binomial test against the signed-rank test.
+"""Corani & Benavoli 2015, §4: the Poisson-binomial test against the signed-rank test.
 
 Corani and Benavoli generate data sets from the Bayesian network
 ``C -> F`` (binary class C with ``P(c0) = 0.5``, binary feature F with
@@ -55,7 +55,7 @@ __all__ = [
     "simulate_seed002",
 ]
 
-#: Data set sizes, drawn uniformly for each data set (seed 002, §4.2).
+#: Data set sizes, drawn uniformly for each data set (Corani & Benavoli 2015, §4.2).
 DATASET_SIZES = (25, 50, 100, 250, 500, 1000)
 #: delta_acc of §4.2 (fixed on all data sets) and delta-bar of §4.3 (Cauchy).
 FIXED_DELTAS = tuple(round(0.01 * i, 2) for i in range(11))
@@ -88,7 +88,7 @@ class ZeroRClassifier(ClassifierMixin, BaseEstimator):
     ----------
     ties : {"random", "first"}, default="random"
         When both classes are equally frequent in the training set:
-        ``"random"`` draws the class (seed 002); ``"first"`` predicts
+        ``"random"`` draws the class (Corani & Benavoli 2015); ``"first"`` predicts
         class 0 (WEKA's ZeroR, which takes the first maximum).
     random_state : int, RandomState instance or None, default=None
         The draw of a tie: class 1 when the first uniform of
@@ -432,7 +432,7 @@ def simulate_seed002(
     n_jobs=None,
     random_state=None,
 ):
-    """Seed 002 §4.2–4.3: power of the Poisson-binomial and signed-rank tests.
+    """Corani & Benavoli 2015, §4.2–4.3: power of Poisson-binomial and signed-rank.
 
     Each experiment draws ``n_datasets`` data sets from the network
     ``C -> F`` (sizes uniform over {25, 50, 100, 250, 500, 1000},
@@ -440,14 +440,15 @@ def simulate_seed002(
     BN-hat on each, and tests one-sided at ``alpha`` whether BN-hat (A) is
     better than zeroR (B): :func:`~sklearn_bcv.stats.poisson_binomial`
     (``p_a_better > 1 - alpha``, on the ``10 m`` fold differences with
-    ``n_test / n_train = 1/9`` of the data set's size, as seed 002 does for
+    ``n_test / n_train = 1/9`` of the data set's size, as Corani & Benavoli
+    2015 does for
     m runs) and :func:`~sklearn_bcv.stats.wilcoxon` (``alternative=
     "greater"`` on the mean difference per data set).
 
     Parameters
     ----------
     n_experiments : int, default=500
-        Experiments per (delta, m); seed 002 runs 5000. At most 100,000.
+        Experiments per (delta, m); Corani & Benavoli 2015 runs 5000. At most 100,000.
     deltas : array-like, default=None
         ``delta_acc`` (design "fixed", default 0, 0.01, ..., 0.1) or
         ``delta-bar`` (design "cauchy", default 0, ..., 0.05); at least

@@ -1,18 +1,18 @@
 """Type I error, power and fits of the sequential m×2 BCV tests.
 
 :func:`simulate_sequential` runs the group-sequential m×2 BCV tests of
-:func:`sklearn_bcv.sequential_compare` on seed 000's setups, side by side
+:func:`sklearn_bcv.sequential_compare` on Yang et al.'s setups, side by side
 with the fixed-design BCV McNemar tests and the Bayesian m×2 BCV McNemar
 test, all read from the same splits of one nested block-regularized design
 per replication:
 
-* ``"epsilon"``: Dietterich's epsilon loss vectors (seed 000 §5.2), split
+* ``"epsilon"``: Dietterich's epsilon loss vectors (Yang et al. 2023, §5.2), split
   as :func:`~sklearn_bcv.simulation.simulate_loss_vectors` splits them
   (vectorised, no learner). Every record's loss is fixed whatever the
   training set, so the two tables of a repetition always add up to the
   same table and the mean table is the same at every look: the statistic's
   path is almost fixed, a sanity check only;
-* ``"simple"``: seed 000's simple data set
+* ``"simple"``: Yang et al.'s simple data set
   (:func:`~sklearn_bcv.datasets.make_simple`) with its two real learners,
   unpenalised logistic regression and the majority class
   (:func:`~sklearn_bcv.simulation._paper.simple_learners`); ``delta = 0``
@@ -454,7 +454,7 @@ def simulate_sequential(
     setup : {"simple", "epsilon"}, default="simple"
         ``"simple"``: :func:`~sklearn_bcv.datasets.make_simple` data with
         unpenalised logistic regression as A and the majority class as B
-        (seed 000's simple data set; ``delta = 0`` is the null).
+        (Yang et al.'s simple data set; ``delta = 0`` is the null).
         ``"epsilon"``: Dietterich's epsilon loss vectors
         (:func:`~sklearn_bcv.datasets.make_epsilon_losses`, a null setup
         without learners; each record's loss is fixed whatever the split,

@@ -9,7 +9,7 @@ Two families, both read scores that are higher-is-better:
   a control, or all pairs) on the mean ranks.
 * **one pair at a time**, A against B: the Wilcoxon signed-rank and sign
   tests on ``dataset_differences`` (one mean score difference per data
-  set), the Poisson-binomial test (seed 002 §3) on ``split_differences``
+  set), the Poisson-binomial test (Corani & Benavoli 2015, §3) on ``split_differences``
   (one difference per data set and split), and the Bayesian signed-rank and
   sign tests of Benavoli et al. (2017), sampled by Monte Carlo.
 

@@ -44,8 +44,11 @@ def _posterior_probabilities(loc, scale, df, rope):
     point_mass = scale == 0
     p_a_better = np.where(point_mass, loc > rope, p_a_better).astype(np.float64)
     p_b_better = np.where(point_mass, loc < -rope, p_b_better).astype(np.float64)
-    # 1 - the tails rather than a difference of cdfs, so the three sum to 1.
+    # 1 - the tails rather than a difference of cdfs, so the three sum to 1;
+    # a rope of 0 under a continuous posterior holds no mass: exactly 0, not
+    # the rounding residue of 1 - p - (1 - p) (1e-17).
     p_rope = np.clip(1.0 - p_a_better - p_b_better, 0.0, 1.0)
+    p_rope = np.where((np.asarray(rope) == 0) & ~point_mass, 0.0, p_rope)
     return p_a_better, p_rope, p_b_better
 
 
@@ -66,7 +69,7 @@ def scaled_correlated_t_posterior(differences, n_train, n_test, *, test):
 
 
 def correlated_t_posterior(differences, n_train, n_test, *, test):
-    """Location, scale and df of the posterior of ``mu`` (seed 002, Theorem 2).
+    """Location, scale and df of the posterior of ``mu`` (Corani & Benavoli 2015).
 
     In the units of the differences (``±inf`` beyond the largest double);
     :func:`scaled_correlated_t_posterior` is the overflow-free form the
@@ -156,7 +159,7 @@ def bayesian_correlated_t(
     ``sigma2`` and a common correlation ``rho``, which cannot be estimated
     from the data; Nadeau and Bengio's heuristic fixes
     ``rho = n_test / (n_train + n_test)``. Under the matching prior the
-    posterior of ``mu`` is (seed 002 §2.4, Theorem 2)
+    posterior of ``mu`` is (Corani & Benavoli 2015, §2.4, Theorem 2)
 
     .. math:: \\mu \\mid d \\sim \\bar d + \\sqrt{\\Big(\\frac{1}{J} +
               \\frac{\\rho}{1-\\rho}\\Big) s^2}\\; t(J - 1),
@@ -164,7 +167,8 @@ def bayesian_correlated_t(
     with ``dbar`` the mean and ``s2`` the sample variance (ddof=1) of the
     differences; ``rho / (1 - rho) = n_test / n_train``. With ``rope=0``,
     ``p_a_better`` equals ``1 -`` the ``"greater"`` p-value of
-    :func:`corrected_t` (seed 002, Corollary 1), so ``alternative="greater"``
+    :func:`corrected_t` (Corani & Benavoli 2015, Corollary 1), so
+    ``alternative="greater"``
     rejects exactly when that test does; the two-sided rule (a decision in
     either direction at ``1 - alpha``) corresponds to the two-sided
     :func:`corrected_t` at level ``2 alpha``.

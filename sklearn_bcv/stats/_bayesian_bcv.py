@@ -330,7 +330,7 @@ def bayesian_bcv_mcnemar(
     Degenerate input: when the estimators never disagree (``c01 = c10 =
     0``) the posterior of ``θ`` is symmetric, so ``p_a_better ==
     p_b_better`` and ``reject`` is False. This Bayesian counterpart of the
-    BCV McNemar test is the future work of Yang et al. (seed 000); it is our
+    BCV McNemar test is the future work of Yang et al. 2023; it is our
     extension, and its operating characteristics are those the effective
     table gives its frequentist sibling only approximately.
 
@@ -338,7 +338,7 @@ def bayesian_bcv_mcnemar(
     ----------
     .. [1] J. Yang, R. Wang, Y. Song and J. Li, "Block-regularized 5×2
        cross-validated McNemar's test for comparing two classification
-       algorithms" (seed 000), section 4 (the effective table) and the
+       algorithms" (Yang et al. 2023), section 4 (the effective table) and the
        conclusion (future work: a Bayesian version).
     .. [2] A. Benavoli, G. Corani, J. Demšar, M. Zaffalon, "Time for a
        change: a tutorial for comparing multiple classifiers through

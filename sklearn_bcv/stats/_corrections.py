@@ -1,4 +1,4 @@
-"""Multiplicity corrections of a family of p-values (FORMULAS.md, Parts 2-3).
+"""Multiplicity corrections of a family of p-values (the user guide's formulas).
 
 One function, :func:`adjust_pvalues`, serves every entry point: the post
 hoc families across data sets, the pairwise tests of

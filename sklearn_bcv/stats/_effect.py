@@ -1,6 +1,6 @@
 """Effect sizes of two paired samples, with confidence intervals.
 
-Five kinds (see ``FORMULAS.md``, Parts 3 and 4): the mean difference in the
+Five kinds (see the user guide's formulas): the mean difference in the
 scores' own units, Cohen's d_z of the paired differences, Cohen's d with
 autorank's pooled standard deviation, Cliff's delta and Akinshin's gamma.
 Every kind is positive when A (the first sample) is better, i.e. higher.

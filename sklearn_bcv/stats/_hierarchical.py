@@ -76,7 +76,7 @@ UPPER_SIGMA = 1000.0
 #: (baycomp jitters by ±rope, which is nothing then): as wide as a typical
 #: data set's noise. A narrow jitter (0.1 was tried) pins such data sets'
 #: δ_i at their mean, a spike beside the other data sets that slows the
-#: sampler (effective sample sizes 20 times smaller on seed 002's data) and
+#: sampler (effective sample sizes 20 times smaller on Corani & Benavoli's data) and
 #: reads as strong evidence of no difference.
 ZERO_ROPE_JITTER = 1.0
 #: The smallest standard deviation (σ_i, σ₀) the sampler takes, in units of

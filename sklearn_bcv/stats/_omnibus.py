@@ -13,11 +13,12 @@ those counts, with any leading batch dimensions, so a simulation can evaluate
 thousands of comparisons from counts without building the records.
 
 The sums of squares are computed from the integer counts in integer
-arithmetic, scaled by ``L·N`` (FORMULAS.md): a zero denominator (every record
-right by all estimators or by none, or identical estimators) is then exactly
-zero and the degenerate rule of the package applies (0/0 → statistic 0 and
-p-value 1; non-zero/0 → inf and p-value 0), where a float transcription of
-the textbook formulas leaves a residue such as 3.6e-15 and a huge statistic.
+arithmetic, scaled by ``L·N`` (as in the user guide's formulas): a zero
+denominator (every record right by all estimators or by none, or identical
+estimators) is then exactly zero and the degenerate rule of the package
+applies (0/0 → statistic 0 and p-value 1; non-zero/0 → inf and p-value 0),
+where a float transcription of the textbook formulas leaves a residue such
+as 3.6e-15 and a huge statistic.
 """
 
 from typing import NamedTuple

@@ -1,6 +1,6 @@
 """Two estimators across data sets, one pair at a time: Wilcoxon's
 signed-rank and the sign test on the per-data-set differences, and the
-Poisson-binomial test of per-split posteriors (seed 002 §3)."""
+Poisson-binomial test of per-split posteriors (Corani & Benavoli 2015, §3)."""
 
 import numpy as np
 from scipy import stats
@@ -374,7 +374,7 @@ def sign(dataset_differences, *, alpha=0.05, alternative="two-sided", score_scal
 
 
 # --------------------------------------------------------------------------
-# The Poisson-binomial test (seed 002 §3)
+# The Poisson-binomial test (Corani & Benavoli 2015, §3)
 # --------------------------------------------------------------------------
 
 
@@ -442,7 +442,7 @@ def poisson_binomial(
     score_scale=None,
     rho=None,
 ):
-    """Poisson-binomial test of two estimators across data sets (seed 002).
+    """Poisson-binomial test of two estimators across data sets (Corani & Benavoli).
 
     Parameters
     ----------
@@ -462,7 +462,7 @@ def poisson_binomial(
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
         Which decisions ``reject`` reports: ``"two-sided"`` either
         ``p_a_better > 1 - alpha`` or ``p_b_better > 1 - alpha``;
-        ``"greater"`` only A better (seed 002's one-sided use); ``"less"``
+        ``"greater"`` only A better (Corani & Benavoli's one-sided use); ``"less"``
         only B better.
     score_scale : float, default=None
         The largest magnitude of the scores the differences come from:
@@ -520,10 +520,12 @@ def poisson_binomial(
     point mass at 0 and ``p_i = 1/2``), so identical estimators never make
     either one better. Each data set is an independent Bernoulli trial won
     by A with probability ``p_i``, and the number X of data sets A wins is
-    Poisson-binomial (seed 002 §3.1; Lacoste et al. 2012), its pmf computed
+    Poisson-binomial (Corani & Benavoli 2015, §3.1; Lacoste et al. 2012), its
+    pmf computed
     exactly by the recursion ``P_j(x) = P_{j-1}(x)(1 - p_j) +
     P_{j-1}(x - 1) p_j``. A is declared better when
-    ``P(X > q/2) > 1 - alpha``. Seed 002 writes it for the second classifier
+    ``P(X > q/2) > 1 - alpha``. Corani & Benavoli 2015 writes it for the second
+    classifier
     being better; here A is the first and the sides are named accordingly.
 
     Unlike :func:`wilcoxon` and :func:`bayesian_signed_rank`, which see one

@@ -4,8 +4,8 @@ Repeated-measures ANOVA of k estimators over N data sets (the data sets
 are the subjects), Tukey's HSD on its error term, and the paired t test of
 two estimators across data sets. They assume normal scores with equal
 variances; ``compare_scores(tests="auto")`` runs them only when the
-Shapiro–Wilk and Bartlett tests do not reject that (see ``FORMULAS.md``,
-Part 3, "The automatic path").
+Shapiro–Wilk and Bartlett tests do not reject that (see the user
+guide's formulas, "The automatic path").
 """
 
 import numpy as np

@@ -2,7 +2,7 @@
 
 A sequential m×2 BCV looks at its statistic after repetitions
 ``min_repeats, ..., max_repeats`` of one nested block-regularized design and
-stops at the first look whose statistic crosses a boundary. Under seed 000's
+stops at the first look whose statistic crosses a boundary. Under Yang et al.'s
 variance model (variance ``sigma**2``, correlation ``rho1`` within and
 ``rho2`` across repetitions) ``Var(dbar_m) = sigma**2·V_m`` with
 ``V_m = (1 + rho1 + 2(m - 1)·rho2) / (2m)`` and, for ``m <= m'``,
@@ -167,7 +167,7 @@ def check_sequential_test(test):
 
 def variance_factor(n_repeats, rho1, rho2):
     """``V_m = (1 + rho1 + 2(m - 1)·rho2) / (2m)``: ``Var(dbar_m) / sigma**2``
-    under seed 000's model; the inverse of :func:`bcv_mcnemar`'s ``t``."""
+    under Yang et al.'s model; the inverse of :func:`bcv_mcnemar`'s ``t``."""
     m = np.asarray(n_repeats, dtype=np.float64)
     return (1.0 + rho1 + 2.0 * (m - 1.0) * rho2) / (2.0 * m)
 
@@ -351,7 +351,7 @@ def group_sequential_boundaries(
         Two-sided boundaries ``±c_m``; one-sided ones use one tail
         (``"greater"``: the upper boundary, A better; ``"less"``: the lower).
     rho1, rho2 : float, default=0.5
-        The correlations of seed 000's variance model (as in
+        The correlations of Yang et al.'s variance model (as in
         :func:`bcv_mcnemar`), which set the correlation
         ``sqrt(V_m' / V_m)`` of the looks ``m <= m'``.
     statistic : {"normal", "t"}, default="normal"
@@ -375,8 +375,8 @@ def group_sequential_boundaries(
     Notes
     -----
     Under H0 the standardised look statistics are jointly normal with
-    ``corr(z_m, z_m') = sqrt(V_m' / V_m)`` (FORMULAS, "Sequential m×2
-    BCV"). ``c`` solves ``P(some look crosses) = alpha`` under that law;
+    ``corr(z_m, z_m') = sqrt(V_m' / V_m)`` (the user guide, "Sequential
+    m×2 BCV"). ``c`` solves ``P(some look crosses) = alpha`` under that law;
     the crossing probability is computed by numerical integration of the
     independent increments of ``z_m / sqrt(V_m)`` (accurate to about
     1e-9) and ``c`` by Brent's method; results are cached. With one look
@@ -457,7 +457,7 @@ _T_SEED = 20261123
 
 
 def _model_differences(n_repeats, rho1, rho2, n_draws, rng):
-    """Normal split differences of seed 000's model: unit variance,
+    """Normal split differences of Yang et al.'s model: unit variance,
     correlation ``rho1`` within and ``rho2`` across repetitions."""
     n_splits = 2 * n_repeats
     cov = np.full((n_splits, n_splits), rho2)
@@ -663,7 +663,7 @@ def _normal_scale(form, statistic, repeats):
 #: looks' joint law with, when the boundaries' ``rho2`` is larger. The
 #: boundaries' conservative 1/2 makes looks 3 and 7 correlated at 0.958,
 #: more than measured for ``bcv_mcnemar`` with real learners (0.87 to
-#: 0.92) and on seed 000's simple data set (0.87 to 0.95): the trend read
+#: 0.92) and on Yang et al.'s simple data set (0.87 to 0.95): the trend read
 #: at an early look was too sure, and power was lost. 0.2 gives 0.852,
 #: below every correlation measured; a lower correlation only makes the
 #: (non-binding) futility stop less eager.

@@ -311,7 +311,7 @@ def combined_f_5x2cv(differences, *, alpha=0.05, alternative="two-sided"):
 def averaged_bcv_df1(n_repeats):
     """Numerator degrees of freedom of the calibrated F test, averaged over rho2.
 
-    Seed 001 (eq. 5-7) shows that, with group-in correlation ``rho1 = 0`` and
+    Wang, Li & Li 2017 (eq. 5-7) shows that, with group-in correlation ``rho1 = 0`` and
     group-out correlation ``rho2``, the statistic is F(f, m) with
     ``f = 2m / (1 + 2(m - 1) rho2**2)`` (``10 / (1 + 8 rho2**2)`` for m = 5),
     and averages ``f`` over ``rho2`` uniform on (0, 1/2):
@@ -383,7 +383,7 @@ def calibrated_f_5x2bcv(differences, *, alpha=0.05, alternative="two-sided", df1
     alternative : {"two-sided"}, default="two-sided"
         One-sided alternatives raise ``ValueError`` (F is direction-free).
     df1 : float, default=None
-        Numerator degrees of freedom. None means 7 for m = 5 (seed 001,
+        Numerator degrees of freedom. None means 7 for m = 5 (Wang, Li & Li 2017,
         eq. 7) and, for other m, the same average computed for m
         (:func:`averaged_bcv_df1`, an extension of the paper; 2 for m = 1).
 
@@ -402,7 +402,7 @@ def calibrated_f_5x2bcv(differences, *, alpha=0.05, alternative="two-sided", df1
 
     Notes
     -----
-    The statistic is Alpaydin's (seed 001 eq. 4 and 6),
+    The statistic is Alpaydin's (Wang, Li & Li 2017, eq. 4 and 6),
 
     .. math:: f = \\frac{\\sum_r \\sum_k p_{r,k}^2 / (2m)}{\\sum_r s^2_r / m}
               = \\frac{\\sum_r \\sum_k p_{r,k}^2}{2 \\sum_r s^2_r},
@@ -503,7 +503,7 @@ def combined_t_5x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     Not recommended: the factor ``sqrt(2m)`` treats the 2m differences as
     independent although they share training and test records, so the
     variance of ``pbar`` is underestimated and the type I error is inflated
-    (0.15-0.29 at a nominal 0.05 in Table V of Yang et al., seed 000). It is
+    (0.15-0.29 at a nominal 0.05 in Table V of Yang et al. 2023). It is
     provided for comparison studies. Degenerate input: zero variance gives 0
     (p-value 1) when ``pbar == 0``, else ``±inf`` (p-value 0 on the side of
     the infinity).
@@ -515,7 +515,7 @@ def combined_t_5x2cv(differences, *, alpha=0.05, alternative="two-sided"):
        Engineering 25(9):2105-2118, 2013.
     .. [2] J. Yang, R. Wang, Y. Song, J. Li, "Block-regularized 5×2
        cross-validated McNemar's test for comparing two classification
-       algorithms" (seed 000), Table V.
+       algorithms" (Yang et al. 2023), Table V.
 
     Examples
     --------
@@ -598,7 +598,7 @@ def blocked_t_3x2cv(differences, *, alpha=0.05, alternative="two-sided"):
     statistic is exactly t(m) (t(3) for 3×2), whose tails are heavier than
     those of the t(5) it is referred to: the test then rejects more often
     than ``alpha`` (it is exactly t(2m - 1) only when ``rho1 = rho2 =
-    (m - 1)/(2m - 1)``). Seed 001's Table 3 prints this test's rejection rates at
+    (m - 1)/(2m - 1)``). Wang, Li & Li's Table 3 prints this test's rejection rates at
     ``t_0.95(5) = 2.015``, i.e. two-sided at ``alpha = 0.10`` (see the
     reproduction notes). The design must be block-regularized (the
     comparison engine warns otherwise). Zero variance gives 0 (p-value 1)
@@ -659,8 +659,8 @@ def bcv_t(differences, *, alpha=0.05, alternative="two-sided", rho1=0.5, rho2=0.
         (-1, 1).
     rho2 : float, default=0.5
         Assumed correlation of differences of different repetitions, in
-        [0, 1) and at most ``(1 + rho1) / 2`` (seed 000, eq. 9). The
-        defaults are the upper bounds of seed 000's eq. 10, as in
+        [0, 1) and at most ``(1 + rho1) / 2`` (Yang et al. 2023, eq. 9). The
+        defaults are the upper bounds of Yang et al.'s eq. 10, as in
         :func:`bcv_mcnemar`.
 
     Returns
@@ -684,7 +684,7 @@ def bcv_t(differences, *, alpha=0.05, alternative="two-sided", rho1=0.5, rho2=0.
 
     Notes
     -----
-    Seed 000's variance model (§4) gives the 2m differences a common
+    Yang et al.'s variance model (§4) gives the 2m differences a common
     variance ``sigma**2``, correlation ``rho1`` within a repetition and
     ``rho2`` across repetitions, so
 
@@ -702,8 +702,8 @@ def bcv_t(differences, *, alpha=0.05, alternative="two-sided", rho1=0.5, rho2=0.
     the mean has the same variance under the model, so :math:`\\bar d` and
     :math:`s^2` are independent and :math:`t(2m - 1)` is exact for normal
     differences; for other correlations it is the usual approximation. This
-    is the look statistic of the differences-based sequential test of FORMULAS
-    (our extension; seed 000 derives the model for its McNemar test).
+    is the look statistic of the differences-based sequential test of the user
+    guide (our extension; Yang et al. 2023 derives the model for its McNemar test).
     :func:`blocked_t_3x2cv` takes ``V_m = 1/2`` whatever m; here the
     variance of :math:`\\bar d` shrinks with m as the model says, which is
     what lets a sequential design gain from more repetitions.
@@ -850,7 +850,7 @@ def paired_t(differences, *, alpha=0.05, alternative="two-sided"):
     (K - 2)/(K - 1) of their records; resampling: test sets overlap too), so
     the differences are positively correlated, ``s2 / J`` underestimates the
     variance of ``dbar`` and the type I error exceeds alpha (Dietterich 1998;
-    seed 000 Table V). Use :func:`corrected_t` or a 5×2 test instead.
+    Yang et al. 2023, Table V). Use :func:`corrected_t` or a 5×2 test instead.
     Zero variance gives 0 (p-value 1) when ``dbar == 0``, else ``±inf``
     (p-value 0 on the side of the infinity).
 

@@ -5,7 +5,7 @@ Every test accepts optional leading batch dimensions (e.g. ``tables`` of shape
 comparisons in one numpy call; the helpers below are written elementwise for
 that reason. Without batch dimensions the result fields are Python scalars.
 
-Degenerate input follows one rule (FORMULAS.md), implemented here once: a
+Degenerate input follows one rule (the user guide's formulas), implemented here once: a
 statistic whose denominator is 0 is 0 with p-value 1 when its numerator is 0
 too (no evidence either way, whatever the alternative), otherwise ``±inf``
 with p-value 0 on the side of the infinity (and 1 on the other side for a
