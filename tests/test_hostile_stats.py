@@ -570,6 +570,33 @@ SCALED_NEEDS = (
 )
 
 
+#: Below this magnitude the tie rule's tolerances (a few ulps of the values)
+#: are subnormal, quantised to multiples of 2**-1074, so they do not scale
+#: exactly with the data: a Monte Carlo test may then group its float32
+#: sums differently and move at 1e-8 (its decisions do not).
+_SUBNORMAL_TOLERANCES = np.finfo(float).tiny / np.finfo(float).eps
+
+
+def _without_subnormal_tolerances(kwargs):
+    """``kwargs`` with every real value whose tolerance would be subnormal
+    set to 0 (the scale test asks for exact invariance)."""
+    out = dict(kwargs)
+
+    def cleaned(values):
+        values = np.array(values, dtype=float)
+        values[np.abs(values) < _SUBNORMAL_TOLERANCES] = 0.0
+        return values
+
+    for need in SCALED_NEEDS:
+        if need == "loss_differences" and need in out:
+            out[need] = [cleaned(fold) for fold in out[need]]
+        elif need in out:
+            out[need] = cleaned(out[need])
+    if "rope" in out and 0 < out["rope"] < _SUBNORMAL_TOLERANCES:
+        out["rope"] = 0.0
+    return out
+
+
 def _scale(kwargs, factor):
     """``kwargs`` with its real-valued data and its rope times ``factor``."""
     out = dict(kwargs)
@@ -594,6 +621,7 @@ def test_power_of_two_scale_leaves_the_result_unchanged(name, data):
     k = data.draw(st.integers(1, 60), label="k")
     if "rope" in kwargs:
         kwargs["rope"] = min(kwargs["rope"], 1e280)
+    kwargs = _without_subnormal_tolerances(kwargs)
     base = run_quietly(name, kwargs)
     scaled = run_quietly(name, _scale(kwargs, 2.0**k))
     for key in (
