@@ -13,9 +13,6 @@ and ``cross_validate`` results, with scores or with rebuilt predictions.
 
 from numbers import Integral, Real
 
-import numpy as np
-from sklearn.utils import check_random_state
-
 from ._compat import HasMethods, Interval, StrOptions, validate_params
 from ._constants import ALTERNATIVES
 from ._engine._plan import PlannedTest, check_tests_argument, plan_many
@@ -252,25 +249,6 @@ def _cv_text(cv):
     return describe_cv(cv)
 
 
-class _Seed:
-    """The seed of the tests that sample, drawn from ``random_state`` only
-    when a test takes one (a global generator is not advanced for nothing)."""
-
-    def __init__(self, random_state):
-        self.random_state = random_state
-        self.value = None
-
-    def get(self):
-        if self.value is None:
-            state = self.random_state
-            if isinstance(state, Integral) and not isinstance(state, bool):
-                self.value = int(state)
-            else:
-                generator = check_random_state(state)
-                self.value = int(generator.randint(np.iinfo(np.int32).max))
-        return self.value
-
-
 def _with_context(plan, context):
     """The plan with the comparison's ``rope`` and ``random_state`` given to
     every test that takes them and was not given its own."""
@@ -279,7 +257,7 @@ def _with_context(plan, context):
         entry = get_entry(test.name)
         accepted = keyword_names(entry.func) or frozenset()
         shared = {
-            key: value.get() if isinstance(value, _Seed) else value
+            key: value
             for key, value in context.items()
             if key in accepted and key not in test.params
         }
@@ -329,7 +307,9 @@ def compare_stored(
     if pairwise_tests is None and rope > 0 and design.supports("any"):
         if ROPE_TEST not in [test.name for test in pairwise]:
             pairwise.append(PlannedTest(ROPE_TEST, get_entry(ROPE_TEST).needs, {}))
-    context = {"rope": float(rope), "random_state": _Seed(random_state)}
+    # The entry points give their recorded study seed: every test that
+    # samples draws from it.
+    context = {"rope": float(rope), "random_state": random_state}
     return build_many_result(
         store,
         names=list(names),
