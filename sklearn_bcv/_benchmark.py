@@ -15,7 +15,7 @@ import os
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.utils import Bunch, check_random_state
+from sklearn.utils import Bunch
 
 from ._compat import Interval, Options, StrOptions, validate_params
 from ._constants import ALTERNATIVES
@@ -189,7 +189,10 @@ def _plan(
 ):
     """``(rank plan, pairwise plan, control index)``, checked before any fit
     (``table_shape``: ``(n_datasets, k)``, for the tests' bounds on the work
-    of the whole table)."""
+    of the whole table). ``random_state`` is the study seed (an int): every
+    pair's test samples from it, so pairs share their Dirichlet weights
+    (common random numbers) and the result does not depend on the order in
+    which the pairs are tested."""
     control = check_names_subset(control, names, name="control")
     check_family(correction, control)
     control = None if control is None else names.index(control)
@@ -197,7 +200,7 @@ def _plan(
     context = {
         "control": control,
         "rope": rope,
-        "random_state": _sampling_seed(random_state),
+        "random_state": int(random_state),
         "names": list(names),  # a ranking reports its estimators by name
     }
     plans = []
@@ -234,18 +237,6 @@ def _with_score_scale(plan):
             test = test._replace(needs=(*test.needs, "score_scale"))
         planned.append(test)
     return planned
-
-
-def _sampling_seed(random_state):
-    """One int seed for the Monte Carlo sampling of every pair's test.
-
-    Every pair then samples the same Dirichlet weights, drawn once and
-    reused (common random numbers), and the result does not depend on the
-    order in which the pairs are tested.
-    """
-    if isinstance(random_state, Integral):
-        return int(random_state)
-    return int(check_random_state(random_state).randint(np.iinfo(np.int32).max))
 
 
 @validate_params(
