@@ -170,3 +170,25 @@ def test_long_table_of_several_data_sets_is_refused(tmp_path):
     status, _, err = run_cli(path, "--splits", "--cv", "2")
     assert status == 2
     assert "ONE data set" in err
+
+
+def test_a_drawn_seed_is_said_and_recorded(tmp_path):
+    # Without --random-state the command draws a seed, as every subcommand
+    # does: said on stderr, recorded as drawn, and repeating it repeats the
+    # result.
+    path = wide(tmp_path)
+    np.random.seed(3)
+    status, out, err = run_cli(path, "--splits", "--cv", "5x2", "--format", "json")
+    assert status == 0, err
+    document = json.loads(out)
+    seed = document["random_state"]
+    assert f"random state {seed}, drawn: --random-state {seed} repeats" in err
+    assert document["provenance"]["random_state"] == seed
+    assert document["provenance"]["random_state_origin"] == "drawn"
+    status, again, err = run_cli(
+        path, "--splits", "--cv", "5x2", "--format", "json", "--random-state", seed
+    )
+    assert status == 0 and "drawn" not in err
+    repeated = json.loads(again)
+    assert repeated["provenance"]["random_state"] == seed
+    assert repeated["provenance"]["random_state_origin"] == "given"

@@ -485,10 +485,12 @@ def add_arguments(parser):
 
 def _describe_cv(args, cv):
     if cv is None:
-        drawn = " (drawn)" if getattr(args, "random_state_origin", None) else ""
+        # Where the seed came from (drawn, the store's) is said on its own
+        # line and in the provenance: a resumed run describes its splits as
+        # the first run did.
         return (
             "5×2 block-regularized CV (BlockRegularized5x2CV), each data set "
-            f"seeded from --random-state {args.random_state}{drawn} and its name"
+            f"seeded from --random-state {args.random_state} and its name"
         )
     return repr(cv)
 

@@ -40,6 +40,7 @@ from ._scores import (
     _read_long,
     _read_rows,
 )
+from ._seed import record_seed
 
 __all__ = ["COMMAND", "cv_of_spec", "read_split_scores", "run"]
 
@@ -261,7 +262,9 @@ def run_splits(args, *, stdout, stderr):
         "correction": result.correction,
         "control": result.control,
         "rope": args.rope,
+        "random_state": args.random_state,
     }
+    record_seed(result, args, stderr)  # a seed drawn: said and recorded
     design = (
         f"cv: {cv!r}"
         if cv is not None
