@@ -234,19 +234,10 @@ def compare_split_scores(
         random_state=drawn.seed,
     )
     result["provenance"] = make_provenance(
-        cv=_cv_text(cv), seed=drawn, given="split scores"
+        cv=None if cv is None else describe_cv(cv), seed=drawn, given="split scores"
     )
     result["notes"] = notes
     return result
-
-
-def _cv_text(cv):
-    """The splitter as the methods state it (a list of splits: its count)."""
-    if cv is None:
-        return None
-    if isinstance(cv, list | tuple):
-        return f"{len(cv)} given splits"
-    return describe_cv(cv)
 
 
 def _with_context(plan, context):

@@ -529,3 +529,13 @@ def test_names_with_commas_are_listed_with_semicolons():
     result = compare_split_scores(scores, cv=BlockRegularized5x2CV(random_state=0))
     line = [x for x in str(result).splitlines() if "no significant difference" in x][0]
     assert "C=0.1, kernel=linear ~ C=1, kernel=rbf; " in line
+
+
+def test_a_list_of_splits_is_stated_by_its_count():
+    # The methods and the trust note name a list of splits by their count,
+    # never by the repr of every index array.
+    cv = list(StratifiedKFold(5).split(X_WINE, Y_WINE))
+    found = compare_cross_validate(wine_results(StratifiedKFold(5)), cv=cv)
+    assert found.provenance["cv"] == "5 given splits"
+    assert all("array(" not in note for note in found.notes)
+    assert any("cv=5 given splits" in note for note in found.notes)

@@ -127,7 +127,8 @@ def describe_seed(random_state):
 
 def describe_cv(cv, random_state=None, *, per_dataset=False):
     """The splitter of a comparison as the methods state it: its ``repr``,
-    the default 5×2 BCV with its seed, or the folds of an int."""
+    the default 5×2 BCV with its seed, the folds of an int, or the count of
+    a list of given splits (not their indices)."""
     if cv is None:
         seed = describe_seed(random_state)
         if per_dataset:
@@ -137,6 +138,8 @@ def describe_cv(cv, random_state=None, *, per_dataset=False):
         return f"BlockRegularized5x2CV(random_state={seed})"
     if isinstance(cv, int | np.integer) and not isinstance(cv, bool):
         return f"{int(cv)}-fold CV (StratifiedKFold for classifiers, else KFold)"
+    if isinstance(cv, list | tuple):
+        return f"{len(cv)} given splits"
     return repr(cv)
 
 
