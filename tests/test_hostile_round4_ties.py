@@ -15,6 +15,7 @@ import warnings
 
 import numpy as np
 import pytest
+from numpy.testing import assert_array_equal
 
 from sklearn_bcv import compare_scores
 from sklearn_bcv.stats import effect_size, friedman, wilcoxon
@@ -262,3 +263,23 @@ def test_the_tests_called_directly_and_through_compare_scores_agree():
     fractions = effect_size(a, b, random_state=0)
     percents = effect_size(100 * a, 100 * b, random_state=0)
     assert fractions.estimate == pytest.approx(percents.estimate, rel=1e-12)
+
+
+def test_a_missing_run_leaves_the_pair_scale_of_its_data_set():
+    # The tie rule's scale of a pair on a data set is the largest |score| of
+    # its cells, a missing run left out: not NaN (then 0, which silenced the
+    # rule for the whole data set).
+    from sklearn_bcv._engine._scores import ScoreTable
+
+    runs = np.array([[[0.5, 0.9], [0.6, 0.7]], [[0.8, np.nan], [0.4, 0.3]]])
+    table = ScoreTable(
+        scores=np.nanmean(runs, axis=1),
+        names=["a", "b"],
+        datasets=["d0", "d1"],
+        split_scores=runs,
+    )
+    assert_array_equal(table._pair_scale(0, 1), [0.9, 0.8])
+    hole = ScoreTable(
+        scores=np.array([[np.nan, 0.5]]), names=["a", "b"], datasets=["d0"]
+    )
+    assert_array_equal(hole._pair_scale(0, 1), [0.5])

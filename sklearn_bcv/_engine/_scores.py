@@ -53,14 +53,17 @@ class ScoreTable:
     def _pair_scale(self, rows, cols):
         """The largest |score| each difference of ``scores[:, a] -
         scores[:, b]`` comes from, per data set: from those two cells only
-        (their per-split scores included). (N,) or (P, N) for arrays."""
+        (their per-split scores included). (N,) or (P, N) for arrays. A
+        missing split or run (NaN) is left out (``fmax``); NaN only where
+        every value of the pair on the data set is missing (a hole)."""
         magnitude = np.abs(self.scores)
         if self.cell_scale is not None:
-            magnitude = np.maximum(magnitude, self.cell_scale)
+            magnitude = np.fmax(magnitude, self.cell_scale)
         if self.split_scores is not None:
-            magnitude = np.maximum(magnitude, np.max(np.abs(self.split_scores), axis=1))
+            splits = np.fmax.reduce(np.abs(self.split_scores), axis=1)
+            magnitude = np.fmax(magnitude, splits)
         by_estimator = magnitude.T  # (k, N)
-        return np.maximum(by_estimator[rows], by_estimator[cols])
+        return np.fmax(by_estimator[rows], by_estimator[cols])
 
     @property
     def available(self):
