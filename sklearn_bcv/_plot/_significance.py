@@ -6,6 +6,7 @@ from numbers import Real
 import numpy as np
 
 from .._compat import check_matplotlib_support
+from .._results._methods import adjusted_name
 from .._results._roles import probability
 from ..stats import available_tests
 from ..stats._registry import declaration
@@ -28,13 +29,6 @@ _DECISION_LABELS = {
     "row": "row (A) better",
     "column": "column (B) better",
     "rope": "neither better (rope)",
-}
-
-_CORRECTION_NAMES = {
-    "holm": "Holm",
-    "bonferroni": "Bonferroni",
-    "hochberg": "Hochberg",
-    "fdr_bh": "Benjamini–Hochberg",
 }
 
 # Cells without a test: the diagonal, pairs left out by a control or by a
@@ -418,7 +412,7 @@ class SignificanceMatrixDisplay:
         return array
 
     def _title(self):
-        correction = _CORRECTION_NAMES.get(self.correction, self.correction)
+        correction = self.correction and adjusted_name(self.correction)
         alpha = f"α = {self.alpha:g}"
         if self.kind == "decision":
             what = f"decision when P > {1 - self.alpha:g}"
