@@ -20,17 +20,11 @@ from numbers import Integral
 import numpy as np
 from sklearn.utils import Bunch, check_random_state
 
-__all__ = ["DATASET_SEED_RULE", "dataset_seed", "derived_seed", "study_seed"]
+__all__ = ["dataset_seed", "derived_seed", "study_seed"]
 
 #: Seeds are drawn below this bound (``numpy.int32``'s largest value, as
-#: scikit-learn draws its own), and every derived seed is below it too.
+#: scikit-learn draws its own); a derived seed is at most this bound.
 SEED_BOUND = int(np.iinfo(np.int32).max)
-
-#: The rule of :func:`dataset_seed`, as a report states it.
-DATASET_SEED_RULE = (
-    "the first four bytes of the SHA-256 digest of the UTF-8 text "
-    '"<study seed>:<data set name>", read as a big-endian integer, modulo 2^31'
-)
 
 
 def study_seed(random_state):
@@ -76,8 +70,8 @@ def dataset_seed(seed, name):
     """The seed of data set ``name``'s splits in a study seeded ``seed``.
 
     The first four bytes of the SHA-256 digest of the UTF-8 text
-    ``"<seed>:<name>"``, read as a big-endian integer, modulo 2**31 (see
-    :data:`DATASET_SEED_RULE`): a function of the name alone, so the other
+    ``"<seed>:<name>"``, read as a big-endian integer, modulo 2**31 (the
+    methods of a report state it so): a function of the name alone, so the other
     data sets of a study do not change it, and anyone can compute it
     without this package.
 
