@@ -409,12 +409,11 @@ futility_threshold : the settings used (``futility_threshold`` is None
         progress = FitProgress(
             [("", 4 * max_repeats)], label="sequential", at_most=True
         )
-    say = print if progress is None else progress.write
     try:
         while True:
             batch = prepared.splits[2 * fitted : 2 * repeats]
             if verbose > 1:
-                say(
+                progress.write(
                     f"Fitting repetitions {fitted + 1}-{repeats}: {2 * len(batch)} fits"
                 )
             parts += fit_all(
@@ -450,7 +449,7 @@ futility_threshold : the settings used (``futility_threshold`` is None
             looks.append(look)
             codes.append(code)
             if verbose > 0:
-                say(
+                progress.write(
                     f"Look {repeats}: statistic {float(look.statistic[0]):.3f}, "
                     f"boundaries [{lower[index]:.3f}, {upper[index]:.3f}], "
                     f"conditional power {float(power[0]):.3f} -> "

@@ -11,7 +11,6 @@ estimators are given as in ``many``. Every option is checked before the
 first fit.
 """
 
-import contextlib
 from collections import Counter
 from typing import NamedTuple
 
@@ -539,7 +538,6 @@ def run(args, *, stdout, stderr):
     with (
         opened_store(args, stderr) as store,
         fitting(message, args, stderr) as verbose,
-        contextlib.redirect_stderr(stderr),
         check_library_scoring(args.scoring),
     ):
         result = benchmark(
