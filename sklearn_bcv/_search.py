@@ -30,7 +30,7 @@ from ._engine._needs import PredictionStore
 from ._engine._prepare import fit_prepared, prepare_fits
 from ._engine._scoring import Scoring
 from ._engine._seeds import study_seed
-from ._engine._split_scores import ScoreStore, design_of_cv
+from ._engine._split_scores import ScoreStore, design_of_cv, records_of
 from ._engine._validation import (
     check_predictions,
     check_target,
@@ -934,12 +934,10 @@ random_state
         and all("estimator" in value for _, value in pairs)
     )
     if splits is not None:
-        n_samples = len(y) if y is not None else None
-        splits = check_splits(splits, n_samples or _largest(splits))
+        n_samples = len(y) if y is not None else records_of(splits)
+        splits = check_splits(splits, n_samples)
         design = describe_design(
-            splits,
-            n_samples or _largest(splits),
-            cv=cv if hasattr(cv, "split") else None,
+            splits, n_samples, cv=cv if hasattr(cv, "split") else None
         )
     elif cv is None:
         raise ValueError(
@@ -1007,7 +1005,3 @@ def _first_estimator(pairs):
         if fitted is not None and len(fitted):
             return fitted[0]
     return None
-
-
-def _largest(splits):
-    return 1 + max(int(np.max(part)) for split in splits for part in split)

@@ -32,6 +32,7 @@ from sklearn.model_selection import (
 from .._split import BlockRegularizedMx2CV, StratifiedBlockRegularizedMx2CV
 from ._design import Design, check_splits, describe_design
 from ._needs import SCORE_NEEDS, score_pair_needs, score_pairs_needs
+from ._scores import _is_frame
 from ._scoring import Scoring
 from ._validation import check_names
 
@@ -128,10 +129,6 @@ class ScoreStore:
 
 # --------------------------------------------------------------------------
 # The table of scores
-
-
-def _is_frame(value):
-    return hasattr(value, "columns") and hasattr(value, "to_numpy")
 
 
 def check_split_scores(scores, *, names=None, argument="scores"):
@@ -352,13 +349,13 @@ def design_of_cv(cv, n_splits, *, n_train=None, n_test=None):
             )
         design = _nominal(n_splits, "any", n_train=sizes[0], n_test=sizes[1])
     elif _is_splits(cv):
-        splits = check_splits(cv, _records(cv))
+        splits = check_splits(cv, records_of(cv))
         if len(splits) != n_splits:
             raise ValueError(
                 f"cv holds {len(splits)} splits, but the scores have {n_splits} "
                 "(one row per split, in the same order)."
             )
-        design = describe_design(splits, _records(splits))
+        design = describe_design(splits, records_of(splits))
     else:
         design = _splitter_design(cv, n_splits, sized=sizes is not None)
         if design is None:
@@ -372,7 +369,7 @@ def design_of_cv(cv, n_splits, *, n_train=None, n_test=None):
     return design
 
 
-def _records(splits):
+def records_of(splits):
     """The number of records the splits index: one more than the largest."""
     try:
         largest = max(
