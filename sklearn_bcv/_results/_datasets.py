@@ -82,7 +82,6 @@ from ._study import (
     per_dataset_items,
     per_dataset_tests,
     seeds_sentence,
-    software_sentence,
 )
 from ._text import format_number, join_lines, shared_ranks, short_names, text_table
 from ._verdict import check_show, is_bayesian
@@ -792,8 +791,7 @@ def _methods(result, bibliography, data_table=None):
     if each is not None:
         decided += Text(" ", each)
     paragraphs.append(decided)
-    software = software_sentence(provenance)
-    paragraphs.append(software or version_sentence(provenance))
+    paragraphs.append(version_sentence(provenance))
     return paragraphs
 
 

@@ -1,13 +1,13 @@
 """What a study's methods say so that another lab can rerun it: its data
-sets, its seeds, the software, and the tests run on each data set.
+sets, its seeds and the tests run on each data set (the software is
+:func:`~._methods.version_sentence`'s, as in every report).
 
 A :func:`~sklearn_bcv.benchmark` records in its ``provenance`` each data
 set's size, features, classes (or target range), source and the seed of
 its splits, and the study seed they derive from
 (:mod:`sklearn_bcv._engine._seeds`); :func:`datasets_table` and
-:func:`seeds_sentence` write them down, :func:`software_sentence` the
-versions, :func:`per_dataset_items` the tests of each data set on its own
-for "Tests and why".
+:func:`seeds_sentence` write them down, :func:`per_dataset_items` the
+tests of each data set on its own for "Tests and why".
 """
 
 from ..stats._references import CORRECTION_REFERENCES
@@ -20,7 +20,6 @@ __all__ = [
     "per_dataset_items",
     "per_dataset_tests",
     "seeds_sentence",
-    "software_sentence",
 ]
 
 
@@ -103,15 +102,6 @@ def seeds_sentence(result, table=None):
         "; the study seed also seeds the Monte Carlo draws of the Bayesian "
         "tests and the bootstrap resamples of the effect sizes."
     )
-
-
-def software_sentence(provenance):
-    """``"Software: Python 3.11.7, sklearn_bcv 0.1.0, scikit-learn 1.9.1,
-    NumPy 2.4.6, SciPy 1.17.1."``, or None when not recorded."""
-    versions = (provenance or {}).get("versions")
-    if not versions:
-        return None
-    return "Software: " + ", ".join(f"{k} {v}" for k, v in versions.items()) + "."
 
 
 def per_dataset_tests(result):
