@@ -208,3 +208,22 @@ def test_report_figures_in_a_new_directory_are_written(marking_module, tmp_path)
     assert run.returncode == 0, run.stderr
     written = sorted((tmp_path / "new" / "figures").iterdir())
     assert written and all(p.name.startswith("bcv_cfig-") for p in written)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="symbolic links")
+@pytest.mark.parametrize("kind", ["report", "json"])
+def test_a_link_named_like_the_report_is_replaced_not_written_through(kind, tmp_path):
+    # report(path=) and to_json(path=) write as the figures beside them do.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = compare_scores(SCORES, names=["a", "b", "c"], random_state=0)
+    target = tmp_path / "precious.txt"
+    target.write_text("keep me")
+    path = tmp_path / ("report.md" if kind == "report" else "result.json")
+    path.symlink_to(target)
+    if kind == "report":
+        result.report("markdown", path=path)
+    else:
+        result.to_json(path)
+    assert target.read_text() == "keep me"
+    assert not path.is_symlink() and path.read_text().strip()

@@ -26,6 +26,7 @@ from pathlib import Path, PurePath
 import numpy as np
 
 from .._checks import check_path
+from ._figures import replace_file
 from ._text import csv_cell, estimator_name
 
 __all__ = [
@@ -314,8 +315,7 @@ class DocumentMixin:
         text = json.dumps(self.to_dict(), indent=indent, allow_nan=False) + "\n"
         if path is None:
             return text
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        replace_file(path, text.encode("utf-8"))  # a link replaced, not written through
         return None
 
     def summary(self, show="default"):
@@ -431,8 +431,7 @@ class DocumentMixin:
         )
         if path is None:
             return text
-        with open(path, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
+        replace_file(path, text.encode("utf-8"))  # as the figures beside it
         return None
 
     def _summary_text(self, show):  # pragma: no cover - every result has one
