@@ -12,7 +12,6 @@ import io
 import json
 import os
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -43,78 +42,32 @@ def is_terminal(stream):
 
 
 class Progress:
-    """Elapsed-time indicator on stderr while the fits run.
+    """The start and end lines of the fits on stderr.
 
-    On a terminal the line is refreshed in place; elsewhere (pipes, logs) it
-    writes one line when fitting starts and one when it ends. With
-    ``spin=False`` (the library draws its own bar of fits done on the
-    terminal) it writes only the end line. When the block raises, it writes
-    nothing more (the terminal line is wiped): the error is the caller's
-    one line to report.
+    Off a terminal (pipes, logs) it writes one line when fitting starts and
+    one when it ends; on a terminal, where the library draws its bar of
+    fits done, only the end line. When the block raises it writes nothing
+    more: the error is the caller's one line to report.
     """
 
-    def __init__(
-        self,
-        message,
-        *,
-        stream=None,
-        enabled=True,
-        interval=0.25,
-        note="",
-        spin=True,
-    ):
+    def __init__(self, message, *, stream=None, enabled=True, note=""):
         self.message = message
         self.note = note
         self.stream = sys.stderr if stream is None else stream
         self.enabled = enabled
-        self.interval = interval
-        self.spin = spin
-        self._done = threading.Event()
-        self._thread = None
-
-    def _is_tty(self):
-        return is_terminal(self.stream)
-
-    def _spin(self):
-        frames = "|/-\\"
-        tick = 0
-        while not self._done.wait(self.interval):
-            elapsed = time.perf_counter() - self._start
-            self.stream.write(f"\r{frames[tick % 4]} {self.message} {elapsed:5.1f} s")
-            self.stream.flush()
-            tick += 1
 
     def __enter__(self):
         self._start = time.perf_counter()
-        if not self.enabled or not self.spin:
-            return self
-        if self._is_tty():
-            self._thread = threading.Thread(target=self._spin, daemon=True)
-            self._thread.start()
-        else:
+        if self.enabled and not is_terminal(self.stream):
             self.stream.write(f"{self.message} ...\n")
             self.stream.flush()
         return self
 
     def __exit__(self, *exc_info):
-        self._done.set()
-        if self._thread is not None:
-            self._thread.join()
-        if not self.enabled:
-            return False
-        if exc_info[0] is not None:
-            # The caller reports the error in one line; on a terminal, wipe
-            # the spinner so that line stands alone.
-            if self._thread is not None:
-                width = len(self.message) + 10
-                self.stream.write("\r" + " " * width + "\r")
-                self.stream.flush()
+        if not self.enabled or exc_info[0] is not None:
             return False
         elapsed = time.perf_counter() - self._start
-        prefix = "\r" if self._thread is not None else ""
-        self.stream.write(
-            f"{prefix}{self.message} done in {elapsed:.1f} s{self.note}\n"
-        )
+        self.stream.write(f"{self.message} done in {elapsed:.1f} s{self.note}\n")
         self.stream.flush()
         return False
 
@@ -222,7 +175,6 @@ def fitting(message, args, stderr):
                 stream=stderr,
                 enabled=show_progress,
                 note=note + ")",
-                spin=not verbose,
             ),
             contextlib.redirect_stdout(stderr),
             contextlib.redirect_stderr(stderr),
