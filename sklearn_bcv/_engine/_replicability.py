@@ -167,6 +167,16 @@ def _store_needs(store, pairs, needs):
     return out
 
 
+def _one_per_pair(result, n_pairs):
+    """The p-values of a call on ``n_pairs`` pairs at once: one per pair, or
+    a TypeError (the test did not take the pairs' axis: each is then tested
+    on its own; a single value is never copied to every pair)."""
+    pvalue = np.asarray(result.pvalue, dtype=float)
+    if pvalue.shape != (n_pairs,):
+        raise TypeError("not one p-value per pair")
+    return pvalue
+
+
 def store_pvalues(stores, designs, task, scoring, pairs):
     """``(tests, greater, less)`` of :func:`~sklearn_bcv.benchmark`: on each
     data set the recommended one-sided test of its design (``tests``, one
@@ -192,12 +202,8 @@ def store_pvalues(stores, designs, task, scoring, pairs):
             try:
                 if batched is None:
                     raise TypeError("no batched form")
-                g = np.broadcast_to(
-                    func(**batched, alternative="greater").pvalue, (len(part),)
-                )
-                s = np.broadcast_to(
-                    func(**batched, alternative="less").pvalue, (len(part),)
-                )
+                g = _one_per_pair(func(**batched, alternative="greater"), len(part))
+                s = _one_per_pair(func(**batched, alternative="less"), len(part))
             except (TypeError, ValueError):  # one pair at a time
                 g, s = [], []
                 for p in part:
