@@ -185,10 +185,13 @@ def abbreviations(names):
 # Widths of a table
 
 
-#: A cell of numbers (as :mod:`._render_latex` splits it): sign or bound,
-#: integer part, fraction, and an optional ``± sd``.
+#: A cell of numbers (measured here, split so by :mod:`._render_latex`): an
+#: optional sign or bound, digits, a fraction, and an optional ``± sd`` (see
+#: :class:`~._blocks.Table`).
 _NUMBER = r"(?P<{0}sign>[<>]?-?)(?P<{0}int>\d+)(?P<{0}frac>\.\d+)?"
-_NUMBER_CELL = re.compile(_NUMBER.format("m") + r"(?: ± " + _NUMBER.format("s") + r")?")
+NUMBER_CELL = re.compile(_NUMBER.format("m") + r"(?: ± " + _NUMBER.format("s") + r")?")
+#: A cell that holds no number in a column of numbers.
+PLACEHOLDERS = frozenset({"-", "", "–"})
 
 
 def _sign_width(sign, bold):
@@ -200,7 +203,7 @@ def _sign_width(sign, bold):
 
 def _number_widths(plain, bold):
     """``[int part, fraction, sd int, sd fraction]`` widths of a number cell."""
-    match = _NUMBER_CELL.fullmatch(plain)
+    match = NUMBER_CELL.fullmatch(plain)
     if match is None:
         return [text_width(plain, bold=bold), 0.0, 0.0, 0.0]
     widths = [
@@ -247,7 +250,7 @@ def column_width(block, j, numbers, *, header="plain", short=None, sep=TABCOLSEP
         parts = [0.0, 0.0, 0.0, 0.0]
         for i, row in enumerate(block.rows):
             plain = row[j].plain or ""
-            if plain in ("-", "", "–"):
+            if plain in PLACEHOLDERS:
                 continue
             widths = _number_widths(plain, (i, j) in block.bold)
             parts = [max(a, b) for a, b in zip(parts, widths)]

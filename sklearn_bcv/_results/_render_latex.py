@@ -41,7 +41,14 @@ from ._blocks import (
     Text,
 )
 from ._figures import POINTS_PER_INCH, figure_file_name, file_stem
-from ._latex_layout import FLOOR_PT, TABLE_PT, header_lines, plan_table
+from ._latex_layout import (
+    FLOOR_PT,
+    NUMBER_CELL,
+    PLACEHOLDERS,
+    TABLE_PT,
+    header_lines,
+    plan_table,
+)
 from ._text import escape_controls
 
 __all__ = ["LatexRenderer", "latex_escape"]
@@ -144,14 +151,6 @@ def _first(text):
     return "{}" + text if text[:1] in ("[", "*") else text
 
 
-#: A cell of numbers: an optional sign or bound, digits, a fraction, and an
-#: optional ``± sd`` (see :class:`~._blocks.Table`).
-_NUMBER = r"(?P<{0}sign>[<>]?-?)(?P<{0}int>\d+)(?P<{0}frac>\.\d+)?"
-_NUMBER_CELL = re.compile(_NUMBER.format("m") + r"(?: ± " + _NUMBER.format("s") + r")?")
-#: A cell that holds no number in a column of numbers.
-_PLACEHOLDERS = frozenset({"-", "", "–"})
-
-
 def _numbers(table, j):
     """How column ``j`` of ``table`` is split to align its numbers: the
     match of each cell (None for a placeholder) and the sub-columns of its
@@ -162,10 +161,10 @@ def _numbers(table, j):
         plain = row[j].plain
         if plain is None:
             return None
-        if plain in _PLACEHOLDERS:
+        if plain in PLACEHOLDERS:
             matches.append(None)
             continue
-        match = _NUMBER_CELL.fullmatch(plain)
+        match = NUMBER_CELL.fullmatch(plain)
         if match is None:
             return None
         matches.append(match)
